@@ -1,0 +1,97 @@
+# replayd build. `make` builds bin/replayd; `make test` installs what it
+# needs, builds and runs every test; `make check` adds -Werror, ASan+UBSan
+# over the whole suite and cppcheck; `make bench` prints figures.
+
+CC ?= cc
+MODE ?= release
+BUILD := build/$(CC)-$(MODE)
+BIN := bin
+
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wformat=2 -Wundef -Wcast-align -Wwrite-strings -Wvla -Wpointer-arith \
+        -Wimplicit-fallthrough -Wold-style-definition -Wnull-dereference
+PKGS := libmicrohttpd jansson libsodium sqlite3
+APT_PKGS := libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev pkg-config \
+            cppcheck clang nodejs curl wrk
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+OPT_release := -O2 -g
+OPT_debug := -O0 -g
+OPT_O0 := -O0
+OPT_asan := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+OPT := $(OPT_$(MODE))
+
+CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) $(EXTRA_CFLAGS) $(PKG_CFLAGS) -MMD -MP
+LDFLAGS_ALL = $(OPT) $(PKG_LIBS) -lpthread -lm
+
+CORE_SRC := $(wildcard core/*.c)
+GAME_SRC := $(wildcard games/*/*.c)
+SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
+LIB_SRC := $(CORE_SRC) $(GAME_SRC) $(SERVER_SRC)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC := $(wildcard tests/unit/*.c)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+BENCH_SRC := $(wildcard tests/bench/*.c)
+BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all deps test check bench run clean unit-bins cppcheck vectors
+
+all: deps $(BIN)/replayd
+
+# Install the Debian packages the build and the tests use, only when missing.
+deps:
+	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(BUILD)/replayd: $(LIB_OBJ) $(BUILD)/server/main.o
+	$(CC) $^ -o $@ $(LDFLAGS_ALL)
+
+$(BIN)/replayd: $(BUILD)/replayd
+	@mkdir -p $(BIN)
+	cp $< $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $< $(LIB_OBJ) -o $@ $(LDFLAGS_ALL)
+
+$(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $< $(LIB_OBJ) -o $@ $(LDFLAGS_ALL)
+
+unit-bins: $(TEST_BIN) $(BUILD)/replayd
+
+test: deps
+	@$(MAKE) --no-print-directory unit-bins $(BIN)/replayd
+	@tests/run.sh $(BUILD)
+
+# -Werror, then the whole suite under ASan+UBSan, then cppcheck.
+check: deps
+	@$(MAKE) --no-print-directory MODE=asan EXTRA_CFLAGS=-Werror unit-bins
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  tests/run.sh build/$(CC)-asan
+	@$(MAKE) --no-print-directory cppcheck
+
+cppcheck:
+	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability,performance \
+	  --inline-suppr --suppress=missingIncludeSystem -I core core games server
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BIN)/replayd
+	@for b in $(BENCH_BIN); do $$b || exit 1; done
+
+run: all
+	$(BIN)/replayd serve
+
+clean:
+	rm -rf build bin
+
+-include $(shell find build -name '*.d' 2>/dev/null)

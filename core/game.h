@@ -1,0 +1,122 @@
+/*
+ * game: the interface every game module implements.
+ *
+ * A game is a pure back end in the manner of Simon Tatham's `struct game`:
+ * it never sees JSON, HTTP, the clock or malloc. The shell decodes each move
+ * into a game_move (small integers named by the game's fields, in declared
+ * order) and drives the game through this table.
+ *
+ * Memory: the caller owns every buffer. A level is `level_size` bytes that
+ * generate() fills; a play state is `state_size` bytes that start() fills.
+ * start() may keep a pointer to the level, so the level must outlive every
+ * state started from it. Both are plain bytes: copying one clones it.
+ *
+ * Versions: `version` is the spec version new seed tokens are issued under;
+ * every version from `min_version` up stays replayable for scores recorded
+ * under it. generate() takes the version; the level remembers it.
+ */
+#ifndef REPLAYD_CORE_GAME_H
+#define REPLAYD_CORE_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "civil.h"
+
+#define GAME_MAX_FIELDS 4
+#define GAME_MAX_EXTRAS 8
+
+typedef struct game_field {
+    const char *name;
+    int32_t min; /* the decoder rejects values outside [min, max] as malformed */
+    int32_t max;
+} game_field;
+
+/* One move: v[i] is the value of fields[i]. */
+typedef struct game_move {
+    int32_t v[GAME_MAX_FIELDS];
+} game_move;
+
+typedef enum outcome_kind {
+    OUTCOME_APPLIED,  /* the move changed the state (a mistake is applied too) */
+    OUTCOME_IGNORED,  /* the spec says this move does nothing */
+    OUTCOME_REJECTED  /* illegal: the whole replay is rejected at this move */
+} outcome_kind;
+
+typedef struct game_outcome {
+    const char *code; /* stable name used in vectors and API reasons */
+    outcome_kind kind;
+} game_outcome;
+
+typedef struct game_result {
+    bool completed;
+    int64_t score;       /* higher is better */
+    int64_t duration_ms; /* time the run claims to have taken; -1 if untimed */
+    int64_t extra[GAME_MAX_EXTRAS]; /* named by game.result_fields */
+} game_result;
+
+/* A neutral writer so a game can describe a level or a board without
+ * knowing the output format. Inside an array, key is NULL. */
+typedef struct game_writer {
+    void *ctx;
+    void (*put_int)(void *ctx, const char *key, int64_t value);
+    void (*put_bool)(void *ctx, const char *key, bool value);
+    void (*put_str)(void *ctx, const char *key, const char *value);
+    /* rows x cols integers as an array of rows (cols == 0: one flat array
+     * of `rows` values). */
+    void (*put_int_rows)(void *ctx, const char *key, const int32_t *v, int rows, int cols);
+    /* rows x cols characters as an array of strings, one per row. */
+    void (*put_text_rows)(void *ctx, const char *key, const char *chars, int rows, int cols);
+    void (*begin_object)(void *ctx, const char *key);
+    void (*begin_array)(void *ctx, const char *key);
+    void (*end)(void *ctx);
+} game_writer;
+
+typedef enum gen_status {
+    GEN_OK = 0,
+    GEN_BAD_LEVEL,   /* level number outside 1..levels */
+    GEN_BAD_VERSION  /* version outside min_version..version */
+} gen_status;
+
+typedef struct game {
+    const char *name;
+    int version;
+    int min_version;
+    int levels; /* levels are numbered 1..levels */
+    int max_moves; /* a replay longer than this is rejected before it runs */
+
+    int n_fields;
+    const game_field *fields;
+    int n_outcomes;
+    const game_outcome *outcomes;
+    int n_extras;
+    const char *const *result_fields;
+
+    size_t level_size;
+    size_t state_size;
+
+    gen_status (*generate)(void *level, int version, int level_no, uint32_t seed);
+    void (*start)(void *state, const void *level);
+    /* Returns an index into outcomes. After a rejected move the state is
+     * unspecified; the caller stops. */
+    int (*apply)(void *state, const game_move *move);
+    void (*result)(const void *state, game_result *out);
+    void (*describe_level)(const void *level, const game_writer *w);
+    void (*describe_state)(const void *state, const game_writer *w);
+    /* The game's own daily seed for a UTC date; NULL means the catalogue
+     * derivation (core/daily.h). */
+    uint32_t (*daily_seed)(civil_date date);
+} game;
+
+/* The catalogue: one static table, in core/catalog.c. */
+extern const game *const game_catalog[];
+extern const size_t game_catalog_count;
+
+/* NULL when no game has that name. */
+const game *game_find(const char *name);
+
+/* Outcome index for a code name, or -1. */
+int game_outcome_index(const game *g, const char *code);
+
+#endif

@@ -1,0 +1,206 @@
+/*
+ * pipes: the level table and the rotation rules. Generation and the solver
+ * live in generate.c and board.c. Every rule here is in spec.md.
+ */
+#include "pipes.h"
+
+#include <string.h>
+
+#include "board.h"
+
+#define MIN_ROTATION_GAP_MS 50 /* human floor between two rotations */
+#define WASTED_TURN_PENALTY 5  /* deciseconds of bonus per extra quarter turn */
+
+typedef struct level_row {
+    int side;
+    bool wrap;
+    int32_t limit_ms;
+} level_row;
+
+/* Reasons for each row are in spec.md, "Level table". */
+static const level_row level_table[15] = {
+    { 3, false, 60000 },  { 4, false, 90000 },  { 4, false, 75000 },  { 5, false, 120000 },
+    { 5, false, 100000 }, { 6, false, 150000 }, { 3, true, 60000 },   { 6, false, 130000 },
+    { 7, false, 180000 }, { 7, false, 160000 }, { 4, true, 120000 },  { 5, true, 180000 },
+    { 6, true, 240000 },  { 6, true, 210000 },  { 7, true, 300000 },
+};
+
+typedef struct pipes_level {
+    int version;
+    int level_no;
+    uint32_t seed;
+    level_row row;
+    pipes_topo topo;
+    pipes_generated board;
+    int min_turns; /* quarter turns from start to solution, tile by tile */
+} pipes_level;
+
+typedef struct pipes_state {
+    const pipes_level *level;
+    uint8_t tiles[PIPES_MAX_CELLS];
+    int32_t prev_t;
+    int32_t last_turn_t;
+    int32_t finish_t;
+    int turns;
+    bool ended;
+    bool completed;
+} pipes_state;
+
+enum { O_ROTATED, O_AFTER_END, O_CELL_OUT_OF_RANGE, O_TIME_BACKWARDS, O_TOO_FAST, O_COUNT };
+
+static const game_outcome outcomes[O_COUNT] = {
+    [O_ROTATED] = { "rotated", OUTCOME_APPLIED },
+    [O_AFTER_END] = { "after_end", OUTCOME_IGNORED },
+    [O_CELL_OUT_OF_RANGE] = { "cell_out_of_range", OUTCOME_REJECTED },
+    [O_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED },
+    [O_TOO_FAST] = { "too_fast", OUTCOME_REJECTED },
+};
+
+static const game_field fields[2] = {
+    { "t", 0, INT32_MAX },
+    { "cell", 0, INT32_MAX },
+};
+
+enum { X_TURNS, X_MIN_TURNS, X_FINISH_MS, X_COUNT };
+static const char *const result_fields[X_COUNT] = { "turns", "min_turns", "finish_ms" };
+
+static int turns_between(uint8_t from, uint8_t to)
+{
+    for (int k = 0; k < 4; k++) {
+        if (from == to)
+            return k;
+        from = pipes_rotate(from);
+    }
+    return 0; /* unreachable for tiles of the same shape */
+}
+
+static gen_status generate(void *out, int version, int level_no, uint32_t seed)
+{
+    pipes_level *lv = out;
+    if (version != 1)
+        return GEN_BAD_VERSION;
+    if (level_no < 1 || level_no > 15)
+        return GEN_BAD_LEVEL;
+    memset(lv, 0, sizeof *lv);
+    lv->version = version;
+    lv->level_no = level_no;
+    lv->seed = seed;
+    lv->row = level_table[level_no - 1];
+    pipes_topo_init(&lv->topo, lv->row.side, lv->row.side, lv->row.wrap);
+    pipes_generate_board(&lv->topo, seed, &lv->board);
+    for (int c = 0; c < lv->topo.n; c++)
+        lv->min_turns += turns_between(lv->board.start[c], lv->board.solution[c]);
+    return GEN_OK;
+}
+
+static void start(void *out, const void *level)
+{
+    pipes_state *st = out;
+    const pipes_level *lv = level;
+    memset(st, 0, sizeof *st);
+    st->level = lv;
+    memcpy(st->tiles, lv->board.start, sizeof st->tiles);
+    st->finish_t = -1;
+}
+
+static int apply(void *state, const game_move *m)
+{
+    pipes_state *st = state;
+    const pipes_level *lv = st->level;
+    int32_t t = m->v[0];
+    int32_t cell = m->v[1];
+
+    if (st->ended)
+        return O_AFTER_END;
+    if (cell < 0 || cell >= lv->topo.n)
+        return O_CELL_OUT_OF_RANGE;
+    if (t < st->prev_t)
+        return O_TIME_BACKWARDS;
+    st->prev_t = t;
+    if (t > lv->row.limit_ms) {
+        st->ended = true;
+        return O_AFTER_END;
+    }
+    if (t - st->last_turn_t < MIN_ROTATION_GAP_MS)
+        return O_TOO_FAST;
+    st->last_turn_t = t;
+    st->tiles[cell] = pipes_rotate(st->tiles[cell]);
+    st->turns++;
+    if (pipes_solved(&lv->topo, st->tiles)) {
+        st->ended = true;
+        st->completed = true;
+        st->finish_t = t;
+    }
+    return O_ROTATED;
+}
+
+static void result(const void *state, game_result *out)
+{
+    const pipes_state *st = state;
+    const pipes_level *lv = st->level;
+    memset(out, 0, sizeof *out);
+    out->completed = st->completed;
+    if (st->completed) {
+        int64_t wasted = st->turns > lv->min_turns ? st->turns - lv->min_turns : 0;
+        int64_t bonus = (lv->row.limit_ms - st->finish_t) / 100 - WASTED_TURN_PENALTY * wasted;
+        out->score = 1000 + (bonus > 0 ? bonus : 0);
+    }
+    out->duration_ms = st->last_turn_t;
+    out->extra[X_TURNS] = st->turns;
+    out->extra[X_MIN_TURNS] = lv->min_turns;
+    out->extra[X_FINISH_MS] = st->finish_t;
+}
+
+static void put_tiles(const game_writer *w, const char *key, const uint8_t *tiles, int side)
+{
+    int32_t v[PIPES_MAX_CELLS];
+    for (int i = 0; i < side * side; i++)
+        v[i] = tiles[i];
+    w->put_int_rows(w->ctx, key, v, side, side);
+}
+
+static void describe_level(const void *level, const game_writer *w)
+{
+    const pipes_level *lv = level;
+    int side = lv->row.side;
+    w->put_int(w->ctx, "width", side);
+    w->put_int(w->ctx, "height", side);
+    w->put_bool(w->ctx, "wrap", lv->row.wrap);
+    w->put_int(w->ctx, "source", lv->topo.source);
+    w->put_int(w->ctx, "limit_ms", lv->row.limit_ms);
+    put_tiles(w, "start", lv->board.start, side);
+    put_tiles(w, "solution", lv->board.solution, side);
+    w->put_int(w->ctx, "nodes", lv->board.nodes);
+    w->put_int(w->ctx, "rejected", lv->board.rejected);
+    w->put_bool(w->ctx, "unique", lv->board.unique);
+    w->put_int(w->ctx, "min_turns", lv->min_turns);
+}
+
+static void describe_state(const void *state, const game_writer *w)
+{
+    const pipes_state *st = state;
+    put_tiles(w, "tiles", st->tiles, st->level->row.side);
+}
+
+const game pipes_game = {
+    .name = "pipes",
+    .version = 1,
+    .min_version = 1,
+    .levels = 15,
+    .max_moves = 2000,
+    .n_fields = 2,
+    .fields = fields,
+    .n_outcomes = O_COUNT,
+    .outcomes = outcomes,
+    .n_extras = X_COUNT,
+    .result_fields = result_fields,
+    .level_size = sizeof(pipes_level),
+    .state_size = sizeof(pipes_state),
+    .generate = generate,
+    .start = start,
+    .apply = apply,
+    .result = result,
+    .describe_level = describe_level,
+    .describe_state = describe_state,
+    .daily_seed = NULL,
+};

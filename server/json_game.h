@@ -1,0 +1,44 @@
+/*
+ * json_game: the bridge between JSON (jansson) and the game interface.
+ * Games never see JSON; this file is the only place that turns a move
+ * object into a game_move or a game_writer call into JSON.
+ *
+ * Ownership: every json_t* returned here is a new reference the caller
+ * must json_decref.
+ */
+#ifndef REPLAYD_SERVER_JSON_GAME_H
+#define REPLAYD_SERVER_JSON_GAME_H
+
+#include <jansson.h>
+
+#include "../core/game.h"
+#include "../core/replay.h"
+
+typedef struct move_error {
+    long index;        /* the first bad move, or -1 for the array itself */
+    char message[160];
+} move_error;
+
+/* Decode a JSON array of move objects. Each object must hold exactly the
+ * game's fields, each an integer within the field's range. Returns the
+ * number of moves, or -1 with *err filled. At most `cap` moves. */
+long moves_from_json(const game *g, const json_t *array, game_move *out, size_t cap,
+                     move_error *err);
+
+/* Moves back to JSON, for audit output and vectors. */
+json_t *moves_to_json(const game *g, const game_move *moves, size_t n);
+
+/* The game's describe_level / describe_state written into a new object. */
+json_t *level_to_json(const game *g, const void *level);
+json_t *state_to_json(const game *g, const void *state);
+
+/* {"completed","score","duration_ms", extras...} */
+json_t *result_to_json(const game *g, const game_result *r);
+
+/* Outcome codes as a JSON array of strings. */
+json_t *outcomes_to_json(const game *g, const int *outcomes, size_t n);
+
+/* A game's catalogue entry: name, version, levels, move fields. */
+json_t *game_to_json(const game *g);
+
+#endif
