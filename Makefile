@@ -88,6 +88,11 @@ bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BIN)/replayd
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 
+# Regenerates the generated: vector cases from the independent JavaScript
+# port (never from the C code).
+vectors:
+	node vectors/port/generate.mjs
+
 run: all
 	$(BIN)/replayd serve
 

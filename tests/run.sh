@@ -23,9 +23,44 @@ for s in "$here"/sh/*.sh; do
     echo "FAIL $(basename "$s"): exited non-zero" >>"$log"
   fi
 done
+# node --test suites (the JavaScript port's vectors, the HTTP integration
+# tests): their summary lines are added to the count.
+run_node() {
+  local label=$1; shift
+  local out
+  out=$(cd "$root" && REPLAYD="$root/$build/replayd" node --test --test-concurrency=1 "$@" 2>&1)
+  local p f
+  p=$(printf '%s\n' "$out" | sed -n 's/^# pass \([0-9]*\)$/\1/p' | tail -1)
+  f=$(printf '%s\n' "$out" | sed -n 's/^# fail \([0-9]*\)$/\1/p' | tail -1)
+  if [ -z "$p" ] || [ -z "$f" ]; then
+    echo "FAIL $label: node --test gave no summary" >>"$log"
+    printf '%s\n' "$out" | tail -20 >>"$log"
+    return
+  fi
+  node_passed=$((node_passed + p))
+  node_failed=$((node_failed + f))
+  if [ "$f" -gt 0 ]; then
+    printf '%s\n' "$out" | grep -E "^not ok|# Subtest|Error|expected|actual" | head -40 >>"$log"
+    echo "FAIL $label: $f node tests failed" >>"$log"
+    node_failed=$((node_failed - 1))
+  fi
+}
+node_passed=0
+node_failed=0
+if command -v node >/dev/null 2>&1; then
+  run_node "vectors/port" vectors/port/test/
+  if (cd "$root" && node vectors/port/generate.mjs --check) >>"$log" 2>&1; then
+    echo "PASS vectors/port: generated cases are up to date with the port" >>"$log"
+  else
+    echo "FAIL vectors/port: make vectors would change the generated cases" >>"$log"
+  fi
+  [ -d "$here/http" ] && run_node "tests/http" "$here"/http/*.test.mjs
+else
+  echo "FAIL node: not installed (make deps installs it)" >>"$log"
+fi
 grep -E "^(FAIL|SKIP)" "$log" || true
 grep -E "^(PASS|FAIL|SKIP)" "$log" | sed 's/^/  /' >/dev/null
-passed=$(grep -c "^PASS" "$log")
-failed=$(grep -c "^FAIL" "$log")
+passed=$(( $(grep -c "^PASS" "$log") + node_passed ))
+failed=$(( $(grep -c "^FAIL" "$log") + node_failed ))
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,174 @@
+// The shared core (docs/CORE.md): mulberry32, draws, shuffle, FNV-1a 32,
+// day numbers and the catalogue daily. Pure JavaScript, no dependencies.
+
+// ---- mulberry32 -----------------------------------------------------------
+
+/** Pure step: returns [value, nextState], both unsigned 32-bit. */
+export function next(state) {
+  const s = (state + 0x6d2b79f5) >>> 0;
+  let t = Math.imul(s ^ (s >>> 15), 1 | s) >>> 0;
+  t = ((t + Math.imul(t ^ (t >>> 7), 61 | t)) >>> 0) ^ t;
+  t >>>= 0;
+  return [(t ^ (t >>> 14)) >>> 0, s];
+}
+
+/** A mutable stream: `state` is the whole state (uint32). */
+export class Rng {
+  constructor(seed) {
+    this.state = seed >>> 0;
+  }
+  next() {
+    const s = (this.state + 0x6d2b79f5) >>> 0;
+    this.state = s;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return (t ^ (t >>> 14)) >>> 0;
+  }
+  /** next() mod n, n >= 1; the modulo bias is part of the spec. */
+  below(n) {
+    if (!(Number.isInteger(n) && n >= 1)) throw new RangeError(`below(${n})`);
+    return this.next() % n;
+  }
+  /** Fisher–Yates from the last index down, in place; returns the list. */
+  shuffle(list) {
+    for (let i = list.length - 1; i >= 1; i--) {
+      const j = this.next() % (i + 1);
+      const tmp = list[i];
+      list[i] = list[j];
+      list[j] = tmp;
+    }
+    return list;
+  }
+  clone() {
+    return new Rng(this.state);
+  }
+}
+
+export function rng(seed) {
+  return new Rng(seed);
+}
+
+/** The first `count` values of mulberry32 from `seed`. */
+export function firstValues(seed, count) {
+  const r = new Rng(seed);
+  const out = [];
+  for (let i = 0; i < count; i++) out.push(r.next());
+  return out;
+}
+
+/** `count` draws of below(n) from `seed`. */
+export function belowDraws(seed, n, count) {
+  const r = new Rng(seed);
+  const out = [];
+  for (let i = 0; i < count; i++) out.push(r.below(n));
+  return out;
+}
+
+/** A shuffled copy of `input` with a fresh stream from `seed`. */
+export function shuffled(seed, input) {
+  return new Rng(seed).shuffle(input.slice());
+}
+
+// ---- FNV-1a 32 ------------------------------------------------------------
+
+const encoder = new TextEncoder();
+
+/** FNV-1a 32 over the UTF-8 bytes of `text` (or over a Uint8Array). */
+export function fnv1a32(text) {
+  const bytes = typeof text === 'string' ? encoder.encode(text) : text;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) {
+    h = Math.imul(h ^ bytes[i], 16777619) >>> 0;
+  }
+  return h >>> 0;
+}
+
+// ---- Day numbers ----------------------------------------------------------
+// Proleptic Gregorian, day 0 = 1970-01-01; integer arithmetic only.
+
+const fdiv = (a, b) => Math.floor(a / b);
+
+export function isLeap(y) {
+  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+}
+
+export function daysInMonth(y, m) {
+  return [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+}
+
+export function dayFromYMD(y, m, d) {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = fdiv(yy, 400);
+  const yoe = yy - era * 400;
+  const doy = fdiv(153 * (m > 2 ? m - 3 : m + 9) + 2, 5) + d - 1;
+  const doe = yoe * 365 + fdiv(yoe, 4) - fdiv(yoe, 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+export function ymdFromDay(day) {
+  const z = day + 719468;
+  const era = fdiv(z, 146097);
+  const doe = z - era * 146097;
+  const yoe = fdiv(doe - fdiv(doe, 1460) + fdiv(doe, 36524) - fdiv(doe, 146096), 365);
+  const doy = doe - (365 * yoe + fdiv(yoe, 4) - fdiv(yoe, 100));
+  const mp = fdiv(5 * doy + 2, 153);
+  const d = doy - fdiv(153 * mp + 2, 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return [m <= 2 ? yoe + era * 400 + 1 : yoe + era * 400, m, d];
+}
+
+/** Parses "YYYY-MM-DD" (years 1970..9999); throws on anything else. */
+export function parseDate(text) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) throw new RangeError(`bad date ${JSON.stringify(text)}`);
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) {
+    throw new RangeError(`bad date ${JSON.stringify(text)}`);
+  }
+  return [y, mo, d];
+}
+
+export function dayNumber(text) {
+  const [y, m, d] = parseDate(text);
+  return dayFromYMD(y, m, d);
+}
+
+const pad = (n, w) => String(n).padStart(w, '0');
+
+export function dateOfDay(day) {
+  const [y, m, d] = ymdFromDay(day);
+  return `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
+}
+
+// ---- The catalogue daily --------------------------------------------------
+
+export const SCHEDULE = [
+  { era: 1, first: '2026-01-01', games: ['schulte', 'pipes'], level_lo: 3, level_hi: 12 },
+];
+
+/**
+ * The day's game, level and seed, or null before the first era.
+ * `gameSeeds` may map a game name to its own daily-seed function
+ * (dayNumber) -> seed; no game of version 1 defines one.
+ */
+export function daily(date, gameSeeds = {}) {
+  const day = dayNumber(date);
+  let era = null;
+  let eraFirst = 0;
+  for (const e of SCHEDULE) {
+    const f = dayNumber(e.first);
+    if (f <= day && (era === null || f > eraFirst)) {
+      era = e;
+      eraFirst = f;
+    }
+  }
+  if (era === null) return null;
+  const r = new Rng(day >>> 0);
+  let seed = r.next();
+  const level = era.level_lo + (r.next() % (era.level_hi - era.level_lo + 1));
+  const game = era.games[(day - eraFirst) % era.games.length];
+  if (gameSeeds[game]) seed = gameSeeds[game](day) >>> 0;
+  return { game, level, seed, schedule: era.era };
+}

@@ -1,0 +1,188 @@
+// Schulte, from games/schulte/spec.md (version 1).
+import { Rng } from '../core.mjs';
+
+export const name = 'schulte';
+export const version = 1;
+export const versions = [1];
+export const fields = ['t', 'cell'];
+export const MISTAKE_LIMIT = 5;
+
+// level: [side, order, reshuffle, limit_ms]
+const TABLE = [
+  null,
+  [3, 'up', false, 30000],
+  [3, 'down', false, 30000],
+  [4, 'up', false, 60000],
+  [4, 'down', false, 60000],
+  [5, 'up', false, 90000],
+  [5, 'down', false, 90000],
+  [4, 'up', true, 60000],
+  [6, 'up', false, 120000],
+  [6, 'down', false, 120000],
+  [5, 'up', true, 100000],
+  [7, 'up', false, 150000],
+  [7, 'down', false, 150000],
+  [6, 'down', true, 140000],
+  [7, 'up', true, 180000],
+  [7, 'down', true, 180000],
+];
+
+export const levels = TABLE.length - 1;
+
+export const OUTCOMES = {
+  found: 'applied',
+  mistake: 'applied',
+  already_found: 'ignored',
+  after_end: 'ignored',
+  cell_out_of_range: 'rejected',
+  time_backwards: 'rejected',
+  too_fast: 'rejected',
+};
+
+export function kindOf(code) {
+  const k = OUTCOMES[code];
+  if (!k) throw new RangeError(`unknown outcome ${code}`);
+  return k;
+}
+
+function checkArgs(v, level, seed) {
+  if (v !== 1) throw new RangeError(`schulte: unknown version ${v}`);
+  if (!Number.isInteger(level) || level < 1 || level > levels) throw new RangeError(`schulte: no level ${level}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`schulte: bad seed ${seed}`);
+}
+
+export function generate(v, level, seed) {
+  checkArgs(v, level, seed);
+  const [side, order, reshuffle, limit] = TABLE[level];
+  const n = side * side;
+  const rng = new Rng(seed);
+  const list = [];
+  for (let i = 1; i <= n; i++) list.push(i);
+  rng.shuffle(list);
+  return {
+    version: v, level, seed, side, n, order, reshuffle, limit,
+    mistakeLimit: MISTAKE_LIMIT, grid: list, rngState: rng.state,
+  };
+}
+
+function rows(flat, side) {
+  const out = [];
+  for (let r = 0; r < side; r++) out.push(flat.slice(r * side, (r + 1) * side));
+  return out;
+}
+
+export function describeLevel(lv) {
+  return {
+    size: lv.side,
+    order: lv.order,
+    reshuffle: lv.reshuffle,
+    limit_ms: lv.limit,
+    mistake_limit: lv.mistakeLimit,
+    grid: rows(lv.grid, lv.side),
+  };
+}
+
+export function start(lv) {
+  return {
+    lv,
+    grid: lv.grid.slice(),
+    expected: lv.order === 'up' ? 1 : lv.n,
+    found: 0,
+    mistakes: 0,
+    prev_t: 0,
+    last_tap_t: 0,
+    ended: false,
+    completed: false,
+    finish_t: -1,
+    rng: new Rng(lv.rngState),
+  };
+}
+
+function isField(x) {
+  return Number.isInteger(x) && x >= 0 && x <= 0x7fffffff;
+}
+
+export function validMove(move) {
+  return move !== null && typeof move === 'object' && isField(move.t) && isField(move.cell);
+}
+
+/** Applies one move, mutating `st`; returns the outcome code. */
+export function apply(st, move) {
+  if (!validMove(move)) throw new TypeError(`schulte: malformed move ${JSON.stringify(move)}`);
+  const { t, cell } = move;
+  const lv = st.lv;
+  if (st.ended) return 'after_end'; // 1
+  if (cell >= lv.n) return 'cell_out_of_range'; // 2
+  if (t < st.prev_t) return 'time_backwards'; // 3
+  st.prev_t = t; // 4
+  if (t > lv.limit) {
+    st.ended = true;
+    return 'after_end';
+  }
+  if (st.grid[cell] === 0) return 'already_found'; // 5
+  if (t - st.last_tap_t < 100) return 'too_fast'; // 6
+  st.last_tap_t = t; // 7
+  if (st.grid[cell] !== st.expected) { // 8
+    st.mistakes += 1;
+    if (st.mistakes >= MISTAKE_LIMIT) st.ended = true;
+    return 'mistake';
+  }
+  // 9
+  st.grid[cell] = 0;
+  st.found += 1;
+  st.expected += lv.order === 'up' ? 1 : -1;
+  if (st.found === lv.n) {
+    st.ended = true;
+    st.completed = true;
+    st.finish_t = t;
+  } else if (lv.reshuffle && lv.n - st.found >= 2) {
+    const cells = [];
+    const nums = [];
+    for (let i = 0; i < lv.n; i++) {
+      if (st.grid[i] !== 0) {
+        cells.push(i);
+        nums.push(st.grid[i]);
+      }
+    }
+    st.rng.shuffle(nums);
+    for (let k = 0; k < cells.length; k++) st.grid[cells[k]] = nums[k];
+  }
+  return 'found';
+}
+
+export function describeState(st) {
+  return {
+    grid: rows(st.grid, st.lv.side),
+    next: st.found === st.lv.n ? 0 : st.expected,
+  };
+}
+
+export function result(st) {
+  const lv = st.lv;
+  const score = st.completed
+    ? 1000 + Math.max(0, Math.floor((lv.limit - st.finish_t) / 100) - 10 * st.mistakes)
+    : st.found;
+  return {
+    completed: st.completed,
+    score,
+    duration_ms: st.last_tap_t,
+    found: st.found,
+    mistakes: st.mistakes,
+    finish_ms: st.finish_t,
+  };
+}
+
+/** The typical full solution (docs/BENCH.md): each number where it is at that moment, 300 ms apart from t = 300. */
+export function typicalSolution(lv) {
+  const st = start(lv);
+  const moves = [];
+  let t = 300;
+  while (!st.ended) {
+    const cell = st.grid.indexOf(st.expected);
+    const mv = { t, cell };
+    moves.push(mv);
+    apply(st, mv);
+    t += 300;
+  }
+  return moves;
+}

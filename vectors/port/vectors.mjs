@@ -1,0 +1,160 @@
+// The vector runner: checks every case of vectors/prng.json or vectors/<game>.json
+// against a port. Usable as a library (runFile / checkCase) or from the command line:
+//   node vectors/port/vectors.mjs vectors/prng.json vectors/schulte.json vectors/pipes.json
+import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import * as core from './core.mjs';
+import * as schulte from './games/schulte.mjs';
+import * as pipes from './games/pipes.mjs';
+
+export const GAMES = { schulte, pipes };
+
+export const PRNG_SECTIONS = ['mulberry32', 'shuffle', 'below', 'fnv1a32', 'days', 'daily'];
+
+function eq(what, got, want) {
+  if (!isDeepStrictEqual(got, want)) {
+    throw new Error(`${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+  }
+}
+
+// ---- prng.json --------------------------------------------------------------
+
+export function checkPrngCase(section, c, impl = core) {
+  switch (section) {
+    case 'mulberry32':
+      eq('first', impl.firstValues(c.seed, c.first.length), c.first);
+      break;
+    case 'shuffle':
+      eq('output', impl.shuffled(c.seed, c.input), c.output);
+      break;
+    case 'below':
+      eq('first', impl.belowDraws(c.seed, c.n, c.first.length), c.first);
+      break;
+    case 'fnv1a32':
+      eq('hash', impl.fnv1a32(c.text), c.hash);
+      break;
+    case 'days':
+      eq('day', impl.dayNumber(c.date), c.day);
+      eq('date of day', impl.dateOfDay(c.day), c.date);
+      break;
+    case 'daily': {
+      const d = impl.daily(c.date);
+      if (d === null) throw new Error(`no daily for ${c.date}`);
+      const want = {};
+      const got = {};
+      for (const k of ['game', 'level', 'seed', 'schedule']) {
+        if (k in c) {
+          want[k] = c[k];
+          got[k] = d[k];
+        }
+      }
+      eq('daily', got, want);
+      break;
+    }
+    default:
+      throw new Error(`unknown prng section ${section}`);
+  }
+}
+
+// ---- game files -------------------------------------------------------------
+
+export function checkLevelCase(game, c) {
+  const lv = game.generate(c.version, c.level, c.seed);
+  const desc = game.describeLevel(lv);
+  for (const k of Object.keys(c.expect)) {
+    if (!(k in desc)) throw new Error(`level key ${k} is not in the port's gen output`);
+    eq(`level.${k}`, desc[k], c.expect[k]);
+  }
+}
+
+/** Replays `moves` on a fresh start; stops at the first rejected move. */
+export function replay(game, lv, moves) {
+  const st = game.start(lv);
+  const before = game.describeState(st);
+  const outcomes = [];
+  let rejected = null;
+  for (let i = 0; i < moves.length; i++) {
+    const code = game.apply(st, moves[i]);
+    outcomes.push(code);
+    if (game.kindOf(code) === 'rejected') {
+      rejected = { move: i, reason: code };
+      break;
+    }
+  }
+  return {
+    board_before: before,
+    outcomes,
+    rejected,
+    board_after: rejected ? null : game.describeState(st),
+    result: rejected ? null : game.result(st),
+  };
+}
+
+export function checkReplayCase(game, c) {
+  if (('result' in c) === ('rejected' in c)) throw new Error('a replay case needs exactly one of result / rejected');
+  const lv = game.generate(c.version, c.level, c.seed);
+  const r = replay(game, lv, c.moves);
+  eq('board_before', r.board_before, c.board_before);
+  eq('outcomes', r.outcomes, c.outcomes);
+  if ('rejected' in c) {
+    eq('rejected', r.rejected, c.rejected);
+    if ('board_after' in c) throw new Error('a rejected case carries no board_after');
+  } else {
+    if (r.rejected) throw new Error(`move ${r.rejected.move} was rejected (${r.rejected.reason})`);
+    eq('board_after', r.board_after, c.board_after);
+    for (const k of Object.keys(c.result)) {
+      if (!(k in r.result)) throw new Error(`result key ${k} is not in the port's result`);
+      eq(`result.${k}`, r.result[k], c.result[k]);
+    }
+  }
+}
+
+// ---- whole files ------------------------------------------------------------
+
+/** Every case of a parsed vector file as { kind, name, run() }. */
+export function casesOf(json, games = GAMES) {
+  const out = [];
+  if ('game' in json) {
+    const game = games[json.game];
+    if (!game) throw new Error(`no port of game ${json.game}`);
+    for (const c of json.levels || []) out.push({ kind: 'levels', name: c.name, run: () => checkLevelCase(game, c) });
+    for (const c of json.replays || []) out.push({ kind: 'replays', name: c.name, run: () => checkReplayCase(game, c) });
+  } else {
+    for (const s of PRNG_SECTIONS) {
+      for (const c of json[s] || []) out.push({ kind: s, name: c.name, run: () => checkPrngCase(s, c) });
+    }
+  }
+  return out;
+}
+
+export function runFile(path, games = GAMES) {
+  const json = JSON.parse(readFileSync(path, 'utf8'));
+  const failures = [];
+  let passed = 0;
+  for (const c of casesOf(json, games)) {
+    try {
+      c.run();
+      passed++;
+    } catch (e) {
+      failures.push({ kind: c.kind, name: c.name, error: e.message });
+    }
+  }
+  return { path, passed, failures };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const paths = process.argv.slice(2);
+  if (paths.length === 0) {
+    console.error('usage: node vectors/port/vectors.mjs FILE.json...');
+    process.exit(2);
+  }
+  let bad = 0;
+  for (const p of paths) {
+    const r = runFile(p);
+    for (const f of r.failures) console.log(`FAIL ${p} [${f.kind}] ${f.name}: ${f.error}`);
+    console.log(`${p}: ${r.passed} passed, ${r.failures.length} failed`);
+    bad += r.failures.length;
+  }
+  process.exit(bad ? 1 : 0);
+}
