@@ -3,6 +3,8 @@
  * Target Sums, per level over seeds 0..SEEDS-1: generation time median and
  * worst, solver nodes of the accepted board median and max, and rejected
  * candidates per accepted board; replay time of a clean solution.
+ * Opposites, per level: generation time median and worst, and the replay
+ * time of a clean run (every prompt answered 400 ms after it appears).
  * Wall-clock figures are for comparison within one run only.
  */
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include <time.h>
 
 #include "../../core/replay.h"
+#include "../../games/opposites/opposites.h"
 #include "../../games/target-sums/board.h"
 #include "../../games/target-sums/target_sums.h"
 #include "../../server/json_game.h"
@@ -94,8 +97,47 @@ static void bench_target_sums(void)
            (double)total / runs / 1e3, runs);
 }
 
+static int64_t replay_ns[SEEDS];
+
+static void bench_opposites(void)
+{
+    const game *g = &opposites_game;
+    printf("opposites (version %d): %d seeds per level, times in us\n", g->version, SEEDS);
+    printf("level  gen_med  gen_max  replay_med  replay_max\n");
+    for (int level = 1; level <= 15; level++) {
+        for (uint32_t s = 0; s < SEEDS; s++) {
+            int64_t t0 = now_ns();
+            g->generate(level_buf, g->version, level, s);
+            gen_ns[s] = now_ns() - t0;
+            json_t *j = level_to_json(g, level_buf);
+            const json_t *ans = json_object_get(j, "answers");
+            const json_t *at = json_object_get(j, "appear_ms");
+            game_move moves[64];
+            size_t n = json_array_size(ans);
+            for (size_t i = 0; i < n && i < 64; i++)
+                moves[i] = (game_move){ { (int32_t)json_integer_value(json_array_get(at, i)) + 400,
+                                          (int32_t)json_integer_value(json_array_get(ans, i)) } };
+            json_decref(j);
+            replay_report rep;
+            t0 = now_ns();
+            replay_run(g, level_buf, state_buf, moves, n, NULL, &rep);
+            replay_ns[s] = now_ns() - t0;
+            if (rep.rejected || !rep.result.completed)
+                printf("  clean run failed at level %d seed %u\n", level, (unsigned)s);
+        }
+        int64_t gmax = 0, rmax = 0;
+        for (int s = 0; s < SEEDS; s++) {
+            gmax = gen_ns[s] > gmax ? gen_ns[s] : gmax;
+            rmax = replay_ns[s] > rmax ? replay_ns[s] : rmax;
+        }
+        printf("%5d  %7.2f  %7.2f  %10.2f  %10.2f\n", level, (double)median(gen_ns, SEEDS) / 1e3,
+               (double)gmax / 1e3, (double)median(replay_ns, SEEDS) / 1e3, (double)rmax / 1e3);
+    }
+}
+
 int main(void)
 {
     bench_target_sums();
+    bench_opposites();
     return 0;
 }
