@@ -49,6 +49,7 @@ typedef struct ts_generated {
     ts_grid grid;
     uint8_t solution[TS_MAX_CELLS]; /* 1 kept, 0 removed */
     int nodes;     /* search nodes of the accepted candidate */
+    int search_nodes; /* search nodes of every candidate counted, this one included */
     int rejected;  /* candidates dropped before it */
     bool fallback; /* the candidate cap was reached (spec.md, "Fallback") */
 } ts_generated;

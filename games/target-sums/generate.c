@@ -36,6 +36,7 @@ void ts_generate_board(const ts_shape *shape, uint32_t seed, ts_generated *out)
         if (draw_candidate(shape, &rng, g, out->solution) > 0) {
             ts_set_targets(g, out->solution);
             ts_count c = ts_count_solutions(g);
+            out->search_nodes += c.nodes;
             if (c.solutions == 1 && !c.capped) {
                 out->nodes = c.nodes;
                 return;
@@ -51,4 +52,5 @@ void ts_generate_board(const ts_shape *shape, uint32_t seed, ts_generated *out)
     out->solution[0] = 0;
     ts_set_targets(g, out->solution);
     out->nodes = ts_count_solutions(g).nodes;
+    out->search_nodes += out->nodes;
 }

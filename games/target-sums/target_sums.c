@@ -175,6 +175,7 @@ static void describe_level(const void *level, const game_writer *w)
     w->put_int_rows(w->ctx, "col_targets", g->col_target, g->cols, 0);
     put_cells(w, "solution", lv->board.solution, g);
     w->put_int(w->ctx, "nodes", lv->board.nodes);
+    w->put_int(w->ctx, "search_nodes", lv->board.search_nodes);
     w->put_int(w->ctx, "rejected", lv->board.rejected);
     w->put_bool(w->ctx, "fallback", lv->board.fallback);
     w->put_int(w->ctx, "min_toggles", lv->min_toggles);

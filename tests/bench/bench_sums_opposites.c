@@ -1,8 +1,9 @@
 /*
  * bench_sums_opposites: figures for Target Sums and Opposites.
  * Target Sums, per level over seeds 0..SEEDS-1: generation time median and
- * worst, solver nodes of the accepted board median and max, and rejected
- * candidates per accepted board; replay time of a clean solution.
+ * worst, solver nodes of the accepted board median and max, the most
+ * nodes one generation spent (rejected candidates included), rejected
+ * candidates per accepted board and fallbacks; replay time of a clean solution.
  * Opposites, per level: generation time median and worst, and the replay
  * time of a clean run (every prompt answered 400 ms after it appears).
  * Wall-clock figures are for comparison within one run only.
@@ -39,7 +40,7 @@ static int64_t median(int64_t *v, int n)
     return v[n / 2];
 }
 
-static int64_t gen_ns[SEEDS], nodes[SEEDS];
+static int64_t gen_ns[SEEDS], nodes[SEEDS], search[SEEDS];
 static unsigned char level_buf[1 << 14];
 static unsigned char state_buf[1 << 14];
 
@@ -47,26 +48,30 @@ static void bench_target_sums(void)
 {
     const game *g = &target_sums_game;
     printf("target-sums: %d seeds per level (generation in us; nodes of the accepted board)\n", SEEDS);
-    printf("level  gen_med  gen_max  nodes_med  nodes_max  rejected/accepted\n");
+    printf("level  gen_med  gen_max  nodes_med  nodes_max  search_max  rejected/accepted  fallbacks\n");
     for (int level = 1; level <= 15; level++) {
-        long rejected = 0;
+        long rejected = 0, fallbacks = 0;
         for (uint32_t s = 0; s < SEEDS; s++) {
             int64_t t0 = now_ns();
             g->generate(level_buf, 1, level, s);
             gen_ns[s] = now_ns() - t0;
             json_t *j = level_to_json(g, level_buf);
             nodes[s] = json_integer_value(json_object_get(j, "nodes"));
+            search[s] = json_integer_value(json_object_get(j, "search_nodes"));
             rejected += (long)json_integer_value(json_object_get(j, "rejected"));
+            fallbacks += json_is_true(json_object_get(j, "fallback"));
             json_decref(j);
         }
-        int64_t gmax = 0, nmax = 0;
+        int64_t gmax = 0, nmax = 0, smax = 0;
         for (int s = 0; s < SEEDS; s++) {
             gmax = gen_ns[s] > gmax ? gen_ns[s] : gmax;
             nmax = nodes[s] > nmax ? nodes[s] : nmax;
+            smax = search[s] > smax ? search[s] : smax;
         }
-        printf("%5d  %7.1f  %7.1f  %9lld  %9lld  %17.3f\n", level, (double)median(gen_ns, SEEDS) / 1e3,
-               (double)gmax / 1e3, (long long)median(nodes, SEEDS), (long long)nmax,
-               (double)rejected / SEEDS);
+        printf("%5d  %7.1f  %7.1f  %9lld  %9lld  %10lld  %17.3f  %9ld\n", level,
+               (double)median(gen_ns, SEEDS) / 1e3, (double)gmax / 1e3,
+               (long long)median(nodes, SEEDS), (long long)nmax, (long long)smax,
+               (double)rejected / SEEDS, fallbacks);
     }
     /* Replay: the clean solution of level 14 seed s, toggles one second apart. */
     int64_t total = 0;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "../../core/replay.h"
+#include "../../core/rng.h"
 #include "../../games/target-sums/board.h"
 #include "../../games/target-sums/target_sums.h"
 #include "../../server/json_game.h"
@@ -259,6 +260,38 @@ static void fallback_shape_is_unique(void)
     }
 }
 
+/* The fallback path itself: a shape that keeps every cell makes every
+ * candidate pre-solved, so all 500 are rejected. */
+static void fallback_path_after_candidate_cap(void)
+{
+    ts_shape shape = { 3, 4, 1, 9, 100 };
+    ts_generated out;
+    ts_generate_board(&shape, 5, &out);
+    CHECK(out.fallback);
+    CHECK_EQ(out.rejected, TS_CANDIDATE_CAP);
+    /* The values are those of the last candidate drawn. */
+    uint32_t rng = 5;
+    int32_t last[12];
+    for (int k = 0; k < TS_CANDIDATE_CAP; k++) {
+        for (int i = 0; i < 12; i++)
+            last[i] = 1 + (int32_t)rng_below(&rng, 9);
+        for (int i = 0; i < 12; i++)
+            (void)rng_below(&rng, 100);
+    }
+    board_view b = { .rows = 3, .cols = 4, .n = 12 };
+    for (int i = 0; i < 12; i++) {
+        CHECK_EQ(out.grid.value[i], last[i]);
+        CHECK_EQ(out.solution[i], i != 0);
+        b.value[i] = out.grid.value[i];
+    }
+    memcpy(b.row_target, out.grid.row_target, sizeof b.row_target);
+    memcpy(b.col_target, out.grid.col_target, sizeof b.col_target);
+    uint32_t mask = 0;
+    CHECK_EQ(brute_force_count(&b, &mask), 1);
+    CHECK_EQ(mask, 0xffeu);
+    CHECK_EQ(out.search_nodes, out.nodes); /* pre-solved candidates are never counted */
+}
+
 typedef struct run {
     unsigned char level[1 << 14];
     unsigned char state[1 << 14];
@@ -465,6 +498,7 @@ int main(void)
 {
     RUN(counters_see_two_solutions);
     RUN(fallback_shape_is_unique);
+    RUN(fallback_path_after_candidate_cap);
     RUN(sweep_unique_every_level);
     RUN(clean_solution_scores);
     RUN(wasted_toggles_cost_and_end_is_ignored);
