@@ -3,8 +3,8 @@
  * seeds 0..1999) against two counters written here independently of
  * board.c, the toggle rules, scoring, and vectors/target-sums.json.
  *
- * Under ASan the sweep covers seeds 0..199 on every level (the full sweep
- * runs in release builds, `make test`).
+ * The full sweep runs in every build: about 7 s in release and 20 s under
+ * ASan on the shared machine.
  */
 #include "../check.h"
 
@@ -17,18 +17,7 @@
 #include "../../games/target-sums/target_sums.h"
 #include "../../server/json_game.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
-
-#define SWEEP_SEEDS (UNDER_ASAN ? 200 : 2000)
+#define SWEEP_SEEDS 2000
 #define BRUTE_MAX_CELLS 16 /* 2^16 patterns per board at most */
 
 static const game *G = &target_sums_game;
