@@ -5,12 +5,16 @@
 #include <string.h>
 
 #include "game.h"
+#include "../games/opposites/opposites.h"
 #include "../games/pipes/pipes.h"
 #include "../games/schulte/schulte.h"
+#include "../games/target-sums/target_sums.h"
 
 const game *const game_catalog[] = {
     &schulte_game,
     &pipes_game,
+    &target_sums_game,
+    &opposites_game,
 };
 
 const size_t game_catalog_count = sizeof game_catalog / sizeof game_catalog[0];

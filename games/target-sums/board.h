@@ -1,0 +1,59 @@
+/*
+ * board: the Target Sums grid, the line test and countSolutions, shared by
+ * the rules (target_sums.c) and the generator (generate.c).
+ * Cells are row-major, index r * cols + c. A pattern holds 1 for a kept
+ * cell and 0 for a removed one.
+ */
+#ifndef REPLAYD_GAMES_TARGET_SUMS_BOARD_H
+#define REPLAYD_GAMES_TARGET_SUMS_BOARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TS_MAX_SIDE 7
+#define TS_MAX_CELLS (TS_MAX_SIDE * TS_MAX_SIDE)
+#define TS_NODE_CAP 200000
+#define TS_CANDIDATE_CAP 500
+
+typedef struct ts_grid {
+    int rows, cols, n;
+    int32_t value[TS_MAX_CELLS];
+    int32_t row_target[TS_MAX_SIDE];
+    int32_t col_target[TS_MAX_SIDE];
+} ts_grid;
+
+/* Sets row_target and col_target to the sums of the kept cells. */
+void ts_set_targets(ts_grid *g, const uint8_t *kept);
+
+/* Every row and every column of kept cells sums to its target. */
+bool ts_solved(const ts_grid *g, const uint8_t *kept);
+
+typedef struct ts_count {
+    int solutions; /* 0, 1 or 2 (2 means "two or more") */
+    int nodes;     /* search calls, root included */
+    bool capped;   /* stopped at TS_NODE_CAP: the answer is unknown */
+} ts_count;
+
+/* countSolutions: how many keep/remove patterns meet every target,
+ * stopping at the second solution or the node cap. */
+ts_count ts_count_solutions(const ts_grid *g);
+
+/* What a level's row of the table asks the generator for. */
+typedef struct ts_shape {
+    int rows, cols;
+    int32_t min_value, max_value; /* inclusive, min_value >= 1 */
+    int keep_percent;             /* chance in 100 that a candidate cell is kept */
+} ts_shape;
+
+typedef struct ts_generated {
+    ts_grid grid;
+    uint8_t solution[TS_MAX_CELLS]; /* 1 kept, 0 removed */
+    int nodes;     /* search nodes of the accepted candidate */
+    int search_nodes; /* search nodes of every candidate counted, this one included */
+    int rejected;  /* candidates dropped before it */
+    bool fallback; /* the candidate cap was reached (spec.md, "Fallback") */
+} ts_generated;
+
+void ts_generate_board(const ts_shape *shape, uint32_t seed, ts_generated *out);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * target-sums: the level table and the toggle rules. Generation and the
+ * solution counter live in generate.c and board.c. Every rule here is in
+ * spec.md.
+ */
+#include "target_sums.h"
+
+#include <string.h>
+
+#include "board.h"
+
+#define MIN_TOGGLE_GAP_MS 100  /* human floor between two toggles */
+#define WASTED_TOGGLE_PENALTY 5 /* deciseconds of bonus per extra toggle */
+
+typedef struct level_row {
+    ts_shape shape;
+    int32_t limit_ms;
+} level_row;
+
+/* Reasons for each row are in spec.md, "Level table". */
+static const level_row level_table[15] = {
+    { { 3, 3, 1, 5, 70 }, 60000 },   { { 3, 3, 1, 9, 60 }, 60000 },
+    { { 4, 3, 1, 9, 60 }, 90000 },   { { 4, 4, 1, 9, 65 }, 90000 },
+    { { 4, 4, 1, 9, 50 }, 120000 },  { { 5, 4, 1, 9, 55 }, 150000 },
+    { { 5, 5, 1, 9, 60 }, 180000 },  { { 5, 5, 1, 9, 50 }, 210000 },
+    { { 6, 5, 1, 9, 55 }, 240000 },  { { 6, 6, 1, 9, 60 }, 270000 },
+    { { 6, 6, 1, 9, 50 }, 300000 },  { { 7, 6, 1, 9, 55 }, 330000 },
+    { { 7, 7, 1, 9, 60 }, 360000 },  { { 7, 7, 1, 9, 50 }, 420000 },
+    { { 7, 7, 1, 19, 50 }, 480000 },
+};
+
+typedef struct ts_level {
+    int version;
+    int level_no;
+    uint32_t seed;
+    level_row row;
+    ts_generated board;
+    int min_toggles; /* removed cells of the solution: the player starts all kept */
+} ts_level;
+
+typedef struct ts_state {
+    const ts_level *level;
+    uint8_t kept[TS_MAX_CELLS];
+    int32_t prev_t;
+    int32_t last_toggle_t;
+    int32_t finish_t;
+    int toggles;
+    bool ended;
+    bool completed;
+} ts_state;
+
+enum {
+    O_REMOVED,
+    O_RESTORED,
+    O_AFTER_END,
+    O_CELL_OUT_OF_RANGE,
+    O_TIME_BACKWARDS,
+    O_TOO_FAST,
+    O_COUNT
+};
+
+static const game_outcome outcomes[O_COUNT] = {
+    [O_REMOVED] = { "removed", OUTCOME_APPLIED },
+    [O_RESTORED] = { "restored", OUTCOME_APPLIED },
+    [O_AFTER_END] = { "after_end", OUTCOME_IGNORED },
+    [O_CELL_OUT_OF_RANGE] = { "cell_out_of_range", OUTCOME_REJECTED },
+    [O_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED },
+    [O_TOO_FAST] = { "too_fast", OUTCOME_REJECTED },
+};
+
+static const game_field fields[2] = {
+    { "t", 0, INT32_MAX },
+    { "cell", 0, INT32_MAX },
+};
+
+enum { X_TOGGLES, X_MIN_TOGGLES, X_FINISH_MS, X_COUNT };
+static const char *const result_fields[X_COUNT] = { "toggles", "min_toggles", "finish_ms" };
+
+static gen_status generate(void *out, int version, int level_no, uint32_t seed)
+{
+    ts_level *lv = out;
+    if (version != 1)
+        return GEN_BAD_VERSION;
+    if (level_no < 1 || level_no > 15)
+        return GEN_BAD_LEVEL;
+    memset(lv, 0, sizeof *lv);
+    lv->version = version;
+    lv->level_no = level_no;
+    lv->seed = seed;
+    lv->row = level_table[level_no - 1];
+    ts_generate_board(&lv->row.shape, seed, &lv->board);
+    for (int i = 0; i < lv->board.grid.n; i++)
+        lv->min_toggles += !lv->board.solution[i];
+    return GEN_OK;
+}
+
+static void start(void *out, const void *level)
+{
+    ts_state *st = out;
+    const ts_level *lv = level;
+    memset(st, 0, sizeof *st);
+    st->level = lv;
+    memset(st->kept, 1, (size_t)lv->board.grid.n);
+    st->finish_t = -1;
+}
+
+static int apply(void *state, const game_move *m)
+{
+    ts_state *st = state;
+    const ts_level *lv = st->level;
+    int32_t t = m->v[0];
+    int32_t cell = m->v[1];
+
+    if (st->ended)
+        return O_AFTER_END;
+    if (cell < 0 || cell >= lv->board.grid.n)
+        return O_CELL_OUT_OF_RANGE;
+    if (t < st->prev_t)
+        return O_TIME_BACKWARDS;
+    st->prev_t = t;
+    if (t > lv->row.limit_ms) {
+        st->ended = true;
+        return O_AFTER_END;
+    }
+    if (t - st->last_toggle_t < MIN_TOGGLE_GAP_MS)
+        return O_TOO_FAST;
+    st->last_toggle_t = t;
+    st->kept[cell] = !st->kept[cell];
+    st->toggles++;
+    if (ts_solved(&lv->board.grid, st->kept)) {
+        st->ended = true;
+        st->completed = true;
+        st->finish_t = t;
+    }
+    return st->kept[cell] ? O_RESTORED : O_REMOVED;
+}
+
+static void result(const void *state, game_result *out)
+{
+    const ts_state *st = state;
+    const ts_level *lv = st->level;
+    memset(out, 0, sizeof *out);
+    out->completed = st->completed;
+    if (st->completed) {
+        int64_t wasted = st->toggles - lv->min_toggles;
+        int64_t bonus = (lv->row.limit_ms - st->finish_t) / 100 - WASTED_TOGGLE_PENALTY * wasted;
+        out->score = 1000 + (bonus > 0 ? bonus : 0);
+    }
+    out->duration_ms = st->last_toggle_t;
+    out->extra[X_TOGGLES] = st->toggles;
+    out->extra[X_MIN_TOGGLES] = lv->min_toggles;
+    out->extra[X_FINISH_MS] = st->finish_t;
+}
+
+static void put_cells(const game_writer *w, const char *key, const uint8_t *cells, const ts_grid *g)
+{
+    int32_t v[TS_MAX_CELLS];
+    for (int i = 0; i < g->n; i++)
+        v[i] = cells[i];
+    w->put_int_rows(w->ctx, key, v, g->rows, g->cols);
+}
+
+static void describe_level(const void *level, const game_writer *w)
+{
+    const ts_level *lv = level;
+    const ts_grid *g = &lv->board.grid;
+    w->put_int(w->ctx, "rows", g->rows);
+    w->put_int(w->ctx, "cols", g->cols);
+    w->put_int(w->ctx, "min_value", lv->row.shape.min_value);
+    w->put_int(w->ctx, "max_value", lv->row.shape.max_value);
+    w->put_int(w->ctx, "keep_percent", lv->row.shape.keep_percent);
+    w->put_int(w->ctx, "limit_ms", lv->row.limit_ms);
+    w->put_int_rows(w->ctx, "grid", g->value, g->rows, g->cols);
+    w->put_int_rows(w->ctx, "row_targets", g->row_target, g->rows, 0);
+    w->put_int_rows(w->ctx, "col_targets", g->col_target, g->cols, 0);
+    put_cells(w, "solution", lv->board.solution, g);
+    w->put_int(w->ctx, "nodes", lv->board.nodes);
+    w->put_int(w->ctx, "search_nodes", lv->board.search_nodes);
+    w->put_int(w->ctx, "rejected", lv->board.rejected);
+    w->put_bool(w->ctx, "fallback", lv->board.fallback);
+    w->put_int(w->ctx, "min_toggles", lv->min_toggles);
+}
+
+static void describe_state(const void *state, const game_writer *w)
+{
+    const ts_state *st = state;
+    const ts_grid *g = &st->level->board.grid;
+    int32_t rs[TS_MAX_SIDE] = { 0 }, cs[TS_MAX_SIDE] = { 0 };
+    for (int i = 0; i < g->n; i++) {
+        if (!st->kept[i])
+            continue;
+        rs[i / g->cols] += g->value[i];
+        cs[i % g->cols] += g->value[i];
+    }
+    put_cells(w, "kept", st->kept, g);
+    w->put_int_rows(w->ctx, "row_sums", rs, g->rows, 0);
+    w->put_int_rows(w->ctx, "col_sums", cs, g->cols, 0);
+}
+
+const game target_sums_game = {
+    .name = "target-sums",
+    .version = 1,
+    .min_version = 1,
+    .levels = 15,
+    .max_moves = 2000,
+    .n_fields = 2,
+    .fields = fields,
+    .n_outcomes = O_COUNT,
+    .outcomes = outcomes,
+    .n_extras = X_COUNT,
+    .result_fields = result_fields,
+    .level_size = sizeof(ts_level),
+    .state_size = sizeof(ts_state),
+    .generate = generate,
+    .start = start,
+    .apply = apply,
+    .result = result,
+    .describe_level = describe_level,
+    .describe_state = describe_state,
+    .daily_seed = NULL,
+};
