@@ -29,7 +29,9 @@ CORE_SRC := $(wildcard core/*.c)
 GAME_SRC := $(wildcard games/*/*.c)
 SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
 LIB_SRC := $(CORE_SRC) $(GAME_SRC) $(SERVER_SRC)
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+SCHEMA_SQL := $(sort $(wildcard schema/*.sql))
+SCHEMA_OBJ := $(BUILD)/gen/schema_sql.o
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(SCHEMA_OBJ)
 TEST_SRC := $(wildcard tests/unit/*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard tests/bench/*.c)
@@ -51,6 +53,14 @@ deps:
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+# The migrations are compiled in, so bin/replayd runs from any directory.
+$(BUILD)/gen/schema_sql.c: $(SCHEMA_SQL) tools/embed_sql.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed_sql.sh $(SCHEMA_SQL) > $@.tmp && mv $@.tmp $@
+
+$(SCHEMA_OBJ): $(BUILD)/gen/schema_sql.c
+	$(CC) $(CFLAGS_ALL) -Wno-overlength-strings -I. -c $< -o $@
 
 $(BUILD)/replayd: $(LIB_OBJ) $(BUILD)/server/main.o
 	$(CC) $^ -o $@ $(LDFLAGS_ALL)

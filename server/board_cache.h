@@ -1,0 +1,41 @@
+/*
+ * board_cache: the leaderboards of one store held in memory.
+ *
+ * Each board is a rank_board behind its own rwlock. A board is loaded from
+ * the backend the first time it is read (through the board_load_fn given at
+ * creation) and kept current after that by board_cache_offer, which the
+ * backend calls after each commit. Offers that arrive while a board is
+ * loading are kept and applied to it once the load returns; because an
+ * offer keeps a player's best, applying one twice or out of order gives the
+ * same board, so a load that already saw a commit is not hurt by its offer.
+ *
+ * Ownership: the cache owns every board and frees them in board_cache_free.
+ * A reader holds a board (read-locked) from board_cache_acquire until
+ * board_cache_release and must not keep the pointer after that. Boards are
+ * never evicted while the cache lives.
+ */
+#ifndef REPLAYD_SERVER_BOARD_CACHE_H
+#define REPLAYD_SERVER_BOARD_CACHE_H
+
+#include "rank.h"
+#include "store.h"
+
+/* Fills `into` with every entry of board b as committed now. */
+typedef store_status (*board_load_fn)(void *ctx, const store_board *b, rank_board *into);
+
+typedef struct board_cache board_cache;
+typedef struct board_slot board_slot;
+
+board_cache *board_cache_new(board_load_fn load, void *ctx); /* NULL when out of memory */
+void board_cache_free(board_cache *c);
+
+/* On STORE_OK, *rb is the board, read-locked until board_cache_release(*slot). */
+store_status board_cache_acquire(board_cache *c, const store_board *b, board_slot **slot,
+                                 const rank_board **rb);
+void board_cache_release(board_slot *slot);
+
+/* Offers a committed entry to board b if it is loaded or loading; a board
+ * not in memory is left alone (its load will read the entry from SQL). */
+store_status board_cache_offer(board_cache *c, const store_board *b, const rank_entry *e);
+
+#endif

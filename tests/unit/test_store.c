@@ -1,0 +1,939 @@
+/* Unit tests for the storage layer: store_sqlite.c, board_cache.c, rank.c.
+ * Every test works on its own temporary database under /tmp and removes it. */
+#include "../check.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../server/rank.h"
+#include "../../server/store.h"
+
+#define T0 1764633600000LL /* 2025-12-02T00:00:00Z */
+#define HOUR 3600000LL
+
+typedef struct tmpdb {
+    char dir[64];
+    char path[96];
+} tmpdb;
+
+static void tmp_make(tmpdb *t)
+{
+    snprintf(t->dir, sizeof t->dir, "/tmp/replayd-store-XXXXXX");
+    if (!mkdtemp(t->dir))
+        t->dir[0] = '\0';
+    snprintf(t->path, sizeof t->path, "%s/db.sqlite", t->dir);
+}
+
+static void tmp_remove(tmpdb *t)
+{
+    char p[128];
+    const char *suffix[] = { "", "-wal", "-shm", "-journal" };
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(p, sizeof p, "%s%s", t->path, suffix[i]);
+        unlink(p);
+    }
+    rmdir(t->dir);
+}
+
+static store *open_db(const tmpdb *t, int wait_us)
+{
+    store_config cfg = { t->path, 2000, 64, wait_us };
+    store *s = NULL;
+    char err[256];
+    if (store_open(&cfg, &s, err, sizeof err) != STORE_OK) {
+        printf("store_open: %s\n", err);
+        return NULL;
+    }
+    return s;
+}
+
+static void hash_of(int64_t i, uint8_t h[STORE_HASH_BYTES])
+{
+    memset(h, 0, STORE_HASH_BYTES);
+    memcpy(h, &i, sizeof i);
+    h[31] = 0xAB;
+}
+
+static void nonce_of(int64_t i, uint8_t n[STORE_NONCE_BYTES])
+{
+    memset(n, 0, STORE_NONCE_BYTES);
+    memcpy(n, &i, sizeof i);
+    n[15] = 0x5A;
+}
+
+static int64_t new_player(store *s, int64_t i)
+{
+    uint8_t h[STORE_HASH_BYTES];
+    hash_of(i, h);
+    char name[32];
+    snprintf(name, sizeof name, "player%lld", (long long)i);
+    store_player p;
+    if (store_player_create(s, name, h, T0, &p) != STORE_OK)
+        return 0;
+    return p.id;
+}
+
+static void token_fill(store_token *t, int64_t nonce, int64_t player, const char *game, int level,
+                       const char *daily, int64_t issued)
+{
+    memset(t, 0, sizeof *t);
+    nonce_of(nonce, t->nonce);
+    t->player_id = player;
+    snprintf(t->game, sizeof t->game, "%s", game);
+    t->level = level;
+    t->seed = (uint32_t)(nonce * 2654435761u);
+    t->version = 1;
+    t->issued_at = issued;
+    t->expires_at = issued + HOUR;
+    snprintf(t->daily_date, sizeof t->daily_date, "%s", daily);
+    snprintf(t->text, sizeof t->text, "tok.%lld", (long long)nonce);
+}
+
+static store_status issue(store *s, int64_t nonce, int64_t player, const char *game, int level,
+                          const char *daily)
+{
+    store_token t, ex;
+    token_fill(&t, nonce, player, game, level, daily, T0);
+    return store_token_issue(s, &t, 1000000, T0, &ex);
+}
+
+static void score_fill(store_score *sc, int64_t nonce, int64_t player, const char *game, int level,
+                       const char *daily, int64_t score)
+{
+    memset(sc, 0, sizeof *sc);
+    nonce_of(nonce, sc->nonce);
+    sc->player_id = player;
+    snprintf(sc->game, sizeof sc->game, "%s", game);
+    sc->level = level;
+    sc->seed = (uint32_t)(nonce * 2654435761u);
+    sc->version = 1;
+    snprintf(sc->daily_date, sizeof sc->daily_date, "%s", daily);
+    sc->score = score;
+    sc->completed = true;
+    sc->received_at = T0 + nonce;
+    memset(sc->moves_hash, (int)(nonce & 0xff), STORE_HASH_BYTES);
+    snprintf(sc->receipt, sizeof sc->receipt, "receipt-%lld", (long long)nonce);
+    sc->moves_json = (char *)"[{\"t\":1,\"cell\":2}]";
+    sc->result_json = (char *)"{\"score\":1}";
+}
+
+/* Issues a token and submits a score on it; returns the submit status. */
+static store_status play(store *s, int64_t nonce, int64_t player, const char *game, int level,
+                         const char *daily, int64_t score, int64_t *seq)
+{
+    if (issue(s, nonce, player, game, level, daily) != STORE_OK)
+        return STORE_ERROR;
+    store_score sc, ex;
+    score_fill(&sc, nonce, player, game, level, daily, score);
+    store_status st = store_submit(s, &sc, &ex);
+    if (st == STORE_CONFLICT)
+        store_score_clear(&ex);
+    if (seq)
+        *seq = sc.seq;
+    return st;
+}
+
+static int64_t sql_int(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    int64_t v = -1;
+    if (sqlite3_open(path, &db) == SQLITE_OK) {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+            if (sqlite3_step(st) == SQLITE_ROW)
+                v = sqlite3_column_int64(st, 0);
+            sqlite3_finalize(st);
+        }
+    }
+    sqlite3_close(db);
+    return v;
+}
+
+static store_board level_board(const char *game, int level)
+{
+    store_board b;
+    memset(&b, 0, sizeof b);
+    snprintf(b.game, sizeof b.game, "%s", game);
+    b.level = level;
+    return b;
+}
+
+static store_board daily_board(const char *date)
+{
+    store_board b;
+    memset(&b, 0, sizeof b);
+    snprintf(b.daily_date, sizeof b.daily_date, "%s", date);
+    return b;
+}
+
+/* ---- tests ---- */
+
+static void migrations_fresh_and_reopen(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_EQ(store_schema_version(s), 1);
+    store_close(s);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name IN"
+                             " ('players','seed_tokens','scores','level_bests','rejections',"
+                             "'schema_version')"),
+             6);
+    s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_EQ(store_schema_version(s), 1);
+        store_close(s);
+    }
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM schema_version"), 1);
+    CHECK(sql_int(t.path, "SELECT applied_at FROM schema_version WHERE version = 1") > T0);
+    CHECK_EQ(sql_int(t.path, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
+
+    /* a database from a newer build is refused, not altered */
+    sqlite3 *db;
+    CHECK(sqlite3_open(t.path, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "INSERT INTO schema_version VALUES (999, 0)", NULL, NULL, NULL) ==
+          SQLITE_OK);
+    sqlite3_close(db);
+    store_config cfg = { t.path, 1000, 8, 0 };
+    char err[256] = "";
+    s = NULL;
+    CHECK_EQ(store_open(&cfg, &s, err, sizeof err), STORE_ERROR);
+    CHECK(s == NULL);
+    CHECK(strstr(err, "newer") != NULL);
+    tmp_remove(&t);
+}
+
+static void players_and_token_lookup(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    uint8_t h1[STORE_HASH_BYTES], h2[STORE_HASH_BYTES], h3[STORE_HASH_BYTES];
+    hash_of(1, h1);
+    hash_of(2, h2);
+    hash_of(3, h3);
+    store_player a, b, got;
+    CHECK_EQ(store_player_create(s, "Ada", h1, T0, &a), STORE_OK);
+    CHECK_EQ(store_player_create(s, "Bo", h2, T0 + 1, &b), STORE_OK);
+    CHECK(a.id > 0 && b.id > 0 && a.id != b.id);
+    CHECK(strcmp(a.name, "Ada") == 0 && a.created_at == T0);
+    CHECK_EQ(store_player_by_token(s, h2, &got), STORE_OK);
+    CHECK_EQ(got.id, b.id);
+    CHECK(strcmp(got.name, "Bo") == 0);
+    CHECK_EQ(got.created_at, T0 + 1);
+    CHECK_EQ(store_player_by_token(s, h3, &got), STORE_NOT_FOUND);
+    /* the token hash is unique */
+    CHECK_EQ(store_player_create(s, "Copy", h1, T0, &got), STORE_CONFLICT);
+    char longname[STORE_NAME_MAX + 2];
+    memset(longname, 'x', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    CHECK_EQ(store_player_create(s, longname, h3, T0, &got), STORE_ERROR);
+    store_close(s);
+    tmp_remove(&t);
+}
+
+static void token_limits_and_daily(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    int64_t p = new_player(s, 1), q = new_player(s, 2);
+    store_token tok, ex, got;
+    for (int i = 0; i < 3; i++) {
+        token_fill(&tok, 10 + i, p, "schulte", 1, "", T0);
+        CHECK_EQ(store_token_issue(s, &tok, 3, T0, &ex), STORE_OK);
+    }
+    token_fill(&tok, 13, p, "schulte", 1, "", T0);
+    CHECK_EQ(store_token_issue(s, &tok, 3, T0, &ex), STORE_LIMIT);
+    /* another player is not affected */
+    token_fill(&tok, 14, q, "schulte", 1, "", T0);
+    CHECK_EQ(store_token_issue(s, &tok, 3, T0, &ex), STORE_OK);
+    /* once the three expire they no longer count */
+    token_fill(&tok, 13, p, "schulte", 1, "", T0 + HOUR);
+    CHECK_EQ(store_token_issue(s, &tok, 3, T0 + HOUR, &ex), STORE_OK);
+    CHECK_EQ(store_token_get(s, tok.nonce, &got), STORE_OK);
+    CHECK(memcmp(got.nonce, tok.nonce, STORE_NONCE_BYTES) == 0);
+    CHECK_EQ(got.player_id, p);
+    CHECK(strcmp(got.game, "schulte") == 0 && got.level == 1 && got.seed == tok.seed);
+    CHECK(got.version == 1 && got.issued_at == T0 + HOUR && got.expires_at == T0 + 2 * HOUR);
+    CHECK(strcmp(got.text, "tok.13") == 0 && got.daily_date[0] == '\0' && !got.redeemed);
+    uint8_t unknown[STORE_NONCE_BYTES];
+    nonce_of(999, unknown);
+    CHECK_EQ(store_token_get(s, unknown, &got), STORE_NOT_FOUND);
+
+    /* daily: one per player per date; asking again returns the first */
+    token_fill(&tok, 20, q, "pipes", 4, "2025-12-02", T0);
+    CHECK_EQ(store_token_issue(s, &tok, 3, T0, &ex), STORE_OK);
+    token_fill(&tok, 21, q, "pipes", 4, "2025-12-02", T0 + 5);
+    memset(&ex, 0, sizeof ex);
+    CHECK_EQ(store_token_issue(s, &tok, 3, T0 + 5, &ex), STORE_CONFLICT);
+    uint8_t first[STORE_NONCE_BYTES];
+    nonce_of(20, first);
+    CHECK(memcmp(ex.nonce, first, STORE_NONCE_BYTES) == 0);
+    CHECK(strcmp(ex.text, "tok.20") == 0 && strcmp(ex.daily_date, "2025-12-02") == 0);
+    CHECK(!ex.redeemed);
+    CHECK_EQ(store_token_get(s, tok.nonce, &got), STORE_NOT_FOUND);
+    /* even at the limit the daily answer is the outstanding token */
+    token_fill(&tok, 22, q, "schulte", 1, "", T0);
+    CHECK_EQ(store_token_issue(s, &tok, 3, T0, &ex), STORE_OK);
+    token_fill(&tok, 23, q, "pipes", 4, "2025-12-02", T0);
+    CHECK_EQ(store_token_issue(s, &tok, 3, T0, &ex), STORE_CONFLICT);
+    /* after redemption it is still a conflict, now with redeemed set */
+    store_score sc;
+    score_fill(&sc, 20, q, "pipes", 4, "2025-12-02", 7);
+    CHECK_EQ(store_submit(s, &sc, NULL), STORE_OK);
+    CHECK_EQ(store_token_issue(s, &tok, 3, T0, &ex), STORE_CONFLICT);
+    CHECK(ex.redeemed);
+    /* another date is another daily */
+    token_fill(&tok, 24, q, "pipes", 4, "2025-12-03", T0 + HOUR);
+    CHECK_EQ(store_token_issue(s, &tok, 3, T0 + HOUR, &ex), STORE_OK);
+    store_close(s);
+    tmp_remove(&t);
+}
+
+static void token_stats_abandoned(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    int64_t p = new_player(s, 1);
+    for (int i = 0; i < 5; i++)
+        CHECK_EQ(issue(s, 100 + i, p, "schulte", 2, ""), STORE_OK);
+    store_score sc;
+    for (int i = 0; i < 2; i++) {
+        score_fill(&sc, 100 + i, p, "schulte", 2, "", 10 + i);
+        CHECK_EQ(store_submit(s, &sc, NULL), STORE_OK);
+    }
+    store_token_stats st;
+    CHECK_EQ(store_token_stats_for(s, p, T0 + 1, &st), STORE_OK);
+    CHECK(st.issued == 5 && st.redeemed == 2 && st.outstanding == 3 && st.abandoned == 0);
+    CHECK_EQ(store_token_stats_for(s, p, T0 + HOUR, &st), STORE_OK); /* expires_at == now */
+    CHECK(st.issued == 5 && st.redeemed == 2 && st.outstanding == 0 && st.abandoned == 3);
+    CHECK_EQ(store_token_stats_for(s, p + 100, T0, &st), STORE_OK);
+    CHECK(st.issued == 0 && st.redeemed == 0 && st.outstanding == 0 && st.abandoned == 0);
+    store_close(s);
+    tmp_remove(&t);
+}
+
+static void submit_conflict_and_idempotency_data(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    int64_t p = new_player(s, 7);
+    CHECK_EQ(issue(s, 1, p, "pipes", 3, ""), STORE_OK);
+    store_score sc, ex, got;
+    score_fill(&sc, 1, p, "pipes", 3, "", 4242);
+    CHECK_EQ(store_submit(s, &sc, &ex), STORE_OK);
+    CHECK(sc.seq > 0);
+    CHECK(strcmp(sc.score_id, "01000000000000000000000000000000") != 0);
+    char want_id[33];
+    snprintf(want_id, sizeof want_id, "0100000000000000000000000000005a");
+    CHECK(strcmp(sc.score_id, want_id) == 0);
+    CHECK_EQ(store_score_get(s, want_id, &got), STORE_OK);
+    CHECK(strcmp(got.score_id, want_id) == 0);
+    CHECK(memcmp(got.nonce, sc.nonce, STORE_NONCE_BYTES) == 0);
+    CHECK(got.player_id == p && strcmp(got.player_name, "player7") == 0);
+    CHECK(strcmp(got.game, "pipes") == 0 && got.level == 3 && got.seed == sc.seed);
+    CHECK(got.version == 1 && got.daily_date[0] == '\0' && got.score == 4242 && got.completed);
+    CHECK(got.received_at == sc.received_at && got.seq == sc.seq);
+    CHECK(memcmp(got.moves_hash, sc.moves_hash, STORE_HASH_BYTES) == 0);
+    CHECK(strcmp(got.receipt, sc.receipt) == 0);
+    CHECK(got.moves_json && strcmp(got.moves_json, sc.moves_json) == 0);
+    CHECK(got.result_json && strcmp(got.result_json, sc.result_json) == 0);
+    store_score_clear(&got);
+    CHECK(got.moves_json == NULL);
+    CHECK_EQ(store_score_get(s, "ffffffffffffffffffffffffffffffff", &got), STORE_NOT_FOUND);
+
+    /* the same token again: conflict with the recorded score filled in */
+    store_score again;
+    score_fill(&again, 1, p, "pipes", 3, "", 1);
+    again.moves_json = (char *)"[]";
+    CHECK_EQ(store_submit(s, &again, &ex), STORE_CONFLICT);
+    CHECK(strcmp(ex.score_id, want_id) == 0 && ex.score == 4242 && ex.seq == sc.seq);
+    CHECK(memcmp(ex.moves_hash, sc.moves_hash, STORE_HASH_BYTES) == 0);
+    CHECK(ex.moves_json && strcmp(ex.moves_json, sc.moves_json) == 0);
+    store_score_clear(&ex);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM scores"), 1);
+
+    /* a token never issued */
+    score_fill(&again, 55, p, "pipes", 3, "", 1);
+    CHECK_EQ(store_submit(s, &again, &ex), STORE_NOT_FOUND);
+
+    store_token tok;
+    CHECK_EQ(store_token_get(s, sc.nonce, &tok), STORE_OK);
+    CHECK(tok.redeemed);
+
+    store_rejection r;
+    memset(&r, 0, sizeof r);
+    nonce_of(2, r.nonce);
+    r.player_id = p;
+    snprintf(r.game, sizeof r.game, "pipes");
+    r.level = 3;
+    r.version = 1;
+    snprintf(r.reason, sizeof r.reason, "illegal_move");
+    r.move_index = 4;
+    r.received_at = T0;
+    r.moves_json = "[1,2]";
+    CHECK_EQ(store_rejection_add(s, &r), STORE_OK);
+    CHECK_EQ(store_rejection_add(s, &r), STORE_OK);
+    store_close(s);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM rejections WHERE reason = 'illegal_move'"
+                             " AND move_index = 4"),
+             2);
+    tmp_remove(&t);
+}
+
+static void bests_replace_rule(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    int64_t p = new_player(s, 1), q = new_player(s, 2);
+    store_board b = level_board("schulte", 5);
+    int64_t size = -1;
+    CHECK_EQ(store_board_size(s, &b, &size), STORE_OK); /* loaded while empty */
+    CHECK_EQ(size, 0);
+    int64_t seq100, seq, seq150;
+    store_entry e;
+    CHECK_EQ(play(s, 1, p, "schulte", 5, "", 100, &seq100), STORE_OK);
+    CHECK_EQ(play(s, 2, p, "schulte", 5, "", 50, &seq), STORE_OK); /* lower: kept 100 */
+    CHECK_EQ(store_board_rank(s, &b, p, &e), STORE_OK);
+    CHECK(e.score == 100 && e.seq == seq100 && e.rank == 1);
+    CHECK_EQ(play(s, 3, p, "schulte", 5, "", 100, &seq), STORE_OK); /* equal: kept the first */
+    CHECK_EQ(store_board_rank(s, &b, p, &e), STORE_OK);
+    CHECK(e.score == 100 && e.seq == seq100);
+    CHECK_EQ(play(s, 4, q, "schulte", 5, "", 120, &seq), STORE_OK);
+    CHECK_EQ(store_board_rank(s, &b, p, &e), STORE_OK);
+    CHECK_EQ(e.rank, 2);
+    CHECK_EQ(play(s, 5, p, "schulte", 5, "", 150, &seq150), STORE_OK); /* higher: replaced */
+    CHECK_EQ(store_board_rank(s, &b, p, &e), STORE_OK);
+    CHECK(e.score == 150 && e.seq == seq150 && e.rank == 1);
+    CHECK_EQ(store_board_size(s, &b, &size), STORE_OK);
+    CHECK_EQ(size, 2);
+    /* a score on another level or a daily of the same player elsewhere */
+    CHECK_EQ(play(s, 6, p, "schulte", 6, "", 999, &seq), STORE_OK);
+    CHECK_EQ(store_board_size(s, &b, &size), STORE_OK);
+    CHECK_EQ(size, 2);
+    store_close(s);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM level_bests WHERE game = 'schulte' AND level = 5"),
+             2);
+    CHECK_EQ(sql_int(t.path, "SELECT score FROM level_bests WHERE game = 'schulte' AND level = 5"
+                             " AND player_id = 1"),
+             150);
+    /* the same board loaded from SQL after a restart */
+    s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_EQ(store_board_rank(s, &b, p, &e), STORE_OK);
+        CHECK(e.score == 150 && e.seq == seq150 && e.rank == 1);
+        CHECK(strcmp(e.player_name, "player1") == 0);
+        CHECK_EQ(store_board_rank(s, &b, q, &e), STORE_OK);
+        CHECK(e.score == 120 && e.rank == 2);
+        store_close(s);
+    }
+    tmp_remove(&t);
+}
+
+static void board_order_ties_and_pages(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    /* scores by player: ties broken by the earlier submission */
+    const int64_t scores[8] = { 50, 70, 50, 90, 70, 50, 10, 90 };
+    int64_t ids[8], seqs[8];
+    for (int i = 0; i < 8; i++) {
+        ids[i] = new_player(s, i + 1);
+        CHECK_EQ(play(s, 100 + i, ids[i], "pipes", 1, "2025-12-02", scores[i], &seqs[i]),
+                 STORE_OK);
+    }
+    const int want[8] = { 3, 7, 1, 4, 0, 2, 5, 6 }; /* indexes in board order */
+    store_board boards[2] = { level_board("pipes", 1), daily_board("2025-12-02") };
+    for (int bi = 0; bi < 2; bi++) {
+        store_entry out[16];
+        int n = 0;
+        bool more = true;
+        CHECK_EQ(store_board_page(s, &boards[bi], NULL, false, 16, out, &n, &more), STORE_OK);
+        CHECK_EQ(n, 8);
+        CHECK(!more);
+        for (int i = 0; i < n; i++) {
+            CHECK_EQ(out[i].player_id, ids[want[i]]);
+            CHECK_EQ(out[i].rank, i + 1);
+            CHECK_EQ(out[i].seq, seqs[want[i]]);
+            CHECK_EQ(out[i].submitted_at, T0 + 100 + want[i]);
+        }
+        /* forwards by three, then backwards from the end by three */
+        store_board_key key;
+        int seen = 0;
+        const store_board_key *after = NULL;
+        do {
+            CHECK_EQ(store_board_page(s, &boards[bi], after, false, 3, out, &n, &more), STORE_OK);
+            for (int i = 0; i < n; i++)
+                CHECK_EQ(out[i].player_id, ids[want[seen + i]]);
+            seen += n;
+            if (n) {
+                key.score = out[n - 1].score;
+                key.seq = out[n - 1].seq;
+                after = &key;
+            }
+        } while (more && n > 0);
+        CHECK_EQ(seen, 8);
+        int end = 8;
+        after = NULL;
+        do {
+            CHECK_EQ(store_board_page(s, &boards[bi], after, true, 3, out, &n, &more), STORE_OK);
+            CHECK(n <= end);
+            for (int i = 0; i < n; i++) {
+                CHECK_EQ(out[i].player_id, ids[want[end - n + i]]);
+                CHECK_EQ(out[i].rank, end - n + i + 1);
+            }
+            end -= n;
+            if (n) {
+                key.score = out[0].score;
+                key.seq = out[0].seq;
+                after = &key;
+            }
+        } while (more && n > 0);
+        CHECK_EQ(end, 0);
+        /* a cursor key that is not on the board still orders correctly */
+        key.score = 70;
+        key.seq = 0;
+        CHECK_EQ(store_board_page(s, &boards[bi], &key, false, 2, out, &n, &more), STORE_OK);
+        CHECK(n == 2 && out[0].player_id == ids[1] && out[0].rank == 3 && more);
+        CHECK_EQ(store_board_page(s, &boards[bi], &key, true, 5, out, &n, &more), STORE_OK);
+        CHECK(n == 2 && out[1].player_id == ids[7] && !more);
+    }
+    store_close(s);
+    tmp_remove(&t);
+}
+
+static void cursor_under_inserts(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    store_board b = level_board("schulte", 1);
+    int64_t ids[12];
+    for (int i = 0; i < 12; i++)
+        ids[i] = new_player(s, i + 1);
+    for (int i = 0; i < 6; i++) /* scores 600, 500, ..., 100 */
+        CHECK_EQ(play(s, i + 1, ids[i], "schulte", 1, "", 600 - 100 * i, NULL), STORE_OK);
+    store_entry out[8];
+    int n;
+    bool more;
+    CHECK_EQ(store_board_page(s, &b, NULL, false, 3, out, &n, &more), STORE_OK);
+    CHECK(n == 3 && more && out[2].score == 400);
+    store_board_key key = { out[2].score, out[2].seq };
+    /* new entries above and below the cursor between two page reads */
+    CHECK_EQ(play(s, 7, ids[6], "schulte", 1, "", 1000, NULL), STORE_OK);
+    CHECK_EQ(play(s, 8, ids[7], "schulte", 1, "", 450, NULL), STORE_OK);
+    CHECK_EQ(play(s, 9, ids[8], "schulte", 1, "", 400, NULL), STORE_OK); /* tie, later seq */
+    CHECK_EQ(play(s, 10, ids[9], "schulte", 1, "", 350, NULL), STORE_OK);
+    CHECK_EQ(store_board_page(s, &b, &key, false, 3, out, &n, &more), STORE_OK);
+    CHECK(n == 3 && more);
+    CHECK(out[0].player_id == ids[8] && out[0].score == 400 && out[0].rank == 6);
+    CHECK(out[1].player_id == ids[9] && out[1].score == 350);
+    CHECK(out[2].player_id == ids[3] && out[2].score == 300);
+    /* backwards from the cursor: what sorts before it now */
+    CHECK_EQ(store_board_page(s, &b, &key, true, 10, out, &n, &more), STORE_OK);
+    CHECK(n == 4 && !more && out[0].score == 1000 && out[3].score == 450);
+    store_close(s);
+    tmp_remove(&t);
+}
+
+static void rank_and_around_edges(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    int64_t ids[6];
+    for (int i = 0; i < 6; i++)
+        ids[i] = new_player(s, i + 1);
+    store_board b = level_board("pipes", 2), one = level_board("pipes", 3),
+                empty = level_board("pipes", 4);
+    for (int i = 0; i < 5; i++) /* ids[0] top ... ids[4] bottom */
+        CHECK_EQ(play(s, i + 1, ids[i], "pipes", 2, "", 50 - i, NULL), STORE_OK);
+    CHECK_EQ(play(s, 9, ids[5], "pipes", 3, "", 1, NULL), STORE_OK);
+    store_entry e, out[21];
+    int n, self;
+    CHECK_EQ(store_board_rank(s, &b, ids[0], &e), STORE_OK);
+    CHECK(e.rank == 1 && e.score == 50 && strcmp(e.player_name, "player1") == 0);
+    CHECK_EQ(store_board_rank(s, &b, ids[4], &e), STORE_OK);
+    CHECK_EQ(e.rank, 5);
+    CHECK_EQ(store_board_rank(s, &b, ids[5], &e), STORE_NOT_FOUND);
+    CHECK_EQ(store_board_around(s, &b, ids[0], 2, out, &n, &self), STORE_OK);
+    CHECK(n == 3 && self == 0 && out[0].player_id == ids[0] && out[2].rank == 3);
+    CHECK_EQ(store_board_around(s, &b, ids[4], 2, out, &n, &self), STORE_OK);
+    CHECK(n == 3 && self == 2 && out[2].player_id == ids[4] && out[0].rank == 3);
+    CHECK_EQ(store_board_around(s, &b, ids[2], 2, out, &n, &self), STORE_OK);
+    CHECK(n == 5 && self == 2 && out[self].player_id == ids[2] && out[0].rank == 1);
+    CHECK_EQ(store_board_around(s, &b, ids[2], 0, out, &n, &self), STORE_OK);
+    CHECK(n == 1 && self == 0 && out[0].rank == 3);
+    CHECK_EQ(store_board_around(s, &b, ids[2], 10, out, &n, &self), STORE_OK);
+    CHECK(n == 5 && self == 2);
+    CHECK_EQ(store_board_around(s, &b, ids[5], 2, out, &n, &self), STORE_NOT_FOUND);
+    CHECK_EQ(n, 0);
+    CHECK_EQ(store_board_around(s, &one, ids[5], 10, out, &n, &self), STORE_OK);
+    CHECK(n == 1 && self == 0 && out[0].rank == 1 && out[0].player_id == ids[5]);
+    CHECK_EQ(store_board_rank(s, &one, ids[5], &e), STORE_OK);
+    CHECK_EQ(e.rank, 1);
+    int64_t size = -1;
+    CHECK_EQ(store_board_size(s, &empty, &size), STORE_OK);
+    CHECK_EQ(size, 0);
+    bool more = true;
+    CHECK_EQ(store_board_page(s, &empty, NULL, false, 10, out, &n, &more), STORE_OK);
+    CHECK(n == 0 && !more);
+    CHECK_EQ(store_board_page(s, &empty, NULL, true, 10, out, &n, &more), STORE_OK);
+    CHECK(n == 0 && !more);
+    CHECK_EQ(store_board_rank(s, &empty, ids[0], &e), STORE_NOT_FOUND);
+    store_close(s);
+    tmp_remove(&t);
+}
+
+/* rank.c on its own against a brute force best-per-player list. */
+static uint64_t rnd_state = 88172645463325252u;
+static uint64_t rnd(void)
+{
+    rnd_state ^= rnd_state << 13;
+    rnd_state ^= rnd_state >> 7;
+    rnd_state ^= rnd_state << 17;
+    return rnd_state;
+}
+
+static void rank_matches_brute_force(void)
+{
+    enum { PLAYERS = 300, OFFERS = 6000 };
+    rank_board *rb = rank_new();
+    CHECK(rb != NULL);
+    if (!rb)
+        return;
+    static rank_entry best[PLAYERS];
+    static bool has[PLAYERS];
+    memset(has, 0, sizeof has);
+    for (int i = 0; i < OFFERS; i++) {
+        rank_entry e;
+        memset(&e, 0, sizeof e);
+        e.player_id = (int64_t)(rnd() % PLAYERS);
+        e.score = (int64_t)(rnd() % 40);
+        e.seq = i + 1;
+        int r = rank_offer(rb, &e);
+        bool wins = !has[e.player_id] || e.score > best[e.player_id].score;
+        CHECK_EQ(r, wins ? 1 : 0);
+        if (wins) {
+            best[e.player_id] = e;
+            has[e.player_id] = true;
+        }
+    }
+    int64_t n = 0;
+    for (int p = 0; p < PLAYERS; p++)
+        n += has[p];
+    CHECK_EQ(rank_size(rb), n);
+    for (int p = 0; p < PLAYERS; p++) {
+        if (!has[p])
+            continue;
+        int64_t before = 0;
+        for (int q = 0; q < PLAYERS; q++)
+            if (has[q] && rank_before(best[q].score, best[q].seq, best[p].score, best[p].seq))
+                before++;
+        rank_entry got;
+        CHECK_EQ(rank_of_player(rb, p, &got), before + 1);
+        CHECK_EQ(got.seq, best[p].seq);
+        rank_entry at;
+        CHECK_EQ(rank_range(rb, before + 1, 1, &at), 1);
+        CHECK_EQ(at.player_id, p);
+    }
+    for (int i = 0; i < 200; i++) {
+        int64_t sc = (int64_t)(rnd() % 42) - 1, sq = (int64_t)(rnd() % (OFFERS + 2));
+        int64_t lt = 0, le = 0;
+        for (int q = 0; q < PLAYERS; q++) {
+            if (!has[q])
+                continue;
+            bool b = rank_before(best[q].score, best[q].seq, sc, sq);
+            bool eq = best[q].score == sc && best[q].seq == sq;
+            lt += b;
+            le += b || eq;
+        }
+        CHECK_EQ(rank_count_before(rb, sc, sq, false), lt);
+        CHECK_EQ(rank_count_before(rb, sc, sq, true), le);
+    }
+    CHECK_EQ(rank_of_player(rb, PLAYERS + 5, NULL), 0);
+    rank_free(rb);
+}
+
+/* The whole board against SQL ORDER BY score DESC, seq ASC. */
+static int compare_with_sql(store *s, const char *path, const store_board *b, const char *sql)
+{
+    int64_t size = 0;
+    if (store_board_size(s, b, &size) != STORE_OK)
+        return 0;
+    store_entry *all = calloc((size_t)size + 1, sizeof *all);
+    int n = 0;
+    bool more = false;
+    int ok = all && store_board_page(s, b, NULL, false, (int)size, all, &n, &more) == STORE_OK &&
+             n == size && !more;
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    ok = ok && sqlite3_open(path, &db) == SQLITE_OK &&
+         sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK;
+    int i = 0;
+    while (ok && sqlite3_step(st) == SQLITE_ROW) {
+        if (i >= n || all[i].player_id != sqlite3_column_int64(st, 0) ||
+            all[i].score != sqlite3_column_int64(st, 1) ||
+            all[i].seq != sqlite3_column_int64(st, 2) || all[i].rank != i + 1)
+            ok = 0;
+        i++;
+    }
+    ok = ok && i == n;
+    /* each player's rank agrees with the page */
+    for (int k = 0; ok && k < n; k += 7) {
+        store_entry e;
+        if (store_board_rank(s, b, all[k].player_id, &e) != STORE_OK || e.rank != k + 1)
+            ok = 0;
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    free(all);
+    return ok;
+}
+
+static void order_matches_sql_on_random_data(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    enum { PLAYERS = 150, SUBMITS = 1200 };
+    int64_t ids[PLAYERS];
+    for (int i = 0; i < PLAYERS; i++)
+        ids[i] = new_player(s, i + 1);
+    store_board lb = level_board("schulte", 9);
+    store_board db = daily_board("2025-12-02");
+    const char *lsql = "SELECT player_id, score, seq FROM level_bests WHERE game = 'schulte'"
+                       " AND level = 9 ORDER BY score DESC, seq ASC";
+    const char *dsql = "SELECT player_id, score, seq FROM scores WHERE daily_date = '2025-12-02'"
+                       " ORDER BY score DESC, seq ASC";
+    int64_t nonce = 1;
+    bool daily_used[PLAYERS];
+    memset(daily_used, 0, sizeof daily_used);
+    for (int i = 0; i < SUBMITS; i++) {
+        if (i == SUBMITS / 3) { /* load the boards midway: the rest arrive by offer */
+            int64_t sz;
+            CHECK_EQ(store_board_size(s, &lb, &sz), STORE_OK);
+            CHECK_EQ(store_board_size(s, &db, &sz), STORE_OK);
+        }
+        int p = (int)(rnd() % PLAYERS);
+        const char *daily = "";
+        if (!daily_used[p] && rnd() % 4 == 0) {
+            daily = "2025-12-02";
+            daily_used[p] = true;
+        }
+        CHECK_EQ(play(s, nonce++, ids[p], "schulte", 9, daily, (int64_t)(rnd() % 30), NULL),
+                 STORE_OK);
+    }
+    CHECK(compare_with_sql(s, t.path, &lb, lsql));
+    CHECK(compare_with_sql(s, t.path, &db, dsql));
+    store_close(s);
+    s = open_db(&t, 0); /* and loaded from SQL */
+    CHECK(s != NULL);
+    if (s) {
+        CHECK(compare_with_sql(s, t.path, &lb, lsql));
+        CHECK(compare_with_sql(s, t.path, &db, dsql));
+        store_close(s);
+    }
+    tmp_remove(&t);
+}
+
+/* 8 threads; every token is submitted by two of them at about the same
+ * time, so one of each pair is a conflict (often inside one batch). */
+enum { THREADS = 8, PER_THREAD = 150 };
+
+typedef struct worker {
+    store *s;
+    int index;
+    int64_t players[THREADS];
+    int ok, conflict, bad;
+} worker;
+
+static void *submit_worker(void *arg)
+{
+    worker *w = arg;
+    for (int k = 0; k < PER_THREAD; k++) {
+        for (int pass = 0; pass < 2; pass++) {
+            int owner = pass == 0 ? w->index : (w->index + 1) % THREADS;
+            int64_t nonce = 1 + owner * PER_THREAD + k;
+            store_score sc, ex;
+            score_fill(&sc, nonce, w->players[owner], "pipes", 7, "", (int64_t)(nonce % 97));
+            store_status st = store_submit(w->s, &sc, &ex);
+            if (st == STORE_OK) {
+                w->ok++;
+            } else if (st == STORE_CONFLICT) {
+                if (ex.seq <= 0 || memcmp(ex.nonce, sc.nonce, STORE_NONCE_BYTES) != 0)
+                    w->bad++;
+                store_score_clear(&ex);
+                w->conflict++;
+            } else {
+                w->bad++;
+            }
+        }
+    }
+    return NULL;
+}
+
+static void *board_reader(void *arg)
+{
+    worker *w = arg;
+    store_board b = level_board("pipes", 7);
+    store_entry out[20];
+    for (int i = 0; i < 300; i++) {
+        int n;
+        bool more;
+        if (store_board_page(w->s, &b, NULL, false, 20, out, &n, &more) != STORE_OK)
+            w->bad++;
+        for (int k = 1; k < n; k++)
+            if (!rank_before(out[k - 1].score, out[k - 1].seq, out[k].score, out[k].seq))
+                w->bad++;
+    }
+    return NULL;
+}
+
+static void concurrent_submits(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 300);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    worker w[THREADS + 1];
+    memset(w, 0, sizeof w);
+    int64_t players[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        players[i] = new_player(s, i + 1);
+        for (int k = 0; k < PER_THREAD; k++)
+            CHECK_EQ(issue(s, 1 + i * PER_THREAD + k, players[i], "pipes", 7, ""), STORE_OK);
+    }
+    pthread_t th[THREADS + 1];
+    for (int i = 0; i <= THREADS; i++) {
+        w[i].s = s;
+        w[i].index = i;
+        memcpy(w[i].players, players, sizeof players);
+        pthread_create(&th[i], NULL, i < THREADS ? submit_worker : board_reader, &w[i]);
+    }
+    int ok = 0, conflict = 0, bad = 0;
+    for (int i = 0; i <= THREADS; i++) {
+        pthread_join(th[i], NULL);
+        ok += w[i].ok;
+        conflict += w[i].conflict;
+        bad += w[i].bad;
+    }
+    CHECK_EQ(ok, THREADS * PER_THREAD);
+    CHECK_EQ(conflict, THREADS * PER_THREAD);
+    CHECK_EQ(bad, 0);
+    store_board b = level_board("pipes", 7);
+    CHECK(compare_with_sql(s, t.path, &b,
+                           "SELECT player_id, score, seq FROM level_bests WHERE game = 'pipes'"
+                           " AND level = 7 ORDER BY score DESC, seq ASC"));
+    store_close(s);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM scores"), THREADS * PER_THREAD);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(DISTINCT score_id) FROM scores"), THREADS * PER_THREAD);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(DISTINCT seq) FROM scores"), THREADS * PER_THREAD);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM seed_tokens WHERE redeemed = 0"), 0);
+    /* reopen: every score still there, each exactly once */
+    s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (s) {
+        for (int64_t nonce = 1; nonce <= THREADS * PER_THREAD; nonce++) {
+            uint8_t nb[STORE_NONCE_BYTES];
+            nonce_of(nonce, nb);
+            char id[33];
+            static const char hx[] = "0123456789abcdef";
+            for (int i = 0; i < STORE_NONCE_BYTES; i++) {
+                id[2 * i] = hx[nb[i] >> 4];
+                id[2 * i + 1] = hx[nb[i] & 15];
+            }
+            id[32] = '\0';
+            store_score got;
+            CHECK_EQ(store_score_get(s, id, &got), STORE_OK);
+            CHECK_EQ(got.score, nonce % 97);
+            store_score_clear(&got);
+        }
+        store_close(s);
+    }
+    tmp_remove(&t);
+}
+
+static void busy_maps_to_store_busy(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store_config cfg = { t.path, 50, 8, 0 };
+    store *s = NULL;
+    char err[256];
+    CHECK_EQ(store_open(&cfg, &s, err, sizeof err), STORE_OK);
+    if (!s)
+        return;
+    sqlite3 *db;
+    CHECK(sqlite3_open(t.path, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK);
+    uint8_t h[STORE_HASH_BYTES];
+    hash_of(1, h);
+    store_player p;
+    CHECK_EQ(store_player_create(s, "x", h, T0, &p), STORE_BUSY);
+    CHECK_EQ(store_player_by_token(s, h, &p), STORE_NOT_FOUND); /* reads still work */
+    CHECK(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    CHECK_EQ(store_player_create(s, "x", h, T0, &p), STORE_OK);
+    store_close(s);
+    tmp_remove(&t);
+}
+
+int main(void)
+{
+    RUN(migrations_fresh_and_reopen);
+    RUN(players_and_token_lookup);
+    RUN(token_limits_and_daily);
+    RUN(token_stats_abandoned);
+    RUN(submit_conflict_and_idempotency_data);
+    RUN(bests_replace_rule);
+    RUN(board_order_ties_and_pages);
+    RUN(cursor_under_inserts);
+    RUN(rank_and_around_edges);
+    RUN(rank_matches_brute_force);
+    RUN(order_matches_sql_on_random_data);
+    RUN(concurrent_submits);
+    RUN(busy_maps_to_store_busy);
+    CHECK_DONE();
+}
