@@ -4,26 +4,38 @@
 #include <string.h>
 
 #include "cli.h"
+#include "serve.h"
 
-static int usage(void)
+static void usage(FILE *to)
 {
-    fputs("usage: replayd gen GAME LEVEL SEED [--version V]\n"
+    fputs("usage: replayd serve [--config FILE] [--listen ADDR:PORT] [--data DIR] [--set KEY=VALUE]\n"
+          "       replayd keygen [--data DIR]    add a new signing/MAC key id (rotation)\n"
+          "       replayd migrate [--data DIR]   apply schema migrations and exit\n"
+          "       replayd gen GAME LEVEL SEED [--version V]\n"
           "       replayd replay GAME LEVEL SEED [--version V] < {\"moves\":[...]}\n"
           "       replayd daily YYYY-MM-DD [--game GAME]\n",
-          stderr);
-    return 2;
+          to);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 2)
-        return usage();
-    const char *cmd = argv[1];
+    const char *cmd = argc < 2 ? "" : argv[1];
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "serve") == 0)
+        return cmd_serve(argc - 2, argv + 2);
+    if (strcmp(cmd, "keygen") == 0)
+        return cmd_keygen(argc - 2, argv + 2);
+    if (strcmp(cmd, "migrate") == 0)
+        return cmd_migrate(argc - 2, argv + 2);
     if (strcmp(cmd, "gen") == 0)
         return cli_gen(argc - 2, argv + 2);
     if (strcmp(cmd, "replay") == 0)
         return cli_replay(argc - 2, argv + 2);
     if (strcmp(cmd, "daily") == 0)
         return cli_daily(argc - 2, argv + 2);
-    return usage();
+    fprintf(stderr, "replayd: unknown command \"%s\" (try: replayd help)\n", cmd);
+    return 2;
 }

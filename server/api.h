@@ -1,0 +1,30 @@
+/* api: the HTTP handlers, one function per endpoint (api_*.c). Each reads
+ * the request and answers with reply_json / reply_error. */
+#ifndef REPLAYD_SERVER_API_H
+#define REPLAYD_SERVER_API_H
+
+#include "http.h"
+
+void api_players_create(request *r);
+void api_games(request *r);
+void api_seeds_create(request *r);
+void api_scores_submit(request *r);
+void api_score_get(request *r);
+void api_daily(request *r);
+void api_board_daily(request *r);
+void api_board_daily_me(request *r);
+void api_board_level(request *r);
+void api_board_level_me(request *r);
+void api_keys(request *r);
+void api_healthz(request *r);
+void api_metrics(request *r);
+
+/* Shared by handlers: the authenticated player, or NULL after a 401. */
+#include "store.h"
+bool api_auth(request *r, store_player *out);
+/* Maps a store failure to 503/500 and answers. */
+void api_store_error(request *r, store_status st);
+/* "2026-12-02T13:10:35.123Z" */
+void api_format_time(int64_t unix_ms, char buf[32]);
+
+#endif

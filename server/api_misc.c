@@ -1,0 +1,51 @@
+/* api_misc: the catalogue, public keys, health and metrics. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/game.h"
+#include "api.h"
+#include "json_game.h"
+
+void api_games(request *r)
+{
+    json_t *games = json_array();
+    for (size_t i = 0; i < game_catalog_count; i++) {
+        json_t *g = game_to_json(game_catalog[i]);
+        json_object_set_new(g, "issue_version", json_integer(app_issue_version(r->app, game_catalog[i])));
+        json_array_append_new(games, g);
+    }
+    reply_json(r, 200, json_pack("{s:o}", "games", games));
+}
+
+void api_keys(request *r)
+{
+    json_t *keys = json_array();
+    const keyring *kr = &r->app->keys;
+    for (int i = 0; i < kr->count; i++) {
+        char b64[sodium_base64_ENCODED_LEN(crypto_sign_PUBLICKEYBYTES,
+                                           sodium_base64_VARIANT_URLSAFE_NO_PADDING)];
+        sodium_bin2base64(b64, sizeof b64, kr->keys[i].sign_pk, sizeof kr->keys[i].sign_pk,
+                          sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+        json_array_append_new(keys, json_pack("{s:i,s:s,s:s,s:b}", "key_id", (int)kr->keys[i].id,
+                                              "alg", "Ed25519", "public_key", b64, "current",
+                                              i == kr->current));
+    }
+    reply_json(r, 200, json_pack("{s:o}", "keys", keys));
+}
+
+void api_healthz(request *r)
+{
+    reply_json(r, 200, json_pack("{s:s,s:i}", "status", "ok", "schema_version",
+                                 store_schema_version(r->app->db)));
+}
+
+void api_metrics(request *r)
+{
+    size_t len = 0;
+    char *text = metrics_render(&r->app->stats, &len);
+    if (!text) {
+        reply_error(r, 500, "internal", "out of memory");
+        return;
+    }
+    reply_text(r, 200, "text/plain; version=0.0.4", text, len);
+}

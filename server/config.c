@@ -1,0 +1,171 @@
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "parse.h"
+
+void config_defaults(config *c)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->listen_addr, sizeof c->listen_addr, "127.0.0.1");
+    c->port = 8080;
+    snprintf(c->data_dir, sizeof c->data_dir, "./var");
+    c->threads = 2;
+    c->max_connections = 1024;
+    c->max_connections_per_ip = 128;
+    c->connection_timeout_s = 15;
+    c->connection_memory = 64 * 1024;
+    c->max_body = 256 * 1024;
+    c->max_json_depth = 8;
+    c->max_moves = 5000;
+    c->token_lifetime_s = 3600;
+    c->daily_grace_s = 3600;
+    c->max_outstanding_tokens = 20;
+    c->plausibility_slack_ms = 2000;
+    c->rate_register_per_ip = 30;
+    c->rate_seeds_per_player = 120;
+    c->rate_scores_per_player = 120;
+    c->rate_per_ip = 6000;
+    c->busy_timeout_ms = 5000;
+    c->group_commit_max = 256;
+    c->group_commit_wait_us = 500;
+    c->level_cache_entries = 4096;
+    c->log_requests = true;
+}
+
+typedef enum { K_STR, K_INT, K_SIZE, K_BOOL } kind;
+
+typedef struct key_def {
+    const char *name;
+    kind k;
+    size_t offset;
+    size_t size;     /* for strings */
+    int64_t min, max;
+} key_def;
+
+#define STR(n) { #n, K_STR, offsetof(config, n), sizeof(((config *)0)->n), 0, 0 }
+#define INT(n, lo, hi) { #n, K_INT, offsetof(config, n), 0, lo, hi }
+#define SIZE(n, lo, hi) { #n, K_SIZE, offsetof(config, n), 0, lo, hi }
+#define BOOL(n) { #n, K_BOOL, offsetof(config, n), 0, 0, 1 }
+
+static const key_def keys[] = {
+    STR(listen_addr),
+    INT(port, 0, 65535),
+    STR(data_dir),
+    STR(tls_cert),
+    STR(tls_key),
+    INT(threads, 1, 256),
+    INT(max_connections, 1, 100000),
+    INT(max_connections_per_ip, 1, 100000),
+    INT(connection_timeout_s, 1, 3600),
+    SIZE(connection_memory, 8192, 16 << 20),
+    SIZE(max_body, 1024, 64 << 20),
+    INT(max_json_depth, 2, 64),
+    INT(max_moves, 1, 1000000),
+    INT(token_lifetime_s, 1, 7 * 86400),
+    INT(daily_grace_s, 0, 86400),
+    INT(max_outstanding_tokens, 1, 100000),
+    INT(plausibility_slack_ms, 0, 600000),
+    INT(rate_register_per_ip, 0, 10000000),
+    INT(rate_seeds_per_player, 0, 10000000),
+    INT(rate_scores_per_player, 0, 10000000),
+    INT(rate_per_ip, 0, 10000000),
+    INT(busy_timeout_ms, 0, 600000),
+    INT(group_commit_max, 1, 100000),
+    INT(group_commit_wait_us, 0, 1000000),
+    INT(level_cache_entries, 16, 10000000),
+    STR(admin_token),
+    BOOL(log_requests),
+    STR(issue_versions),
+    INT(clock_offset_s, -10 * 365 * 86400, 10 * 365 * 86400),
+};
+
+bool config_set(config *c, const char *key, const char *value, char *err, size_t err_len)
+{
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const key_def *k = &keys[i];
+        if (strcmp(k->name, key) != 0)
+            continue;
+        char *field = (char *)c + k->offset;
+        int64_t v = 0;
+        switch (k->k) {
+        case K_STR:
+            if (strlen(value) >= k->size) {
+                snprintf(err, err_len, "%s: value too long", key);
+                return false;
+            }
+            memcpy(field, value, strlen(value) + 1);
+            return true;
+        case K_BOOL:
+            if (strcmp(value, "true") == 0 || strcmp(value, "1") == 0)
+                v = 1;
+            else if (strcmp(value, "false") != 0 && strcmp(value, "0") != 0) {
+                snprintf(err, err_len, "%s: expected true or false", key);
+                return false;
+            }
+            *(bool *)(void *)field = v != 0;
+            return true;
+        case K_INT:
+        case K_SIZE:
+            if (!parse_i64(value, k->min, k->max, &v)) {
+                snprintf(err, err_len, "%s: expected an integer in %lld..%lld", key,
+                         (long long)k->min, (long long)k->max);
+                return false;
+            }
+            if (k->k == K_INT)
+                *(int *)(void *)field = (int)v;
+            else
+                *(size_t *)(void *)field = (size_t)v;
+            return true;
+        }
+    }
+    snprintf(err, err_len, "unknown setting \"%s\"", key);
+    return false;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *end = s + strlen(s);
+    while (end > s && isspace((unsigned char)end[-1]))
+        *--end = '\0';
+    return s;
+}
+
+bool config_load_file(config *c, const char *path, char *err, size_t err_len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, err_len, "%s: cannot open", path);
+        return false;
+    }
+    char line[1024];
+    int lineno = 0;
+    bool ok = true;
+    while (ok && fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *s = trim(line);
+        if (!*s)
+            continue;
+        char *eq = strchr(s, '=');
+        char msg[256];
+        if (!eq) {
+            snprintf(err, err_len, "%s:%d: expected key = value", path, lineno);
+            ok = false;
+            break;
+        }
+        *eq = '\0';
+        if (!config_set(c, trim(s), trim(eq + 1), msg, sizeof msg)) {
+            snprintf(err, err_len, "%s:%d: %s", path, lineno, msg);
+            ok = false;
+        }
+    }
+    fclose(f);
+    return ok;
+}

@@ -1,0 +1,58 @@
+/*
+ * config: every setting of `replayd serve`, its embedded default, the
+ * config file ("key = value" lines, # comments) and command-line overrides.
+ * config/replayd.conf.example documents each key. Strings are inline.
+ */
+#ifndef REPLAYD_SERVER_CONFIG_H
+#define REPLAYD_SERVER_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct config {
+    char listen_addr[64];
+    int port;
+    char data_dir[512];
+    char tls_cert[512]; /* both set: serve HTTPS */
+    char tls_key[512];
+    int threads;
+    int max_connections;
+    int max_connections_per_ip;
+    int connection_timeout_s;
+    size_t connection_memory;
+    size_t max_body;
+    int max_json_depth;
+    int max_moves;
+    int token_lifetime_s;
+    int daily_grace_s;
+    int max_outstanding_tokens;
+    int plausibility_slack_ms;  /* allowed clock skew between client and server */
+    /* rate limits: requests per minute, per key */
+    int rate_register_per_ip;
+    int rate_seeds_per_player;
+    int rate_scores_per_player;
+    int rate_per_ip;
+    int busy_timeout_ms;
+    int group_commit_max;
+    int group_commit_wait_us;
+    int level_cache_entries;
+    char admin_token[128]; /* empty: admin endpoints disabled */
+    bool log_requests;
+    /* Per-game issuing version overrides, "game=version,..." (tests and
+     * staged rollouts); empty: each game's current version. */
+    char issue_versions[256];
+    /* Shifts the server's clock, for tests of day boundaries only. */
+    int clock_offset_s;
+} config;
+
+void config_defaults(config *c);
+
+/* Loads a file over the current values. Returns false with a message
+ * (file:line: problem) on an unreadable file, an unknown key or a bad value. */
+bool config_load_file(config *c, const char *path, char *err, size_t err_len);
+
+/* Sets one key from text, as the file would. */
+bool config_set(config *c, const char *key, const char *value, char *err, size_t err_len);
+
+#endif

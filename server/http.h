@@ -1,0 +1,67 @@
+/*
+ * http: one request as the handlers see it, and the helpers that answer
+ * it. The libmicrohttpd glue (http.c) reads the body chunk by chunk into a
+ * capped buffer (no PostProcessor), routes, calls a handler, and sends
+ * what the handler set. Every error body is
+ * {"error":{"code":"...","message":"..."}}.
+ */
+#ifndef REPLAYD_SERVER_HTTP_H
+#define REPLAYD_SERVER_HTTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <microhttpd.h>
+
+#include "app.h"
+
+#define PATH_SEGMENTS 8
+
+typedef struct request {
+    app *app;
+    struct MHD_Connection *conn;
+    const char *method;
+    char path[512];           /* without the query string */
+    char *seg[PATH_SEGMENTS]; /* path split on '/', in path_buf */
+    int n_seg;
+    char path_buf[512];
+    char ip[64];
+    char *body;               /* NUL-terminated, owned */
+    size_t body_len;
+    bool body_too_large;
+    int64_t started_us;
+    int route;                /* metrics route index */
+    /* the answer */
+    int status;
+    char *resp;               /* owned */
+    size_t resp_len;
+    const char *content_type;
+} request;
+
+int64_t now_us(void);
+/* Shifts now_us/now_ms (config clock_offset_s; tests only). */
+void http_set_clock_offset(int seconds);
+int64_t now_ms(void);
+
+/* Header or query value, NULL when absent. */
+const char *req_header(request *r, const char *name);
+const char *req_query(request *r, const char *name);
+
+/* Answers with a JSON body; takes ownership of body. */
+void reply_json(request *r, int status, json_t *body);
+void reply_error(request *r, int status, const char *code, const char *message);
+/* An error with extra fields merged into the error object (stolen). */
+void reply_error_with(request *r, int status, const char *code, const char *message,
+                      json_t *extra);
+void reply_text(request *r, int status, const char *content_type, char *text, size_t len);
+
+/* Parses the body as a JSON object: checks the content type (415), the
+ * nesting depth and duplicate keys (400). NULL after replying with the error. */
+json_t *req_json_object(request *r);
+
+/* Start/stop the daemon. */
+struct MHD_Daemon *http_start(app *a, char *err, size_t err_len);
+
+#endif

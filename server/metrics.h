@@ -1,0 +1,41 @@
+/*
+ * metrics: request counters by route and status, verification counters by
+ * game and outcome, latency histograms; rendered as Prometheus text.
+ * Lock-free (C11 atomics); one process-wide instance owned by the server.
+ */
+#ifndef REPLAYD_SERVER_METRICS_H
+#define REPLAYD_SERVER_METRICS_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define METRICS_ROUTES 16
+#define METRICS_STATUSES 16
+#define METRICS_GAMES 16
+#define METRICS_BUCKETS 12
+
+typedef enum verify_outcome {
+    VERIFY_ACCEPTED,
+    VERIFY_REJECTED,
+    VERIFY_RETRY,
+    VERIFY_CONFLICT,
+    VERIFY_OUTCOMES
+} verify_outcome;
+
+typedef struct metrics {
+    const char *route_names[METRICS_ROUTES];
+    int n_routes;
+    atomic_uint_fast64_t requests[METRICS_ROUTES][METRICS_STATUSES];
+    atomic_uint_fast64_t latency[METRICS_ROUTES][METRICS_BUCKETS + 1];
+    atomic_uint_fast64_t latency_sum_us[METRICS_ROUTES];
+    atomic_uint_fast64_t verifications[METRICS_GAMES][VERIFY_OUTCOMES];
+} metrics;
+
+void metrics_init(metrics *m, const char *const *route_names, int n_routes);
+void metrics_request(metrics *m, int route, int status, int64_t micros);
+void metrics_verification(metrics *m, int game_index, verify_outcome o);
+/* Prometheus text exposition; the caller frees the result. */
+char *metrics_render(metrics *m, size_t *len);
+
+#endif

@@ -1,0 +1,10 @@
+/* serve: the `serve`, `keygen` and `migrate` commands. Each returns the
+ * process exit status. */
+#ifndef REPLAYD_SERVER_SERVE_H
+#define REPLAYD_SERVER_SERVE_H
+
+int cmd_serve(int argc, char **argv);
+int cmd_keygen(int argc, char **argv);
+int cmd_migrate(int argc, char **argv);
+
+#endif

@@ -1,0 +1,122 @@
+// Leaderboards: order (score, then the earlier submission), ties, cursor
+// pages both ways and under concurrent inserts, around-me, per-level bests.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, call, register, seed, solveSchulte, replayCli } from './harness.mjs';
+
+let srv;
+after(async () => { await srv.stop(); srv.cleanup(); });
+
+// One Schulte level-3 run whose score is set by the tap gap.
+async function play(player, gap, level = 3) {
+  const s = await seed(srv, player.token, { game: 'schulte', level });
+  const moves = solveSchulte(level, s.seed, gap);
+  const r = await call(srv, 'POST', '/v1/scores', { token: player.token, body: { seed_token: s.seed_token, moves } });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.score, replayCli('schulte', level, s.seed, moves).score);
+  return r.json;
+}
+
+async function pages(path, limit) {
+  const out = [];
+  let cursor = null;
+  for (let i = 0; i < 100; i++) {
+    const r = await call(srv, 'GET', `${path}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+    assert.equal(r.status, 200, r.text);
+    out.push(r.json);
+    cursor = r.json.next_cursor;
+    if (!cursor) break;
+  }
+  return out;
+}
+
+const gaps = [300, 150, 200, 150, 400, 120, 200, 250, 150, 350, 180, 220];
+let players = [];
+let submitted = [];
+
+before(async () => {
+  srv = await startServer({ args: ['--set', 'plausibility_slack_ms=600000'] });
+  for (let i = 0; i < gaps.length; i++) {
+    const p = await register(srv, `p${i}`);
+    players.push(p);
+    submitted.push({ player: p, ...(await play(p, gaps[i])) });
+  }
+});
+
+test('order is score first, then the earlier submission; ranks are unique', async () => {
+  const r = await call(srv, 'GET', '/v1/leaderboards/schulte/3?limit=200');
+  assert.equal(r.status, 200);
+  const want = [...submitted].map((s, i) => ({ id: s.player.player_id, score: s.score, i }))
+    .sort((a, b) => b.score - a.score || a.i - b.i);
+  assert.deepEqual(r.json.entries.map((e) => e.player_id), want.map((w) => w.id));
+  assert.deepEqual(r.json.entries.map((e) => e.rank), want.map((_, k) => k + 1));
+  assert.ok(want.some((w, k) => k > 0 && w.score === want[k - 1].score), 'the data has ties');
+  assert.equal(r.json.total, gaps.length);
+  assert.equal(r.json.next_cursor, null);
+});
+
+test('cursor pages forwards and backwards give the same board', async () => {
+  const all = (await call(srv, 'GET', '/v1/leaderboards/schulte/3?limit=200')).json.entries;
+  const fwd = await pages('/v1/leaderboards/schulte/3', 5);
+  assert.deepEqual(fwd.flatMap((p) => p.entries), all);
+  assert.equal(fwd.length, 3);
+  // Back from the last page.
+  let page = fwd[2];
+  const back = [page.entries];
+  while (page.prev_cursor) {
+    page = (await call(srv, 'GET', `/v1/leaderboards/schulte/3?limit=5&cursor=${page.prev_cursor}`)).json;
+    back.unshift(page.entries);
+  }
+  assert.deepEqual(back.flat(), all);
+});
+
+test('a cursor stays correct when scores arrive between pages', async () => {
+  const first = (await call(srv, 'GET', '/v1/leaderboards/schulte/3?limit=4')).json;
+  const newcomer = await register(srv, 'newcomer');
+  players.push(newcomer);
+  await play(newcomer, 101); // the best score on the board
+  const second = (await call(srv, 'GET', `/v1/leaderboards/schulte/3?limit=4&cursor=${first.next_cursor}`)).json;
+  const seen = new Set(first.entries.map((e) => e.score_id));
+  assert.ok(second.entries.every((e) => !seen.has(e.score_id)), 'no entry twice');
+  const last = first.entries[first.entries.length - 1];
+  assert.ok(second.entries.every((e) => e.score <= last.score && e.rank > last.rank + 1),
+    'the second page continues strictly after the first page\'s last entry');
+  assert.equal(second.entries[0].rank, first.entries[3].rank + 2, 'ranks moved down by the newcomer');
+});
+
+test('around me includes my entry with neighbours either side', async () => {
+  const all = (await call(srv, 'GET', '/v1/leaderboards/schulte/3?limit=200')).json.entries;
+  const mid = all[6];
+  const me = players.find((p) => p.player_id === mid.player_id);
+  const r = await call(srv, 'GET', '/v1/leaderboards/schulte/3/me?around=2', { token: me.token });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.rank, 7);
+  assert.deepEqual(r.json.entries.map((e) => e.rank), [5, 6, 7, 8, 9]);
+  assert.equal(r.json.me.player_id, me.player_id);
+  const top = players.find((p) => p.player_id === all[0].player_id);
+  const t = await call(srv, 'GET', '/v1/leaderboards/schulte/3/me?around=3', { token: top.token });
+  assert.deepEqual(t.json.entries.map((e) => e.rank), [1, 2, 3, 4]);
+  const bottom = players.find((p) => p.player_id === all[all.length - 1].player_id);
+  const b = await call(srv, 'GET', '/v1/leaderboards/schulte/3/me?around=1', { token: bottom.token });
+  assert.deepEqual(b.json.entries.map((e) => e.rank), [all.length - 1, all.length]);
+  const stranger = await register(srv, 'stranger');
+  const none = await call(srv, 'GET', '/v1/leaderboards/schulte/3/me', { token: stranger.token });
+  assert.equal(none.status, 404);
+  const bad = await call(srv, 'GET', '/v1/leaderboards/schulte/3/me?around=1000', { token: me.token });
+  assert.equal(bad.status, 400);
+});
+
+test('a level board keeps each player\'s best', async () => {
+  const p = await register(srv, 'improver');
+  const slow = await play(p, 500, 4);
+  const fast = await play(p, 120, 4);
+  const slower = await play(p, 600, 4);
+  assert.ok(fast.score > slow.score && slow.score > slower.score);
+  const r = await call(srv, 'GET', '/v1/leaderboards/schulte/4');
+  const mine = r.json.entries.filter((e) => e.player_id === p.player_id);
+  assert.equal(mine.length, 1);
+  assert.equal(mine[0].score, fast.score);
+  assert.equal(mine[0].score_id, fast.score_id);
+  assert.equal(slower.best, false);
+  assert.equal(fast.best, true);
+});

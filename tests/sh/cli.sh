@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The offline CLI: published vectors through gen, replay, daily, and bad
+# arguments or input (exit 2, one line on stderr, never a crash).
+set -u
+bin=${REPLAYD:?}
+ok() { echo "PASS cli: $1"; }
+bad() { echo "FAIL cli: $1"; }
+expect() { # name, command output, wanted substring
+  case "$2" in *"$3"*) ok "$1" ;; *) bad "$1: got $2" ;; esac
+}
+
+out=$("$bin" gen schulte 1 42)
+expect "schulte level 1 seed 42" "$out" '"grid":[[7,8,2],[5,4,6],[9,3,1]]'
+out=$("$bin" gen pipes 1 42)
+expect "pipes level 1 seed 42 start" "$out" '"start":[[4,7,9],[6,14,4],[4,6,1]]'
+expect "pipes level 1 seed 42 solution" "$out" '"solution":[[2,14,12],[6,13,1],[1,3,8]]'
+expect "pipes level 1 seed 42 one node" "$out" '"nodes":1,"rejected":0'
+expect "gen carries game, version, level, seed" "$out" '{"game":"pipes","version":1,"level":1,"seed":42'
+out=$("$bin" gen pipes 15 0)
+expect "pipes level 15 is 7x7 wrapping" "$out" '"width":7,"height":7,"wrap":true'
+out=$("$bin" gen pipes 11 2)
+expect "pipes level 11 seed 2 rejects two trees" "$out" '"nodes":7,"rejected":2'
+
+moves='{"moves":[{"t":400,"cell":8},{"t":800,"cell":2},{"t":1200,"cell":7},{"t":1600,"cell":4},{"t":2000,"cell":3},{"t":2400,"cell":5},{"t":2800,"cell":0},{"t":3200,"cell":1},{"t":3600,"cell":6}]}'
+out=$(echo "$moves" | "$bin" replay schulte 1 42)
+expect "replay completes a clean run" "$out" '"completed":true,"score":1264'
+out=$(echo '{"moves":[{"t":400,"cell":8},{"t":450,"cell":2}]}' | "$bin" replay schulte 1 42)
+expect "replay names the first rejected move" "$out" '"rejected":{"move":1,"reason":"too_fast"}'
+out=$(echo '{"moves":[{"t":400,"cell":8},{"t":900,"cell":8}]}' | "$bin" replay schulte 1 42)
+expect "replay reports ignored moves" "$out" '"outcomes":["found","already_found"]'
+
+out=$("$bin" daily 2026-12-02)
+expect "daily 2026-12-02" "$out" '"date":"2026-12-02","game":"pipes","level":3,"seed":3715984154'
+out=$("$bin" daily 2026-07-28 --game schulte)
+expect "daily for one game" "$out" '"game":"schulte","seed":'
+
+# Bad arguments and input: exit status 2 and exactly one line on stderr.
+check_bad() { # name, stdin, args...
+  local name=$1 input=$2; shift 2
+  local err rc
+  err=$(printf '%s' "$input" | "$bin" "$@" 2>&1 >/dev/null)
+  rc=$?
+  if [ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && [ -n "$err" ]; then ok "$name"
+  else bad "$name: status $rc, stderr: $err"; fi
+}
+check_bad "no command" "" 
+check_bad "unknown command" "" frobnicate
+check_bad "unknown game" "" gen chess 1 1
+check_bad "level 0" "" gen pipes 0 1
+check_bad "level 16" "" gen schulte 16 1
+check_bad "seed too big" "" gen pipes 1 4294967296
+check_bad "negative seed" "" gen pipes 1 -1
+check_bad "seed not a number" "" gen pipes 1 12x
+check_bad "missing seed" "" gen pipes 1
+check_bad "unsupported version" "" gen pipes 1 1 --version 9
+check_bad "replay of nothing" "" replay schulte 1 42
+check_bad "replay of truncated JSON" '{"moves":[{"t":1,' replay schulte 1 42
+check_bad "replay with duplicate keys" '{"moves":[],"moves":[]}' replay schulte 1 42
+check_bad "replay of a non-object move" '{"moves":[1]}' replay schulte 1 42
+check_bad "replay with a float time" '{"moves":[{"t":1.5,"cell":0}]}' replay schulte 1 42
+check_bad "replay with a missing field" '{"moves":[{"t":100}]}' replay schulte 1 42
+check_bad "replay with an extra field" '{"moves":[{"t":100,"cell":1,"x":2}]}' replay schulte 1 42
+check_bad "daily with a bad date" "" daily 2026-13-01
+check_bad "daily before the schedule" "" daily 2025-12-31
+check_bad "daily for an unknown game" "" daily 2026-12-02 --game chess
+exit 0
