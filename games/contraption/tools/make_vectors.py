@@ -44,6 +44,9 @@ T.append(trace("two ramps in placement order (steep right, then left), one fan s
 T.append(trace("ball starts inside a flat ramp's band and is pushed out",
                {"ball": [50, 20, -40], "goal": [4, 120, 14, 126], "walls": [[2, 126, 16, 129]]},
                [{"part": 0, "x": 50, "y": 20, "angle": 0}]))
+T.append(trace("a fan straight up under the ball holds it hovering until the tick cap",
+               {"ball": [50, 12, 0], "goal": [4, 120, 14, 126], "walls": [[2, 126, 16, 129]]},
+               [{"part": 1, "x": 50, "y": 24, "angle": 0}]))
 for t in T: print(t['name'], t['run'], file=sys.stderr)
 V["traces"] = T
 
