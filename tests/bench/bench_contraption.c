@@ -10,7 +10,7 @@
 #include "../../games/contraption/level.h"
 #include "../../games/contraption/contraption.h"
 
-#define SEEDS 200
+#define SEEDS 500
 
 static double now_s(void)
 {

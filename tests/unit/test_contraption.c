@@ -344,6 +344,13 @@ static void fallback_after_40(void)
     ct_run bare;
     ct_simulate(&lv.field, NULL, 0, NULL, 0, &bare);
     CHECK(!bare.reached);
+    json_t *out = level_to_json(G, &lv);
+    CHECK(json_is_true(json_object_get(out, "fallback")));
+    CHECK(json_is_array(json_object_get(out, "plan")) &&
+          json_array_size(json_object_get(out, "plan")) == 0);
+    CHECK_EQ(geti(out, "plan_arrival_tick"), -1);
+    CHECK_EQ(geti(json_object_get(out, "discarded"), "no_sweep_solution"), lv.no_sweep_solution);
+    json_decref(out);
     /* The issued field is the issued attempt's candidate. */
     memset(&first, 0, sizeof first);
     first.seed = 99;
