@@ -24,13 +24,6 @@ static const ct_row level_table[15] = {
     { 6, 8, 8, 90, 1, 2 },   { 7, 9, 8, 90, 1, 1 },   { 8, 10, 8, 90, 1, 1 },
 };
 
-typedef struct ct_state {
-    const ct_level *level;
-    int left[CT_KINDS];
-    int n_placed;
-    ct_part placed[CT_MAX_PARTS];
-} ct_state;
-
 static const game_outcome outcomes[CT_OUTCOMES] = {
     [CT_PLACED] = { "placed", OUTCOME_APPLIED },
     [CT_NO_PART_LEFT] = { "no_part_left", OUTCOME_REJECTED },

@@ -1,7 +1,7 @@
 /*
- * level: what a generated Contraption level holds, the placement rule
- * shared by apply() and the generator's sweep, and generation itself
- * (generate.c). Plain bytes: copying a level clones it.
+ * level: what a generated Contraption level and a play state hold, the
+ * placement rule shared by apply() and the generator's sweep, and
+ * generation itself (generate.c). Plain bytes: copying a level clones it.
  */
 #ifndef REPLAYD_GAMES_CONTRAPTION_LEVEL_H
 #define REPLAYD_GAMES_CONTRAPTION_LEVEL_H
@@ -40,6 +40,14 @@ typedef struct ct_level {
     ct_part plan;          /* the winning sweep placement */
     ct_run plan_run;
 } ct_level;
+
+/* A play state: the placements so far. The simulation runs in result(). */
+typedef struct ct_state {
+    const ct_level *level;
+    int left[CT_KINDS]; /* inventory not yet placed */
+    int n_placed;
+    ct_part placed[CT_MAX_PARTS]; /* in placement order: the collision order */
+} ct_state;
 
 enum {
     CT_PLACED,

@@ -12,6 +12,7 @@
 #include "../../core/daily.h"
 #include "../../core/fnv.h"
 #include "../../core/replay.h"
+#include "../../core/rng.h"
 #include "../../games/contraption/contraption.h"
 #include "../../games/contraption/level.h"
 #include "../../server/json_game.h"
@@ -253,14 +254,12 @@ static void daily_vectors(void)
 static const char *place_after(const void *lv, const game_move *before, int n_before,
                                game_move m)
 {
-    static unsigned char st[4096];
-    if (G->state_size > sizeof st)
-        return "state too big";
-    G->start(st, lv);
+    static ct_state st;
+    G->start(&st, lv);
     for (int i = 0; i < n_before; i++)
-        if (G->apply(st, &before[i]) != CT_PLACED)
+        if (G->apply(&st, &before[i]) != CT_PLACED)
             return "setup rejected";
-    return G->outcomes[G->apply(st, &m)].code;
+    return G->outcomes[G->apply(&st, &m)].code;
 }
 
 static void illegal_placements(void)
@@ -360,6 +359,49 @@ static void fallback_after_40(void)
         CHECK(memcmp(&first.field, &lv.field, sizeof lv.field) == 0);
 }
 
+/* Random machines on random levels: every simulation is bounded, its end
+ * code consistent, and the ball is never inside a wall after any tick (the
+ * invariant spec.md section 6 relies on). */
+static void random_machines(void)
+{
+    static ct_level lv;
+    static ct_state st;
+    static ct_tick tr[CT_TICK_CAP];
+    uint32_t rng = 2026;
+    int placed = 0, completed = 0;
+    for (int round = 0; round < 400; round++) {
+        int level = 1 + (int)rng_below(&rng, 15);
+        CHECK_EQ(G->generate(&lv, 1, level, rng_next(&rng)), GEN_OK);
+        G->start(&st, &lv);
+        int n = (int)rng_below(&rng, 9);
+        for (int i = 0; i < n; i++) {
+            game_move m = { { (int32_t)rng_below(&rng, 2), (int32_t)rng_below(&rng, 101),
+                              (int32_t)rng_below(&rng, 141), (int32_t)rng_below(&rng, 2801) - 1400 } };
+            int o = G->apply(&st, &m);
+            CHECK(o >= 0 && o < G->n_outcomes);
+            placed += o == CT_PLACED;
+        }
+        game_result r;
+        G->result(&st, &r);
+        const ct_state *v = &st;
+        ct_run run;
+        ct_simulate(&lv.field, v->placed, v->n_placed, tr, CT_TICK_CAP, &run);
+        CHECK_EQ(r.completed, run.reached);
+        CHECK(run.ticks >= 1 && run.ticks <= CT_TICK_CAP);
+        CHECK(run.end >= CT_END_GOAL && run.end <= CT_END_CAP);
+        CHECK_EQ(run.reached, run.end == CT_END_GOAL);
+        CHECK_EQ(r.extra[0], run.reached ? run.ticks : -1);
+        completed += run.reached;
+        for (int t = 0; t < run.ticks; t++)
+            for (int w = 0; w < lv.field.n_walls; w++) {
+                const ct_box *b = &lv.field.walls[w];
+                CHECK(!(b->x0 <= tr[t].x && tr[t].x < b->x1 && b->y0 <= tr[t].y && tr[t].y < b->y1));
+            }
+    }
+    printf("  random machines: 400 runs, %d parts placed, %d reached the goal\n", placed, completed);
+    CHECK(placed > 100);
+}
+
 /* Every level, seeds 0..499, through the game interface: the bare ball
  * (no moves) never completes, and the plan completes at the tick the
  * generator reported. Cheap enough to run in full under ASan too. */
@@ -367,8 +409,8 @@ static void sweep_all_levels(void)
 {
     const uint32_t step = 1;
     static ct_level lv;
-    static unsigned char st[4096];
-    CHECK(G->state_size <= sizeof st);
+    static ct_state st;
+    CHECK_EQ(G->state_size, sizeof st);
     int plans = 0, fallbacks = 0, levels = 0;
     for (int level = 1; level <= 15; level++)
         for (uint32_t seed = 0; seed < SWEEP_SEEDS; seed += step) {
@@ -376,8 +418,8 @@ static void sweep_all_levels(void)
             levels++;
             CHECK(!lv.trivial);
             game_result r;
-            G->start(st, &lv);
-            G->result(st, &r);
+            G->start(&st, &lv);
+            G->result(&st, &r);
             CHECK(!r.completed);
             CHECK_EQ(r.score, 0);
             CHECK_EQ(r.duration_ms, -1);
@@ -388,9 +430,9 @@ static void sweep_all_levels(void)
             }
             plans++;
             game_move m = { { lv.plan.kind, lv.plan.x, lv.plan.y, lv.plan.angle } };
-            G->start(st, &lv);
-            CHECK_EQ(G->apply(st, &m), CT_PLACED);
-            G->result(st, &r);
+            G->start(&st, &lv);
+            CHECK_EQ(G->apply(&st, &m), CT_PLACED);
+            G->result(&st, &r);
             CHECK(r.completed);
             CHECK_EQ(r.extra[0], lv.plan_run.arrival_tick);
             CHECK_EQ(r.score, 100000 - 10000 - lv.plan_run.arrival_tick);
@@ -416,6 +458,7 @@ int main(void)
     RUN(illegal_placements);
     RUN(generate_is_pure);
     RUN(fallback_after_40);
+    RUN(random_machines);
     RUN(sweep_all_levels);
     json_decref(vectors);
     CHECK_DONE();
