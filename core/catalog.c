@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "../games/contraption/contraption.h"
 #include "../games/opposites/opposites.h"
 #include "../games/pipes/pipes.h"
 #include "../games/schulte/schulte.h"
@@ -15,6 +16,7 @@ const game *const game_catalog[] = {
     &pipes_game,
     &target_sums_game,
     &opposites_game,
+    &contraption_game,
 };
 
 const size_t game_catalog_count = sizeof game_catalog / sizeof game_catalog[0];

@@ -1,0 +1,465 @@
+/*
+ * Unit tests for games/contraption: floor division and trig, the tick
+ * traces, whole levels and replays of vectors/contraption.json, the daily
+ * seeds, every placement rejection, the fallback path, and the sweep over
+ * every level and seeds 0..499 (the bare ball misses, the plan hits).
+ */
+#include "../check.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "../../core/daily.h"
+#include "../../core/fnv.h"
+#include "../../core/replay.h"
+#include "../../core/rng.h"
+#include "../../games/contraption/contraption.h"
+#include "../../games/contraption/level.h"
+#include "../../server/json_game.h"
+
+#define VECTORS "vectors/contraption.json"
+#define SWEEP_SEEDS 500
+
+static const game *G = &contraption_game;
+static json_t *vectors;
+
+static json_t *section(const char *key)
+{
+    json_t *s = vectors ? json_object_get(vectors, key) : NULL;
+    return json_is_array(s) ? s : NULL;
+}
+
+static int64_t geti(const json_t *obj, const char *key)
+{
+    return (int64_t)json_integer_value(json_object_get(obj, key));
+}
+
+static int64_t at(const json_t *arr, size_t i)
+{
+    return (int64_t)json_integer_value(json_array_get(arr, i));
+}
+
+static void fdiv_floors(void)
+{
+    CHECK_EQ(ct_fdiv(7, 4), 1);
+    CHECK_EQ(ct_fdiv(-7, 4), -2);
+    CHECK_EQ(ct_fdiv(-8, 4), -2);
+    CHECK_EQ(ct_fdiv(0, 4), 0);
+    CHECK_EQ(ct_fdiv(-1, 268435456), -1);
+    CHECK_EQ(ct_fdiv(-268435456, 268435456), -1);
+}
+
+static void trig_vectors(void)
+{
+    json_t *cases = section("trig");
+    CHECK(cases && json_array_size(cases) >= 10);
+    size_t i;
+    json_t *c;
+    json_array_foreach(cases, i, c) {
+        int32_t s, co;
+        ct_trig((int32_t)geti(c, "mrad"), &s, &co);
+        CHECK_EQ(s, geti(c, "sin"));
+        CHECK_EQ(co, geti(c, "cos"));
+    }
+}
+
+static void trig_shape(void)
+{
+    /* Odd sine, even cosine, unit length within rounding, monotone sine. */
+    int32_t prev = -CT_ONE;
+    for (int32_t m = -CT_ANGLE_MAX; m <= CT_ANGLE_MAX; m++) {
+        int32_t s, c, s2, c2;
+        ct_trig(m, &s, &c);
+        ct_trig(-m, &s2, &c2);
+        CHECK_EQ(s, -s2);
+        CHECK_EQ(c, c2);
+        int64_t norm = (int64_t)s * s + (int64_t)c * c;
+        CHECK(norm > (int64_t)(CT_ONE - 3) * (CT_ONE - 3) && norm < (int64_t)(CT_ONE + 3) * (CT_ONE + 3));
+        CHECK(s >= prev);
+        prev = s;
+    }
+}
+
+/* A field in the gen format: ball [x, y, vx], goal and level walls in units. */
+static bool field_from_json(const json_t *j, ct_field *f)
+{
+    const json_t *ball = json_object_get(j, "ball"), *goal = json_object_get(j, "goal");
+    const json_t *walls = json_object_get(j, "walls");
+    if (!json_is_array(ball) || !json_is_array(goal) || !json_is_array(walls) ||
+        json_array_size(walls) + 3 > CT_MAX_WALLS)
+        return false;
+    memset(f, 0, sizeof *f);
+    f->ball_x = (int32_t)at(ball, 0) * CT_SUB;
+    f->ball_y = (int32_t)at(ball, 1) * CT_SUB;
+    f->ball_vx = (int32_t)at(ball, 2);
+    f->goal = (ct_box){ (int32_t)at(goal, 0) * CT_SUB, (int32_t)at(goal, 1) * CT_SUB,
+                        (int32_t)at(goal, 2) * CT_SUB, (int32_t)at(goal, 3) * CT_SUB };
+    f->walls[f->n_walls++] = (ct_box){ -8 * CT_SUB, -8 * CT_SUB, 0, 148 * CT_SUB };
+    f->walls[f->n_walls++] = (ct_box){ 100 * CT_SUB, -8 * CT_SUB, 108 * CT_SUB, 148 * CT_SUB };
+    f->walls[f->n_walls++] = (ct_box){ -8 * CT_SUB, -8 * CT_SUB, 108 * CT_SUB, 0 };
+    size_t i;
+    json_t *w;
+    json_array_foreach(walls, i, w) {
+        f->walls[f->n_walls++] = (ct_box){ (int32_t)at(w, 0) * CT_SUB, (int32_t)at(w, 1) * CT_SUB,
+                                           (int32_t)at(w, 2) * CT_SUB, (int32_t)at(w, 3) * CT_SUB };
+    }
+    return true;
+}
+
+static void traces(void)
+{
+    json_t *cases = section("traces");
+    CHECK(cases && json_array_size(cases) >= 4);
+    size_t i;
+    json_t *c;
+    json_array_foreach(cases, i, c) {
+        ct_field f;
+        CHECK(field_from_json(json_object_get(c, "field"), &f));
+        ct_part parts[CT_MAX_PARTS];
+        int n = 0;
+        size_t k;
+        json_t *m;
+        json_array_foreach(json_object_get(c, "moves"), k, m) {
+            if (n < CT_MAX_PARTS)
+                ct_part_init(&parts[n++], (int32_t)geti(m, "part"), (int32_t)geti(m, "x"),
+                             (int32_t)geti(m, "y"), (int32_t)geti(m, "angle"));
+        }
+        static ct_tick tr[CT_TICK_CAP];
+        ct_run run;
+        ct_simulate(&f, parts, n, tr, CT_TICK_CAP, &run);
+        const json_t *want = json_object_get(c, "run");
+        CHECK_EQ(run.reached, json_is_true(json_object_get(want, "reached")));
+        CHECK_EQ(run.arrival_tick, geti(want, "arrival_tick"));
+        CHECK_EQ(run.ticks, geti(want, "ticks"));
+        CHECK_EQ(run.end, geti(want, "end"));
+        const json_t *ticks = json_object_get(c, "ticks");
+        CHECK_EQ(json_array_size(ticks), run.ticks);
+        for (size_t t = 0; t < json_array_size(ticks) && t < (size_t)run.ticks; t++) {
+            const json_t *row = json_array_get(ticks, t);
+            CHECK_EQ(tr[t].x, at(row, 0));
+            CHECK_EQ(tr[t].y, at(row, 1));
+            CHECK_EQ(tr[t].vx, at(row, 2));
+            CHECK_EQ(tr[t].vy, at(row, 3));
+        }
+    }
+}
+
+static void *new_level(int level, uint32_t seed)
+{
+    void *lv = calloc(1, G->level_size);
+    if (lv && G->generate(lv, 1, level, seed) != GEN_OK) {
+        free(lv);
+        return NULL;
+    }
+    return lv;
+}
+
+static void level_vectors(void)
+{
+    json_t *cases = section("levels");
+    CHECK(cases && json_array_size(cases) >= 15);
+    size_t i;
+    json_t *c;
+    json_array_foreach(cases, i, c) {
+        void *lv = new_level((int)geti(c, "level"), (uint32_t)geti(c, "seed"));
+        CHECK(lv != NULL);
+        if (!lv)
+            continue;
+        json_t *got = level_to_json(G, lv);
+        const char *key;
+        json_t *want;
+        json_object_foreach(json_object_get(c, "expect"), key, want) {
+            if (!json_equal(json_object_get(got, key), want))
+                printf("  mismatch %s: key %s\n", json_string_value(json_object_get(c, "name")), key);
+            CHECK(json_equal(json_object_get(got, key), want));
+        }
+        json_decref(got);
+        free(lv);
+    }
+}
+
+static void replay_vectors(void)
+{
+    json_t *cases = section("replays");
+    CHECK(cases && json_array_size(cases) >= 10);
+    size_t i;
+    json_t *c;
+    json_array_foreach(cases, i, c) {
+        void *lv = new_level((int)geti(c, "level"), (uint32_t)geti(c, "seed"));
+        void *st = calloc(1, G->state_size);
+        CHECK(lv && st);
+        if (!lv || !st) {
+            free(lv);
+            free(st);
+            continue;
+        }
+        game_move moves[CT_MAX_PARTS];
+        int outs[CT_MAX_PARTS];
+        move_error err;
+        long n = moves_from_json(G, json_object_get(c, "moves"), moves, CT_MAX_PARTS, &err);
+        CHECK(n >= 0);
+        G->start(st, lv);
+        json_t *before = state_to_json(G, st);
+        CHECK(json_equal(before, json_object_get(c, "board_before")));
+        json_decref(before);
+        replay_report rep;
+        replay_run(G, lv, st, moves, n < 0 ? 0 : (size_t)n, outs, &rep);
+        size_t shown = rep.rejected ? rep.rejected_move + 1 : (size_t)(n < 0 ? 0 : n);
+        json_t *oc = outcomes_to_json(G, outs, shown);
+        CHECK(json_equal(oc, json_object_get(c, "outcomes")));
+        json_decref(oc);
+        const json_t *rej = json_object_get(c, "rejected");
+        CHECK_EQ(rep.rejected, rej != NULL);
+        if (rej && rep.rejected) {
+            CHECK_EQ(rep.rejected_move, geti(rej, "move"));
+            CHECK(strcmp(G->outcomes[rep.rejected_outcome].code,
+                         json_string_value(json_object_get(rej, "reason"))) == 0);
+        } else if (!rej && !rep.rejected) {
+            json_t *after = state_to_json(G, st);
+            CHECK(json_equal(after, json_object_get(c, "board_after")));
+            json_decref(after);
+            json_t *res = result_to_json(G, &rep.result);
+            const char *key;
+            json_t *want;
+            json_object_foreach(json_object_get(c, "result"), key, want) {
+                CHECK(json_equal(json_object_get(res, key), want));
+            }
+            json_decref(res);
+        }
+        free(st);
+        free(lv);
+    }
+}
+
+static void daily_vectors(void)
+{
+    json_t *cases = section("daily");
+    CHECK(cases && json_array_size(cases) >= 10);
+    size_t i;
+    json_t *c;
+    json_array_foreach(cases, i, c) {
+        civil_date d;
+        CHECK(civil_parse(json_string_value(json_object_get(c, "date")), &d));
+        uint32_t want = (uint32_t)geti(c, "seed");
+        const char *text = json_string_value(json_object_get(c, "text"));
+        CHECK(text && fnv1a32_str(text) == want);
+        CHECK_EQ(contraption_daily_seed(d), want);
+        CHECK_EQ(daily_seed_for(G, d), want);
+    }
+    CHECK_EQ(contraption_daily_seed((civil_date){ 2026, 7, 28 }), fnv1a32_str("contraption:2026-7-28"));
+    CHECK(game_find("contraption") == G);
+}
+
+/* One placement on a fresh state; returns its outcome code. */
+static const char *place_after(const void *lv, const game_move *before, int n_before,
+                               game_move m)
+{
+    static ct_state st;
+    G->start(&st, lv);
+    for (int i = 0; i < n_before; i++)
+        if (G->apply(&st, &before[i]) != CT_PLACED)
+            return "setup rejected";
+    return G->outcomes[G->apply(&st, &m)].code;
+}
+
+static void illegal_placements(void)
+{
+    const ct_level *lv = new_level(1, 0); /* 3 ramps, no fan */
+    CHECK(lv != NULL);
+    if (!lv)
+        return;
+    game_move ok = { { CT_RAMP, 50, 50, 450 } };
+    CHECK(strcmp(place_after(lv, NULL, 0, ok), "placed") == 0);
+    CHECK(strcmp(place_after(lv, NULL, 0, (game_move){ { CT_FAN, 50, 50, 0 } }), "no_part_left") == 0);
+    game_move three[3] = { { { 0, 20, 30, 0 } }, { { 0, 50, 30, 0 } }, { { 0, 80, 30, 0 } } };
+    CHECK(strcmp(place_after(lv, three, 3, (game_move){ { 0, 50, 60, 0 } }), "no_part_left") == 0);
+    CHECK(strcmp(place_after(lv, NULL, 0, (game_move){ { 0, 50, 50, 1401 } }), "bad_angle") == 0);
+    CHECK(strcmp(place_after(lv, NULL, 0, (game_move){ { 0, 50, 50, -1401 } }), "bad_angle") == 0);
+    CHECK(strcmp(place_after(lv, NULL, 0, (game_move){ { 0, 50, 50, 1400 } }), "placed") == 0);
+    CHECK(strcmp(place_after(lv, NULL, 0, (game_move){ { 0, 101, 50, 0 } }), "out_of_field") == 0);
+    CHECK(strcmp(place_after(lv, NULL, 0, (game_move){ { 0, 50, -1, 0 } }), "out_of_field") == 0);
+    CHECK(strcmp(place_after(lv, NULL, 0, (game_move){ { 0, 11, 50, 0 } }), "out_of_field") == 0);
+    CHECK(strcmp(place_after(lv, NULL, 0, (game_move){ { 0, 12, 50, 0 } }), "placed") == 0);
+    CHECK(strcmp(place_after(lv, NULL, 0, (game_move){ { 0, 50, 1, 0 } }), "out_of_field") == 0);
+    CHECK(strcmp(place_after(lv, NULL, 0, (game_move){ { 0, 50, 2, 0 } }), "placed") == 0);
+    const ct_box *shelf = &lv->field.walls[3];
+    int32_t sx = (shelf->x0 + shelf->x1) / 2 / CT_SUB, sy = shelf->y0 / CT_SUB;
+    CHECK(strcmp(place_after(lv, NULL, 0, (game_move){ { 0, sx, sy, 0 } }), "overlaps_wall") == 0);
+    CHECK(strcmp(place_after(lv, NULL, 0, (game_move){ { 0, sx, sy - 4, 0 } }), "placed") == 0);
+    CHECK(strcmp(place_after(lv, &ok, 1, (game_move){ { 0, 52, 52, -450 } }), "overlaps_part") == 0);
+    /* Footprints far enough apart do not overlap. */
+    CHECK(strcmp(place_after(lv, &ok, 1, (game_move){ { 0, 50, 80, 0 } }), "placed") == 0);
+    free((void *)lv);
+
+    /* Fans: a level that grants one. */
+    const ct_level *lf = new_level(4, 0);
+    CHECK(lf && lf->inventory[CT_FAN] == 1);
+    if (lf) {
+        game_move fan = { { CT_FAN, 50, 50, 0 } };
+        CHECK(strcmp(place_after(lf, NULL, 0, fan), "placed") == 0);
+        CHECK(strcmp(place_after(lf, &fan, 1, fan), "no_part_left") == 0);
+        CHECK(strcmp(place_after(lf, NULL, 0, (game_move){ { 1, 50, 133, 0 } }), "out_of_field") == 0);
+        CHECK(strcmp(place_after(lf, &fan, 1, (game_move){ { 0, 50, 59, 0 } }), "overlaps_part") == 0);
+        CHECK(strcmp(place_after(lf, &fan, 1, (game_move){ { 0, 50, 60, 0 } }), "placed") == 0);
+    }
+    free((void *)lf);
+}
+
+static void generate_is_pure(void)
+{
+    unsigned char *a = calloc(1, G->level_size), *b = calloc(1, G->level_size);
+    CHECK(a && b);
+    if (a && b) {
+        for (uint32_t s = 0; s < 20; s++) {
+            memset(b, 0xa5, G->level_size);
+            CHECK_EQ(G->generate(a, 1, 7, s), GEN_OK);
+            CHECK_EQ(G->generate(b, 1, 7, s), GEN_OK);
+            CHECK(memcmp(a, b, G->level_size) == 0);
+        }
+        CHECK_EQ(G->generate(a, 2, 1, 0), GEN_BAD_VERSION);
+        CHECK_EQ(G->generate(a, 1, 0, 0), GEN_BAD_LEVEL);
+        CHECK_EQ(G->generate(a, 1, 16, 0), GEN_BAD_LEVEL);
+    }
+    free(a);
+    free(b);
+}
+
+static void fallback_after_40(void)
+{
+    /* No ramp granted: every swept placement is illegal, so no candidate
+     * can pass the sweep and the first non-trivial one must be issued. */
+    static ct_level lv, first;
+    const ct_row row = { 2, 4, 12, 95, 0, 1 };
+    memset(&lv, 0, sizeof lv);
+    lv.seed = 99;
+    ct_generate(&lv, &row);
+    CHECK(lv.fallback);
+    CHECK(!lv.has_plan);
+    CHECK(!lv.trivial);
+    CHECK_EQ(lv.attempts, CT_ATTEMPTS);
+    CHECK_EQ(lv.pre_solved + lv.no_sweep_solution, CT_ATTEMPTS);
+    CHECK_EQ(lv.sims, CT_ATTEMPTS); /* only the bare balls ran */
+    CHECK(lv.issued >= 1 && lv.issued <= lv.pre_solved + 1);
+    ct_run bare;
+    ct_simulate(&lv.field, NULL, 0, NULL, 0, &bare);
+    CHECK(!bare.reached);
+    json_t *out = level_to_json(G, &lv);
+    CHECK(json_is_true(json_object_get(out, "fallback")));
+    CHECK(json_is_array(json_object_get(out, "plan")) &&
+          json_array_size(json_object_get(out, "plan")) == 0);
+    CHECK_EQ(geti(out, "plan_arrival_tick"), -1);
+    CHECK_EQ(geti(json_object_get(out, "discarded"), "no_sweep_solution"), lv.no_sweep_solution);
+    json_decref(out);
+    /* The issued field is the issued attempt's candidate. */
+    memset(&first, 0, sizeof first);
+    first.seed = 99;
+    const ct_row one_ramp = { 2, 4, 12, 95, 1, 1 };
+    ct_generate(&first, &one_ramp);
+    if (first.issued == lv.issued)
+        CHECK(memcmp(&first.field, &lv.field, sizeof lv.field) == 0);
+}
+
+/* Random machines on random levels: every simulation is bounded, its end
+ * code consistent, and the ball is never inside a wall after any tick (the
+ * invariant spec.md section 6 relies on). */
+static void random_machines(void)
+{
+    static ct_level lv;
+    static ct_state st;
+    static ct_tick tr[CT_TICK_CAP];
+    uint32_t rng = 2026;
+    int placed = 0, completed = 0;
+    for (int round = 0; round < 400; round++) {
+        int level = 1 + (int)rng_below(&rng, 15);
+        CHECK_EQ(G->generate(&lv, 1, level, rng_next(&rng)), GEN_OK);
+        G->start(&st, &lv);
+        int n = (int)rng_below(&rng, 9);
+        for (int i = 0; i < n; i++) {
+            game_move m = { { (int32_t)rng_below(&rng, 2), (int32_t)rng_below(&rng, 101),
+                              (int32_t)rng_below(&rng, 141), (int32_t)rng_below(&rng, 2801) - 1400 } };
+            int o = G->apply(&st, &m);
+            CHECK(o >= 0 && o < G->n_outcomes);
+            placed += o == CT_PLACED;
+        }
+        game_result r;
+        G->result(&st, &r);
+        const ct_state *v = &st;
+        ct_run run;
+        ct_simulate(&lv.field, v->placed, v->n_placed, tr, CT_TICK_CAP, &run);
+        CHECK_EQ(r.completed, run.reached);
+        CHECK(run.ticks >= 1 && run.ticks <= CT_TICK_CAP);
+        CHECK(run.end >= CT_END_GOAL && run.end <= CT_END_CAP);
+        CHECK_EQ(run.reached, run.end == CT_END_GOAL);
+        CHECK_EQ(r.extra[0], run.reached ? run.ticks : -1);
+        completed += run.reached;
+        for (int t = 0; t < run.ticks; t++)
+            for (int w = 0; w < lv.field.n_walls; w++) {
+                const ct_box *b = &lv.field.walls[w];
+                CHECK(!(b->x0 <= tr[t].x && tr[t].x < b->x1 && b->y0 <= tr[t].y && tr[t].y < b->y1));
+            }
+    }
+    printf("  random machines: 400 runs, %d parts placed, %d reached the goal\n", placed, completed);
+    CHECK(placed > 100);
+}
+
+/* Every level, seeds 0..499, through the game interface: the bare ball
+ * (no moves) never completes, and the plan completes at the tick the
+ * generator reported. Cheap enough to run in full under ASan too. */
+static void sweep_all_levels(void)
+{
+    const uint32_t step = 1;
+    static ct_level lv;
+    static ct_state st;
+    CHECK_EQ(G->state_size, sizeof st);
+    int plans = 0, fallbacks = 0, levels = 0;
+    for (int level = 1; level <= 15; level++)
+        for (uint32_t seed = 0; seed < SWEEP_SEEDS; seed += step) {
+            CHECK_EQ(G->generate(&lv, 1, level, seed), GEN_OK);
+            levels++;
+            CHECK(!lv.trivial);
+            game_result r;
+            G->start(&st, &lv);
+            G->result(&st, &r);
+            CHECK(!r.completed);
+            CHECK_EQ(r.score, 0);
+            CHECK_EQ(r.duration_ms, -1);
+            CHECK_EQ(lv.has_plan, !lv.fallback);
+            if (!lv.has_plan) {
+                fallbacks++;
+                continue;
+            }
+            plans++;
+            game_move m = { { lv.plan.kind, lv.plan.x, lv.plan.y, lv.plan.angle } };
+            G->start(&st, &lv);
+            CHECK_EQ(G->apply(&st, &m), CT_PLACED);
+            G->result(&st, &r);
+            CHECK(r.completed);
+            CHECK_EQ(r.extra[0], lv.plan_run.arrival_tick);
+            CHECK_EQ(r.score, 100000 - 10000 - lv.plan_run.arrival_tick);
+        }
+    printf("  sweep: %d levels, %d with a plan, %d fallbacks (seed step %u)\n", levels, plans,
+           fallbacks, step);
+    CHECK(plans > 0);
+}
+
+int main(void)
+{
+    json_error_t jerr;
+    vectors = json_load_file(VECTORS, 0, &jerr);
+    if (!vectors)
+        printf("  cannot read %s: %s\n", VECTORS, jerr.text);
+    RUN(fdiv_floors);
+    RUN(trig_vectors);
+    RUN(trig_shape);
+    RUN(traces);
+    RUN(level_vectors);
+    RUN(replay_vectors);
+    RUN(daily_vectors);
+    RUN(illegal_placements);
+    RUN(generate_is_pure);
+    RUN(fallback_after_40);
+    RUN(random_machines);
+    RUN(sweep_all_levels);
+    json_decref(vectors);
+    CHECK_DONE();
+}
