@@ -12,7 +12,7 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototyp
         -Wimplicit-fallthrough -Wold-style-definition -Wnull-dereference
 PKGS := libmicrohttpd jansson libsodium sqlite3
 APT_PKGS := libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev pkg-config \
-            cppcheck clang nodejs curl wrk
+            cppcheck clang nodejs curl wrk sqlite3
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -50,9 +50,13 @@ deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+# V=1 shows the full commands.
+Q = $(if $(V),,@)
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -c $< -o $@
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 # The migrations are compiled in, so bin/replayd runs from any directory.
 $(BUILD)/gen/schema_sql.c: $(SCHEMA_SQL) tools/embed_sql.sh
@@ -60,22 +64,26 @@ $(BUILD)/gen/schema_sql.c: $(SCHEMA_SQL) tools/embed_sql.sh
 	sh tools/embed_sql.sh $(SCHEMA_SQL) > $@.tmp && mv $@.tmp $@
 
 $(SCHEMA_OBJ): $(BUILD)/gen/schema_sql.c
-	$(CC) $(CFLAGS_ALL) -Wno-overlength-strings -I. -c $< -o $@
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS_ALL) -Wno-overlength-strings -I. -c $< -o $@
 
 $(BUILD)/replayd: $(LIB_OBJ) $(BUILD)/server/main.o
-	$(CC) $^ -o $@ $(LDFLAGS_ALL)
+	@$(if $(V),,echo "  LD      $@")
+	$(Q)$(CC) $^ -o $@ $(LDFLAGS_ALL)
 
 $(BIN)/replayd: $(BUILD)/replayd
 	@mkdir -p $(BIN)
-	cp $< $@
+	@cp $< $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $< $(LIB_OBJ) -o $@ $(LDFLAGS_ALL)
+	@$(if $(V),,echo "  CCLD    $@")
+	$(Q)$(CC) $(CFLAGS_ALL) $< $(LIB_OBJ) -o $@ $(LDFLAGS_ALL)
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $< $(LIB_OBJ) -o $@ $(LDFLAGS_ALL)
+	@$(if $(V),,echo "  CCLD    $@")
+	$(Q)$(CC) $(CFLAGS_ALL) $< $(LIB_OBJ) -o $@ $(LDFLAGS_ALL)
 
 unit-bins: $(TEST_BIN) $(BUILD)/replayd
 

@@ -24,6 +24,8 @@ export async function startServer({ dataDir, args = [] } = {}) {
     child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}: ${stderr}`)); });
   });
   child.removeAllListeners('exit');
+  // Never leave a server behind, whatever a test does.
+  process.on('exit', () => { try { child.kill('SIGKILL'); } catch { /* already gone */ } });
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const base = `http://127.0.0.1:${port}`;
   return {
@@ -75,6 +77,12 @@ export function replayCli(game, level, seedValue, moves, version) {
 export function solveSchulte(level, seedValue, gap = 110, version) {
   const moves = [];
   let t = 0;
+  const g = gen('schulte', level, seedValue, version);
+  if (!g.reshuffle) {
+    const grid = g.grid.flat();
+    const order = grid.map((_, i) => (g.order === 'up' ? i + 1 : grid.length - i));
+    return order.map((n, i) => ({ t: gap * (i + 1), cell: grid.indexOf(n) }));
+  }
   for (;;) {
     const out = replayCli('schulte', level, seedValue, moves, version);
     if (out.completed || out.board.next === 0) return moves;
@@ -103,6 +111,11 @@ export function solve(game, level, seedValue, version) {
   if (game === 'schulte') return solveSchulte(level, seedValue, 110, version);
   if (game === 'pipes') return solvePipes(level, seedValue);
   const g = gen(game, level, seedValue, version);
+  if (game === 'opposites') return g.answers.map((answer, i) => ({ t: g.appear_ms[i] + 300, answer }));
+  if (game === 'target-sums') {
+    const cells = g.solution.flat().map((keep, cell) => (keep ? -1 : cell)).filter((c) => c >= 0);
+    return cells.map((cell, i) => ({ t: 150 * (i + 1), cell }));
+  }
   if (Array.isArray(g.plan)) return g.plan;
   throw new Error(`no solver for ${game} in the harness`);
 }

@@ -214,89 +214,7 @@ static void timing_rules(void)
 
 /* ---- vectors/opposites.json (until the generic runner lands) ---- */
 
-static bool json_subset(const json_t *want, const json_t *got)
-{
-    const char *key;
-    const json_t *v;
-    json_object_foreach((json_t *)want, key, v) {
-        if (!json_equal(v, json_object_get(got, key))) {
-            printf("  key \"%s\" differs\n", key);
-            return false;
-        }
-    }
-    return true;
-}
-
-static void vectors_file(void)
-{
-    json_error_t err;
-    json_t *doc = json_load_file("vectors/opposites.json", JSON_REJECT_DUPLICATES, &err);
-    CHECK(doc != NULL);
-    if (!doc)
-        return;
-    CHECK(strcmp(json_string_value(json_object_get(doc, "game")), G->name) == 0);
-    int per_version[3] = { 0, 0, 0 };
-    size_t i;
-    const json_t *c;
-    json_array_foreach(json_object_get(doc, "levels"), i, c) {
-        int version = (int)json_integer_value(json_object_get(c, "version"));
-        int level = (int)json_integer_value(json_object_get(c, "level"));
-        uint32_t seed = (uint32_t)json_integer_value(json_object_get(c, "seed"));
-        CHECK(G->generate(level_buf, version, level, seed) == GEN_OK);
-        json_t *got = level_to_json(G, level_buf);
-        bool ok = json_subset(json_object_get(c, "expect"), got);
-        if (!ok)
-            printf("  level case: %s\n", json_string_value(json_object_get(c, "name")));
-        CHECK(ok);
-        json_decref(got);
-    }
-    json_array_foreach(json_object_get(doc, "replays"), i, c) {
-        const char *name = json_string_value(json_object_get(c, "name"));
-        int version = (int)json_integer_value(json_object_get(c, "version"));
-        int level = (int)json_integer_value(json_object_get(c, "level"));
-        uint32_t seed = (uint32_t)json_integer_value(json_object_get(c, "seed"));
-        CHECK(strncmp(name, "hand:", 5) == 0 || strncmp(name, "generated:", 10) == 0);
-        if (version >= 1 && version <= 2)
-            per_version[version]++;
-        CHECK(G->generate(level_buf, version, level, seed) == GEN_OK);
-        G->start(state_buf, level_buf);
-        json_t *before = state_to_json(G, state_buf);
-        bool ok = json_equal(before, json_object_get(c, "board_before"));
-        json_decref(before);
-        game_move moves[512];
-        move_error merr;
-        long n = moves_from_json(G, json_object_get(c, "moves"), moves, 512, &merr);
-        ok = ok && n >= 0;
-        if (n < 0)
-            n = 0;
-        replay_run(G, level_buf, state_buf, moves, (size_t)n, outcome_buf, &rep);
-        size_t shown = rep.rejected ? rep.rejected_move + 1 : (size_t)n;
-        json_t *oc = outcomes_to_json(G, outcome_buf, shown);
-        ok = ok && json_equal(oc, json_object_get(c, "outcomes"));
-        json_decref(oc);
-        const json_t *rej = json_object_get(c, "rejected");
-        if (rej) {
-            ok = ok && rep.rejected &&
-                 (long long)rep.rejected_move == json_integer_value(json_object_get(rej, "move")) &&
-                 strcmp(G->outcomes[rep.rejected_outcome].code,
-                        json_string_value(json_object_get(rej, "reason"))) == 0;
-        } else {
-            json_t *after = state_to_json(G, state_buf);
-            json_t *res = result_to_json(G, &rep.result);
-            ok = ok && !rep.rejected && json_equal(after, json_object_get(c, "board_after")) &&
-                 json_subset(json_object_get(c, "result"), res);
-            json_decref(after);
-            json_decref(res);
-        }
-        if (!ok)
-            printf("  replay case: %s\n", name);
-        CHECK(ok);
-    }
-    /* Version 1 cases stay in the file while version 1 is replayable. */
-    CHECK(per_version[1] >= 5);
-    CHECK(per_version[2] >= 5);
-    json_decref(doc);
-}
+/* Every case of the vector file runs in tests/unit/test_vectors.c. */
 
 int main(void)
 {
@@ -305,6 +223,5 @@ int main(void)
     RUN(same_moves_v1_and_v2);
     RUN(all_wrong_v1_ends_v2_floors);
     RUN(timing_rules);
-    RUN(vectors_file);
     CHECK_DONE();
 }

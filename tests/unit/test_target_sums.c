@@ -402,86 +402,7 @@ static void version_and_level_bounds(void)
 
 /* ---- vectors/target-sums.json (until the generic runner lands) ---- */
 
-static bool json_subset(const json_t *want, const json_t *got)
-{
-    const char *key;
-    const json_t *v;
-    json_object_foreach((json_t *)want, key, v) {
-        if (!json_equal(v, json_object_get(got, key))) {
-            printf("  key \"%s\" differs\n", key);
-            return false;
-        }
-    }
-    return true;
-}
-
-static void vectors_file(void)
-{
-    json_error_t err;
-    json_t *doc = json_load_file("vectors/target-sums.json", JSON_REJECT_DUPLICATES, &err);
-    CHECK(doc != NULL);
-    if (!doc)
-        return;
-    CHECK(strcmp(json_string_value(json_object_get(doc, "game")), G->name) == 0);
-    const json_t *levels = json_object_get(doc, "levels");
-    const json_t *replays = json_object_get(doc, "replays");
-    CHECK(json_array_size(levels) >= 5 && json_array_size(replays) >= 5);
-    size_t i;
-    const json_t *c;
-    json_array_foreach(levels, i, c) {
-        int version = (int)json_integer_value(json_object_get(c, "version"));
-        int level = (int)json_integer_value(json_object_get(c, "level"));
-        uint32_t seed = (uint32_t)json_integer_value(json_object_get(c, "seed"));
-        CHECK(G->generate(R.level, version, level, seed) == GEN_OK);
-        json_t *got = level_to_json(G, R.level);
-        bool ok = json_subset(json_object_get(c, "expect"), got);
-        if (!ok)
-            printf("  level case: %s\n", json_string_value(json_object_get(c, "name")));
-        CHECK(ok);
-        json_decref(got);
-    }
-    json_array_foreach(replays, i, c) {
-        const char *name = json_string_value(json_object_get(c, "name"));
-        int version = (int)json_integer_value(json_object_get(c, "version"));
-        int level = (int)json_integer_value(json_object_get(c, "level"));
-        uint32_t seed = (uint32_t)json_integer_value(json_object_get(c, "seed"));
-        CHECK(strncmp(name, "hand:", 5) == 0 || strncmp(name, "generated:", 10) == 0);
-        CHECK(G->generate(R.level, version, level, seed) == GEN_OK);
-        G->start(R.state, R.level);
-        json_t *before = state_to_json(G, R.state);
-        bool ok = json_equal(before, json_object_get(c, "board_before"));
-        json_decref(before);
-        game_move moves[64];
-        move_error merr;
-        long n = moves_from_json(G, json_object_get(c, "moves"), moves, 64, &merr);
-        ok = ok && n >= 0;
-        if (n < 0)
-            n = 0;
-        replay_run(G, R.level, R.state, moves, (size_t)n, R.outcomes, &R.rep);
-        size_t shown = R.rep.rejected ? R.rep.rejected_move + 1 : (size_t)n;
-        json_t *oc = outcomes_to_json(G, R.outcomes, shown);
-        ok = ok && json_equal(oc, json_object_get(c, "outcomes"));
-        json_decref(oc);
-        const json_t *rej = json_object_get(c, "rejected");
-        if (rej) {
-            ok = ok && R.rep.rejected &&
-                 (long long)R.rep.rejected_move == json_integer_value(json_object_get(rej, "move")) &&
-                 strcmp(G->outcomes[R.rep.rejected_outcome].code,
-                        json_string_value(json_object_get(rej, "reason"))) == 0;
-        } else {
-            json_t *after = state_to_json(G, R.state);
-            json_t *res = result_to_json(G, &R.rep.result);
-            ok = ok && !R.rep.rejected && json_equal(after, json_object_get(c, "board_after")) &&
-                 json_subset(json_object_get(c, "result"), res);
-            json_decref(after);
-            json_decref(res);
-        }
-        if (!ok)
-            printf("  replay case: %s\n", name);
-        CHECK(ok);
-    }
-    json_decref(doc);
-}
+/* Every case of the vector file runs in tests/unit/test_vectors.c. */
 
 int main(void)
 {
@@ -493,6 +414,5 @@ int main(void)
     RUN(wasted_toggles_cost_and_end_is_ignored);
     RUN(rejections_and_timeout);
     RUN(version_and_level_bounds);
-    RUN(vectors_file);
     CHECK_DONE();
 }

@@ -1,9 +1,12 @@
-// The peer corpus of docs/BENCH.md: per game, every level 1..15 x seeds 0..39.
+// The peer corpus of docs/BENCH.md: per game, every level 1..15 x seeds 0..39,
+// generated at the game's current version (Opposites: 2; the others: 1).
 // Prints one JSON line per game:
 //   {"game":"schulte","gen_ns":<median ns per generated level>,"replay_ns":<median ns per replay>,"levels":<count>}
 //   node vectors/port/bench.mjs [--passes N] [--warmup N]
 import * as schulte from './games/schulte.mjs';
 import * as pipes from './games/pipes.mjs';
+import * as targetSums from './games/target-sums.mjs';
+import * as opposites from './games/opposites.mjs';
 
 const args = process.argv.slice(2);
 const opt = (flag, dflt) => {
@@ -33,7 +36,7 @@ function corpus(game) {
 function genPass(game, list) {
   const t0 = process.hrtime.bigint();
   for (const [level, seed] of list) {
-    const lv = game.generate(1, level, seed);
+    const lv = game.generate(game.version, level, seed);
     sink ^= lv.seed;
   }
   return Number(process.hrtime.bigint() - t0) / list.length;
@@ -49,17 +52,17 @@ function replayPass(game, prepared) {
   return Number(process.hrtime.bigint() - t0) / prepared.length;
 }
 
-for (const game of [schulte, pipes]) {
+for (const game of [schulte, pipes, targetSums, opposites]) {
   const list = corpus(game);
   // The move lists are built once, outside the timed loop (and so are the levels).
   const prepared = list.map(([level, seed]) => {
-    const lv = game.generate(1, level, seed);
+    const lv = game.generate(game.version, level, seed);
     return [lv, game.typicalSolution(lv)];
   });
   for (const [lv, moves] of prepared) {
     const st = game.start(lv);
     for (const m of moves) game.apply(st, m);
-    if (!st.completed) throw new Error(`${game.name} level ${lv.level} seed ${lv.seed}: the typical solution does not complete`);
+    if (!game.result(st).completed) throw new Error(`${game.name} level ${lv.level} seed ${lv.seed}: the typical solution does not complete`);
   }
   for (let i = 0; i < WARMUP; i++) {
     genPass(game, list);

@@ -1,5 +1,5 @@
-// Writes the `generated:` cases of vectors/prng.json, vectors/schulte.json and
-// vectors/pipes.json from this port. Every `hand:` case is kept as it is (and
+// Writes the `generated:` cases of vectors/prng.json, vectors/schulte.json,
+// vectors/pipes.json, vectors/target-sums.json and vectors/opposites.json from this port. Every `hand:` case is kept as it is (and
 // first); every previous `generated:` case is replaced. Deterministic: all
 // random choices come from the core's own mulberry32 with fixed seeds.
 //   node vectors/port/generate.mjs           (rewrite the files)
@@ -11,6 +11,8 @@ import * as core from './core.mjs';
 import { Rng, fnv1a32 } from './core.mjs';
 import * as schulte from './games/schulte.mjs';
 import * as pipes from './games/pipes.mjs';
+import * as targetSums from './games/target-sums.mjs';
+import * as opposites from './games/opposites.mjs';
 import { replay, PRNG_SECTIONS } from './vectors.mjs';
 
 const VECTORS = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,8 +33,30 @@ function keepHand(list) {
 const CHECK = process.argv.includes('--check');
 let stale = 0;
 
-function save(file, json) {
-  const text = JSON.stringify(json, null, 1);
+// The files of Target Sums and Opposites were written with one case a line
+// (`"key": value, ...` separators); they keep that layout, so every hand case
+// stays byte for byte as it was.
+const compact = (x) => {
+  if (Array.isArray(x)) return `[${x.map(compact).join(', ')}]`;
+  if (x !== null && typeof x === 'object') {
+    return `{${Object.keys(x).map((k) => `${JSON.stringify(k)}: ${compact(x[k])}`).join(', ')}}`;
+  }
+  return JSON.stringify(x);
+};
+
+function caseLines(json) {
+  const lines = Object.keys(json).map((k) => {
+    const v = json[k];
+    if (Array.isArray(v)) {
+      return v.length ? `  ${JSON.stringify(k)}: [\n${v.map((c) => `    ${compact(c)}`).join(',\n')}\n  ]` : `  ${JSON.stringify(k)}: []`;
+    }
+    return `  ${JSON.stringify(k)}: ${compact(v)}`;
+  });
+  return `{\n${lines.join(',\n')}\n}\n`;
+}
+
+function save(file, json, layout = 'indent1') {
+  const text = layout === 'lines' ? caseLines(json) : JSON.stringify(json, null, 1);
   if (CHECK) {
     if (readFileSync(join(VECTORS, file), 'utf8') !== text) {
       console.error(`${file} is not what the generator writes`);
@@ -159,7 +183,7 @@ class Play {
     return this.dead || this.st.ended;
   }
   move(t, cell) {
-    const mv = { t, cell };
+    const mv = { t, [this.game.fields[1]]: cell };
     this.moves.push(mv);
     if (!this.dead) {
       const code = this.game.apply(this.st, mv);
@@ -466,10 +490,378 @@ function pipesReplays(r) {
   return out;
 }
 
+// ---- Target Sums --------------------------------------------------------------
+
+// Per level: the seed of 0..1999 with the most rejected candidates and the one
+// with the most search nodes (the first such seed).
+function targetSumsExtremes(level) {
+  let rej = [-1, 0];
+  let nod = [-1, 0];
+  for (let seed = 0; seed < 2000; seed++) {
+    const lv = targetSums.generate(1, level, seed);
+    if (lv.rejected > rej[0]) rej = [lv.rejected, seed];
+    if (lv.searchNodes > nod[0]) nod = [lv.searchNodes, seed];
+  }
+  return [
+    [rej[1], `the most rejected candidates over seeds 0..1999: ${rej[0]}`],
+    [nod[1], `the most search nodes over seeds 0..1999: ${nod[0]}`],
+  ];
+}
+
+function targetSumsReplays(r) {
+  const out = [];
+  const T = targetSums;
+  const seedFor = () => (r.below(4) === 0 ? r.below(100) : r.next());
+  const gapOf = () => (r.below(5) === 0 ? 100 : 100 + r.below(1900));
+  const removedOf = (lv) => lv.solution.map((k, i) => (k ? -1 : i)).filter((i) => i >= 0);
+  const keptOf = (lv) => lv.solution.map((k, i) => (k ? i : -1)).filter((i) => i >= 0);
+  const pick = (list) => list[r.below(list.length)];
+
+  for (let level = 1; level <= T.levels; level++) {
+    const add = (what, build, seed = seedFor()) => {
+      const lv = T.generate(1, level, seed);
+      const p = new Play(T, lv);
+      build(p, lv);
+      out.push(replayCase(T, lv, what, p.moves));
+    };
+    const n = T.generate(1, level, 0).n;
+
+    add('the solution row-major, 150 ms apart (the bench solution)', (p, lv) => {
+      for (const m of T.typicalSolution(lv)) p.move(m.t, m.cell);
+    });
+    add('the solution in a random order at random gaps of 100..1999 ms', (p, lv) => {
+      for (const c of r.shuffle(removedOf(lv))) p.move(p.t + gapOf(), c);
+    });
+    add('the solution exactly 100 ms a toggle from t = 100', (p, lv) => {
+      for (const c of removedOf(lv)) p.move(p.t + 100, c);
+    });
+    const ex = 1 + r.below(4);
+    add(`${ex} wasted remove/restore pair(s) mixed in, then solved`, (p, lv) => {
+      const list = removedOf(lv);
+      for (let i = 0; i < ex; i++) {
+        const c = r.below(n);
+        list.push(c, c);
+      }
+      // keep each wasted pair's order: a shuffle of the list, then the solution is still reached
+      for (const c of r.shuffle(list)) p.move(p.t + gapOf(), c);
+    });
+    add('a kept cell removed and restored at once, then solved; a later tap is after_end', (p, lv) => {
+      const c0 = pick(keptOf(lv).length ? keptOf(lv) : [0]);
+      p.move(p.t + 100 + r.below(500), c0);
+      p.move(p.t + 100 + r.below(500), c0);
+      for (const c of removedOf(lv)) p.move(p.t + gapOf(), c);
+      p.move(p.t + 100, r.below(n));
+    });
+    add('solved exactly at the limit: the score floor of 1000', (p, lv) => {
+      const list = removedOf(lv);
+      const last = list.pop();
+      for (const c of list) p.move(p.t + 100, c);
+      p.move(lv.limit, last);
+    });
+    add('solved a few seconds before the limit with wasted toggles: the bonus floors at 0', (p, lv) => {
+      const list = removedOf(lv);
+      const last = list.pop();
+      const c0 = r.below(n);
+      p.move(p.t + 100, c0);
+      p.move(p.t + 100, c0);
+      p.move(p.t + 100, c0);
+      p.move(p.t + 100, c0);
+      for (const c of list) p.move(p.t + 100 + r.below(200), c);
+      p.move(lv.limit - r.below(2000), last);
+    });
+    add('solved close to the limit', (p, lv) => {
+      const list = removedOf(lv);
+      const last = list.pop();
+      for (const c of list) p.move(p.t + 100 + r.below(300), c);
+      p.move(lv.limit - r.below(5000), last);
+    });
+    add('a toggle past the limit times the level out; later moves are ignored', (p, lv) => {
+      const list = r.shuffle(removedOf(lv));
+      const k = r.below(list.length);
+      for (let i = 0; i < k; i++) p.move(p.t + gapOf(), list[i]);
+      p.move(lv.limit + 1 + r.below(5000), r.below(n));
+      p.move(p.t + 100, n + r.below(10));
+      p.move(p.t - 1000, 0);
+      p.move(MAXF, MAXF);
+    });
+    add('unfinished: some right toggles and some wrong ones', (p, lv) => {
+      const list = removedOf(lv);
+      const k = r.below(list.length);
+      for (let i = 0; i < k; i++) p.move(p.t + gapOf(), r.below(3) === 0 ? r.below(n) : list[i]);
+    });
+    add('no moves at all', () => {});
+    add('every cell removed in row-major order', (p) => {
+      for (let c = 0; c < n; c++) p.move(p.t + 100 + r.below(400), c);
+    });
+    add('a cell off the board is rejected', (p, lv) => {
+      const list = removedOf(lv);
+      const k = r.below(list.length);
+      for (let i = 0; i < k; i++) p.move(p.t + gapOf(), list[i]);
+      p.move(p.t + 100 + r.below(1000), [n, n + 1 + r.below(100), MAXF][r.below(3)]);
+      p.move(p.t + 100, 0);
+    });
+    add('a cell off the board is rejected even past the limit (the range check comes first)', (p, lv) => {
+      const list = removedOf(lv);
+      const k = r.below(list.length);
+      for (let i = 0; i < k; i++) p.move(p.t + gapOf(), list[i]);
+      p.move(lv.limit + 1 + r.below(10000), n + r.below(5));
+    });
+    add('time going backwards is rejected', (p, lv) => {
+      const list = removedOf(lv);
+      const k = 1 + r.below(list.length);
+      for (let i = 0; i < k - 1; i++) p.move(p.t + gapOf(), list[i]);
+      p.move(p.t + 100 + r.below(900), r.below(n));
+      p.move(p.t - 1 - r.below(Math.min(p.t, 300)), r.below(n));
+    });
+    add('a toggle under 100 ms after the previous one is too fast', (p, lv) => {
+      const list = removedOf(lv);
+      const k = 1 + r.below(list.length);
+      for (let i = 0; i < k - 1; i++) p.move(p.t + gapOf(), list[i]);
+      p.move(p.t + 100 + r.below(900), r.below(n));
+      p.move(p.t + r.below(100), r.below(n));
+    });
+    add('a first toggle before t = 100 is too fast', (p) => {
+      p.move(r.below(100), r.below(n));
+      p.move(1000, 0);
+    });
+    add('random toggles at random gaps of 100..1999 ms', (p) => {
+      for (let i = 0; i < 2 * n && !p.ended; i++) p.move(p.t + gapOf(), r.below(n));
+    });
+    add('random moves, legal and illegal', (p) => {
+      for (let i = 0; i < 2 * n; i++) {
+        const t = r.below(12) === 0 ? Math.max(0, p.t + r.below(120) - 20) : p.t + 100 + r.below(600);
+        p.move(t, r.below(25) === 0 ? n + r.below(3) : r.below(n));
+      }
+    });
+    add('solved, then moves after the end (off the board, backwards, past the limit)', (p, lv) => {
+      for (const c of removedOf(lv)) p.move(p.t + gapOf(), c);
+      p.move(p.t + 1, n);
+      p.move(p.t - 5, 0);
+      p.move(lv.limit + 10, 0);
+    });
+    add('the very first toggle comes after the limit', (p, lv) => {
+      p.move(lv.limit + 1, 0);
+      p.move(lv.limit + 100, 1);
+    });
+  }
+  return out;
+}
+
+// ---- Opposites ----------------------------------------------------------------
+
+// Every move list is built once from the schedule (which both versions share)
+// and replayed under version 1 and under version 2: the same (level, seed, moves)
+// with each version's outcomes and result.
+function oppositesReplays(r) {
+  const out = [];
+  const O = opposites;
+  const seedFor = () => (r.below(4) === 0 ? r.below(100) : r.next());
+  const MIN = O.MIN_REACTION_MS;
+
+  const opCase = (lv, what, moves) => {
+    const c = replayCase(O, lv, what, moves);
+    c.name = `${G}v${lv.version}, level ${lv.level} seed ${lv.seed}, ${what}`;
+    return c;
+  };
+
+  for (let level = 1; level <= O.levels; level++) {
+    const add = (what, build, seed = seedFor()) => {
+      const lv = O.generate(2, level, seed);
+      const moves = [];
+      const m = (t, answer) => moves.push({ t, answer });
+      // helpers over the schedule
+      const h = {
+        at: (i, rt) => lv.appear[i] + rt,
+        right: (i) => lv.prompt[i] ^ 1,
+        wrongOf: (i) => {
+          const a = r.below(lv.codes - 1);
+          return a >= (lv.prompt[i] ^ 1) ? a + 1 : a;
+        },
+        rt: () => MIN + r.below(lv.window - MIN), // a reaction time in the window, not too fast
+        // an increasing list of k reaction times in MIN..window-1
+        rts: (k) => {
+          const xs = [];
+          for (let j = 0; j < k; j++) xs.push(MIN + r.below(lv.window - MIN));
+          return xs.sort((a, b) => a - b);
+        },
+      };
+      build(m, lv, h);
+      if (moves.length > O.MAX_MOVES) throw new Error('opposites: too many moves');
+      for (const v of [1, 2]) out.push(opCase(O.generate(v, level, seed), what, moves));
+    };
+    const N = O.generate(2, level, 0).count;
+
+    add('every prompt answered 300 ms after it appears (the bench solution)', (m, lv) => {
+      for (const mv of O.typicalSolution(lv)) m(mv.t, mv.answer);
+    });
+    add('clean run at random reaction times', (m, lv, h) => {
+      for (let i = 0; i < N; i++) m(h.at(i, h.rt()), h.right(i));
+    });
+    add('every prompt answered at r = 150 ms: the most points', (m, lv, h) => {
+      for (let i = 0; i < N; i++) m(h.at(i, MIN), h.right(i));
+    });
+    add('every prompt answered at r = window - 1: 100 points each', (m, lv, h) => {
+      for (let i = 0; i < N; i++) m(h.at(i, lv.window - 1), h.right(i));
+    });
+    const ks = 1 + r.below(Math.min(4, N));
+    add(`${ks} slip(s), each followed by the right answer later in the window`, (m, lv, h) => {
+      const slips = new Set(r.shuffle(Array.from({ length: N }, (_, i) => i)).slice(0, ks));
+      for (let i = 0; i < N; i++) {
+        if (slips.has(i)) {
+          const [a, b] = h.rts(2);
+          m(h.at(i, a), h.wrongOf(i));
+          m(h.at(i, b), h.right(i));
+        } else m(h.at(i, h.rt()), h.right(i));
+      }
+    });
+    add('zero to three wrong answers before the right one on every prompt', (m, lv, h) => {
+      for (let i = 0; i < N; i++) {
+        const w = r.below(4);
+        const xs = h.rts(w + 1);
+        for (let j = 0; j < w; j++) m(h.at(i, xs[j]), h.wrongOf(i));
+        m(h.at(i, xs[w]), h.right(i));
+      }
+    });
+    add('every prompt answered wrong twice', (m, lv, h) => {
+      for (let i = 0; i < N; i++) {
+        const [a, b] = h.rts(2);
+        m(h.at(i, a), h.wrongOf(i));
+        m(h.at(i, b), h.wrongOf(i));
+      }
+    });
+    add('late answers: at r = window exactly, between prompts, and after a correct one', (m, lv, h) => {
+      for (let i = 0; i < N - 1; i++) {
+        const x = r.below(4);
+        const lateT = () => h.at(i, lv.window + r.below(lv.appear[i + 1] - lv.appear[i] - lv.window));
+        if (x === 0) m(h.at(i, lv.window), h.right(i));
+        else if (x === 1) m(lateT(), r.below(lv.codes));
+        else if (x === 2) {
+          m(h.at(i, h.rt()), h.right(i));
+          m(lateT(), h.right(i));
+        } else m(h.at(i, h.rt()), h.right(i));
+      }
+      m(h.at(N - 1, h.rt()), h.right(N - 1));
+    });
+    add('repeated taps on prompts already answered (right or wrong)', (m, lv, h) => {
+      for (let i = 0; i < N; i++) {
+        const xs = h.rts(3);
+        m(h.at(i, xs[0]), r.below(3) ? h.right(i) : h.wrongOf(i));
+        m(h.at(i, xs[1]), r.below(lv.codes));
+        if (r.below(2)) m(h.at(i, xs[2]), h.right(i));
+      }
+    });
+    add('answers before the first prompt are ignored (no_prompt), then a clean run', (m, lv, h) => {
+      const k = 1 + r.below(4);
+      const ts = [];
+      for (let j = 0; j < k; j++) ts.push(r.below(lv.appear[0]));
+      ts.sort((a, b) => a - b);
+      for (const t of ts) m(t, r.below(lv.codes));
+      m(lv.appear[0] - 1, h.right(0));
+      for (let i = 0; i < N; i++) m(h.at(i, h.rt()), h.right(i));
+    });
+    add('all but the last prompt answered, then answers at and after end_ms', (m, lv, h) => {
+      for (let i = 0; i < N - 1; i++) m(h.at(i, h.rt()), h.right(i));
+      m(lv.end, h.right(N - 1));
+      m(lv.end + 1 + r.below(5000), r.below(lv.codes));
+      m(lv.end - 100, lv.codes);
+      m(MAXF, 255);
+    });
+    const kw = 1 + r.below(3);
+    add(`every prompt answered once (${kw} wrong), then an out-of-range answer, a backwards time and t = 2^31-1`, (m, lv, h) => {
+      const bad = new Set(r.shuffle(Array.from({ length: N }, (_, i) => i)).slice(0, kw));
+      for (let i = 0; i < N; i++) m(h.at(i, h.rt()), bad.has(i) ? h.wrongOf(i) : h.right(i));
+      const last = lv.appear[N - 1] + lv.window - 1;
+      m(last, lv.codes + r.below(256 - lv.codes));
+      m(last - 500, 0);
+      m(MAXF, 0);
+    });
+    add('exactly half the prompts correct, the rest wrong or missed: completed', (m, lv, h) => {
+      const good = new Set(r.shuffle(Array.from({ length: N }, (_, i) => i)).slice(0, N / 2));
+      for (let i = 0; i < N; i++) {
+        if (good.has(i)) m(h.at(i, h.rt()), h.right(i));
+        else if (r.below(2)) m(h.at(i, h.rt()), h.wrongOf(i));
+      }
+    });
+    add('one correct answer fewer than half: not completed', (m, lv, h) => {
+      const good = new Set(r.shuffle(Array.from({ length: N }, (_, i) => i)).slice(0, N / 2 - 1));
+      for (let i = 0; i < N; i++) {
+        if (good.has(i)) m(h.at(i, h.rt()), h.right(i));
+        else if (r.below(2)) m(h.at(i, h.rt()), h.wrongOf(i));
+      }
+    });
+    add('unfinished: the first prompts answered, then nothing', (m, lv, h) => {
+      const k = r.below(N);
+      for (let i = 0; i < k; i++) m(h.at(i, h.rt()), r.below(4) ? h.right(i) : h.wrongOf(i));
+    });
+    add('no moves at all', () => {});
+    add('an answer under 150 ms after its prompt appeared is too fast', (m, lv, h) => {
+      const k = r.below(N);
+      for (let i = 0; i < k; i++) m(h.at(i, h.rt()), h.right(i));
+      m(h.at(k, r.below(MIN)), r.below(2) ? h.right(k) : h.wrongOf(k));
+      m(h.at(k, MIN), h.right(k));
+    });
+    add('a wrong answer at r = 150, then taps 1..99 ms later: repeated in v1, counted in v2', (m, lv, h) => {
+      const i = r.below(N);
+      m(h.at(i, MIN), h.wrongOf(i));
+      m(h.at(i, MIN + 1 + r.below(99)), h.wrongOf(i));
+      m(h.at(i, MIN + 100 + r.below(lv.window - MIN - 100)), h.right(i));
+    });
+    add('time going backwards is rejected', (m, lv, h) => {
+      const k = 1 + r.below(N - 1);
+      let t = 0;
+      for (let i = 0; i < k; i++) {
+        t = h.at(i, h.rt());
+        m(t, h.right(i));
+      }
+      m(t - 1 - r.below(300), h.right(k - 1));
+    });
+    add('an answer that is not a button of the level is rejected', (m, lv, h) => {
+      const k = r.below(N);
+      for (let i = 0; i < k; i++) m(h.at(i, h.rt()), h.right(i));
+      m(h.at(k, h.rt()), [lv.codes, lv.codes + 1 + r.below(254 - lv.codes), 255][r.below(3)]);
+    });
+    add('an out-of-range answer at end_ms is rejected (the range check comes before the end)', (m, lv, h) => {
+      m(h.at(0, h.rt()), h.right(0));
+      m(lv.end + r.below(3), lv.codes + r.below(256 - lv.codes));
+    });
+    add('an out-of-range answer before the first prompt is rejected', (m, lv) => {
+      m(r.below(lv.appear[0]), lv.codes + r.below(256 - lv.codes));
+    });
+    add('the very first move comes at end_ms: nothing counts', (m, lv, h) => {
+      m(lv.end, h.right(N - 1));
+      m(lv.end + 10, h.right(0));
+    });
+    add('random legal answers at random times (never too fast)', (m, lv) => {
+      let t = 0;
+      const k = N + r.below(2 * N);
+      for (let j = 0; j < k; j++) {
+        t += r.below(Math.floor((lv.end + 1000) / k) * 2);
+        // the answer belongs to the last prompt shown; nudge a too-fast moment to r = 150
+        let p = -1;
+        for (let i = 0; i < N; i++) if (lv.appear[i] <= t) p = i;
+        if (p >= 0 && t - lv.appear[p] < MIN) t = lv.appear[p] + MIN;
+        m(t, r.below(3) === 0 && p >= 0 ? lv.prompt[p] ^ 1 : r.below(lv.codes));
+      }
+    });
+    add('random moves, legal and illegal', (m, lv) => {
+      let t = 0;
+      const k = N + r.below(2 * N);
+      for (let j = 0; j < k; j++) {
+        t = r.below(30) === 0 ? Math.max(0, t - 1 - r.below(200)) : t + r.below(Math.floor((lv.end + 1000) / k) * 2);
+        m(t, r.below(30) === 0 ? lv.codes + r.below(256 - lv.codes) : r.below(lv.codes));
+      }
+    });
+  }
+  return out;
+}
+
 // ---- level cases --------------------------------------------------------------
 
-function levelCases(game, r, describe) {
+// `extra(level)` may add [seed, note] pairs; a game with several versions gets
+// every board under every version (the name then starts with the version).
+function levelCases(game, r, describe, extra = () => []) {
   const out = [];
+  const versions = game.versions || [1];
   for (let level = 1; level <= game.levels; level++) {
     const seeds = [];
     for (let s = 0; s < 10; s++) seeds.push(s);
@@ -478,29 +870,36 @@ function levelCases(game, r, describe) {
       const s = r.next();
       if (!seeds.includes(s)) seeds.push(s);
     }
-    for (const seed of seeds) {
-      const lv = game.generate(1, level, seed);
-      out.push({
-        name: `${G}level ${level} seed ${seed} (${describe(lv)})`,
-        version: 1,
-        level,
-        seed,
-        expect: game.describeLevel(lv),
-      });
+    const notes = new Map(seeds.map((s) => [s, '']));
+    for (const [s, note] of extra(level)) {
+      if (!notes.has(s)) notes.set(s, `, ${note}`);
+    }
+    for (const [seed, note] of notes) {
+      for (const v of versions) {
+        const lv = game.generate(v, level, seed);
+        const vname = versions.length > 1 ? `version ${v} ` : '';
+        out.push({
+          name: `${G}${vname}level ${level} seed ${seed} (${describe(lv)}${note})`,
+          version: v,
+          level,
+          seed,
+          expect: game.describeLevel(lv),
+        });
+      }
     }
   }
   return out;
 }
 
-function genGame(game, file, replaysOf, describe) {
+function genGame(game, file, replaysOf, describe, extra, layout) {
   const json = load(file);
-  const levelsOut = levelCases(game, streamFor(`${game.name}:levels`), describe);
+  const levelsOut = levelCases(game, streamFor(`${game.name}:levels`), describe, extra);
   const replaysOut = replaysOf(streamFor(`${game.name}:replays`));
   json.levels = keepHand(json.levels).concat(levelsOut);
   json.replays = keepHand(json.replays).concat(replaysOut);
   uniqueNames(json.levels);
   uniqueNames(json.replays);
-  save(file, json);
+  save(file, json, layout);
   return { levels: levelsOut.length, replays: replaysOut.length };
 }
 
@@ -510,6 +909,11 @@ const counts = {
     (lv) => `${lv.side}x${lv.side} ${lv.order}${lv.reshuffle ? ', reshuffle' : ''}`),
   'pipes.json': genGame(pipes, 'pipes.json', pipesReplays,
     (lv) => `${lv.width}x${lv.height}${lv.wrap ? ' wrapping' : ''}`),
+  'target-sums.json': genGame(targetSums, 'target-sums.json', targetSumsReplays,
+    (lv) => `${lv.rows}x${lv.cols}, values ${lv.minValue}..${lv.maxValue}, keep ${lv.keepPercent}%`,
+    targetSumsExtremes, 'lines'),
+  'opposites.json': genGame(opposites, 'opposites.json', oppositesReplays,
+    (lv) => `${lv.count} prompts over ${lv.codes} codes`, undefined, 'lines'),
 };
 console.log(JSON.stringify(counts));
 if (stale) process.exit(1);

@@ -1,14 +1,17 @@
 // The vector runner: checks every case of vectors/prng.json or vectors/<game>.json
 // against a port. Usable as a library (runFile / checkCase) or from the command line:
-//   node vectors/port/vectors.mjs vectors/prng.json vectors/schulte.json vectors/pipes.json
+//   node vectors/port/vectors.mjs vectors/prng.json vectors/schulte.json vectors/pipes.json \
+//     vectors/target-sums.json vectors/opposites.json
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import * as core from './core.mjs';
 import * as schulte from './games/schulte.mjs';
 import * as pipes from './games/pipes.mjs';
+import * as targetSums from './games/target-sums.mjs';
+import * as opposites from './games/opposites.mjs';
 
-export const GAMES = { schulte, pipes };
+export const GAMES = { schulte, pipes, 'target-sums': targetSums, opposites };
 
 export const PRNG_SECTIONS = ['mulberry32', 'shuffle', 'below', 'fnv1a32', 'days', 'daily'];
 

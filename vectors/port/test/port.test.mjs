@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import * as core from '../core.mjs';
 import * as schulte from '../games/schulte.mjs';
 import * as pipes from '../games/pipes.mjs';
+import * as targetSums from '../games/target-sums.mjs';
+import * as opposites from '../games/opposites.mjs';
 
 test('CORE.md: seed 0 gives 1144304738, 1416247, 958946056', () => {
   assert.deepEqual(core.firstValues(0, 3), [1144304738, 1416247, 958946056]);
@@ -55,13 +57,13 @@ test('pipes spec: level 1 seed 42 (solution, start, 1 node, 0 rejected)', () => 
 });
 
 test('the typical solutions (docs/BENCH.md) complete every corpus level', () => {
-  for (const game of [schulte, pipes]) {
+  for (const game of [schulte, pipes, targetSums, opposites]) {
     for (let level = 1; level <= game.levels; level++) {
       for (let seed = 0; seed < 40; seed++) {
-        const lv = game.generate(1, level, seed);
+        const lv = game.generate(game.version, level, seed);
         const st = game.start(lv);
         for (const m of game.typicalSolution(lv)) assert.equal(game.kindOf(game.apply(st, m)), 'applied');
-        assert.ok(st.completed, `${game.name} ${level}/${seed}`);
+        assert.ok(game.result(st).completed, `${game.name} ${level}/${seed}`);
       }
     }
   }
@@ -85,5 +87,86 @@ test('malformed moves are refused before the game runs', () => {
   for (const m of [{ t: -1, cell: 0 }, { t: 2 ** 31, cell: 0 }, { t: 1.5, cell: 0 }, { t: 100 }]) {
     assert.throws(() => schulte.apply(st, m), TypeError);
     assert.throws(() => pipes.apply(pipes.start(pipes.generate(1, 1, 42)), m), TypeError);
+  }
+});
+
+test('target-sums spec: no fallback over seeds 0..1999; the largest count is 54309 nodes (level 14), under the cap', () => {
+  let most = 0;
+  let mostSearch = 0;
+  let at = 0;
+  for (let level = 1; level <= targetSums.levels; level++) {
+    for (let seed = 0; seed < 2000; seed++) {
+      const lv = targetSums.generate(1, level, seed);
+      assert.equal(lv.fallback, false, `${level}/${seed}`);
+      if (lv.nodes > most) {
+        most = lv.nodes;
+        at = level;
+      }
+      mostSearch = Math.max(mostSearch, lv.searchNodes);
+    }
+  }
+  assert.equal(most, 54309);
+  assert.equal(at, 14);
+  assert.equal(mostSearch, 54309);
+});
+
+test('target-sums: every board has exactly one solution, and the start (all kept) is not one', () => {
+  for (let level = 1; level <= targetSums.levels; level++) {
+    for (let seed = 0; seed < 50; seed++) {
+      const lv = targetSums.generate(1, level, seed);
+      const cs = targetSums.countSolutions(lv.rows, lv.cols, lv.value, lv.rowTarget, lv.colTarget);
+      assert.equal(cs.solutions, 1);
+      assert.equal(cs.nodes, lv.nodes);
+      assert.ok(lv.solution.includes(0));
+      assert.equal(lv.minToggles, lv.solution.filter((k) => !k).length);
+      for (const v of lv.value) assert.ok(v >= lv.minValue && v <= lv.maxValue);
+    }
+  }
+});
+
+test('target-sums: only version 1 and levels 1..15 generate', () => {
+  assert.throws(() => targetSums.generate(2, 1, 0), RangeError);
+  assert.throws(() => targetSums.generate(1, 0, 0), RangeError);
+  assert.throws(() => targetSums.generate(1, 16, 0), RangeError);
+});
+
+test('opposites: both versions give the same schedule; windows close before the next prompt', () => {
+  assert.throws(() => opposites.generate(3, 1, 0), RangeError);
+  assert.throws(() => opposites.generate(0, 1, 0), RangeError);
+  for (let level = 1; level <= opposites.levels; level++) {
+    for (let seed = 0; seed < 50; seed++) {
+      const a = opposites.generate(1, level, seed);
+      const b = opposites.generate(2, level, seed);
+      assert.deepEqual(opposites.describeLevel(a), opposites.describeLevel(b));
+      for (let i = 0; i + 1 < a.count; i++) assert.ok(a.appear[i] + a.window <= a.appear[i + 1]);
+      for (const p of a.prompt) assert.ok(p >= 0 && p < a.codes);
+    }
+  }
+});
+
+test('opposites: a slip costs the prompt in version 1, 50 points in version 2', () => {
+  const moves = (lv) => [{ t: lv.appear[0] + 200, answer: lv.prompt[0] }, { t: lv.appear[0] + 300, answer: lv.prompt[0] ^ 1 }];
+  const run = (v) => {
+    const lv = opposites.generate(v, 1, 42);
+    const st = opposites.start(lv);
+    const codes = moves(lv).map((m) => opposites.apply(st, m));
+    return [codes, opposites.result(st)];
+  };
+  const [c1, r1] = run(1);
+  const [c2, r2] = run(2);
+  assert.deepEqual(c1, ['wrong', 'repeated']);
+  assert.deepEqual(c2, ['wrong', 'correct']);
+  assert.equal(r1.score, 0);
+  assert.equal(r2.score, 100 + (2000 - 300) / 10 - 50);
+});
+
+test('malformed moves of the new games are refused before the game runs', () => {
+  const ts = targetSums.start(targetSums.generate(1, 1, 42));
+  for (const m of [{ t: -1, cell: 0 }, { t: 2 ** 31, cell: 0 }, { t: 1.5, cell: 0 }, { t: 100 }, { t: 100, cell: '1' }]) {
+    assert.throws(() => targetSums.apply(ts, m), TypeError);
+  }
+  const op = opposites.start(opposites.generate(2, 1, 42));
+  for (const m of [{ t: -1, answer: 0 }, { t: 2 ** 31, answer: 0 }, { t: 100, answer: 256 }, { t: 100, answer: -1 }, { t: 100 }]) {
+    assert.throws(() => opposites.apply(op, m), TypeError);
   }
 });
