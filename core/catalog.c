@@ -5,12 +5,14 @@
 #include <string.h>
 
 #include "game.h"
+#include "../games/driftlings/driftlings.h"
 #include "../games/pipes/pipes.h"
 #include "../games/schulte/schulte.h"
 
 const game *const game_catalog[] = {
     &schulte_game,
     &pipes_game,
+    &driftlings_game,
 };
 
 const size_t game_catalog_count = sizeof game_catalog / sizeof game_catalog[0];
