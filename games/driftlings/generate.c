@@ -166,7 +166,8 @@ static void draw_design(design *d, const dl_level_row *row, uint32_t *rng)
     count_needs(d);
 }
 
-/* The fixed fallback: one basher wall in band 0, free ledges, spacing 10. */
+/* The fixed fallback: a one-wide basher wall opening every band, free
+ * ledges, spacing 10. */
 static void fallback_design(design *d, const dl_level_row *row)
 {
     int spacing[MAX_BANDS] = { 10, 10, 10, 10 };
@@ -175,8 +176,12 @@ static void fallback_design(design *d, const dl_level_row *row)
     d->bands = row->bands;
     set_floors(d, spacing);
     lay_slots(d);
-    d->beat[0] = BEAT_BASH;
-    d->size[0] = 1;
+    for (int i = 0; i < d->n_slots; i++) {
+        if (d->kind[i] == SLOT_IN && (i == 0 || d->kind[i - 1] == SLOT_TR)) {
+            d->beat[i] = BEAT_BASH;
+            d->size[i] = 1;
+        }
+    }
     count_needs(d);
 }
 
@@ -391,9 +396,20 @@ void dl_generate(dl_level *lv, int level_no, uint32_t seed)
             return;
         }
     }
-    fallback_design(&d, row);
-    memset(&lv->metrics, 0, sizeof lv->metrics);
-    try_design(lv, &d, row); /* passes every gate: tests/unit/test_driftlings.c */
+    dl_generate_fallback(lv, level_no);
+    lv->seed = seed;
     lv->metrics.candidates = DL_CANDIDATE_CAP;
+}
+
+bool dl_generate_fallback(dl_level *lv, int level_no)
+{
+    const dl_level_row *row = &dl_level_table[level_no - 1];
+    design d;
+    memset(lv, 0, sizeof *lv);
+    lv->version = 1;
+    lv->level_no = level_no;
+    fallback_design(&d, row);
+    bool ok = try_design(lv, &d, row); /* true for every row: test_driftlings.c */
     lv->metrics.fallback = true;
+    return ok;
 }

@@ -60,10 +60,12 @@ static void walk(const dl_map *m, dl_walker *wk, const dl_walker *b, int nb, int
 static void fall(const dl_map *m, dl_walker *wk)
 {
     if (dl_solid(m, wk->x, wk->y + 1)) {
-        if (wk->fall > DL_SAFE_FALL && !(wk->traits & DL_TRAIT_FLOATER))
+        if (wk->fall > DL_SAFE_FALL && !(wk->traits & DL_TRAIT_FLOATER)) {
             wk->act = DL_DEAD;
-        else
+        } else {
             wk->act = DL_WALK;
+            wk->fall = 0;
+        }
         return;
     }
     wk->y++;
