@@ -234,6 +234,12 @@ static void describe_level(const void *level, const game_writer *w)
     w->put_int(w->ctx, "expansions", mt->expansions);
     w->put_int(w->ctx, "candidates", mt->candidates);
     w->put_bool(w->ctx, "fallback", mt->fallback);
+    static const char *const gate_names[DL_GATES] = { "unsolvable", "slack", "shortcut",
+                                                      "thin", "back_loaded", "crowd" };
+    w->begin_object(w->ctx, "rejected");
+    for (int g = 0; g < DL_GATES; g++)
+        w->put_int(w->ctx, gate_names[g], lv->rejected[g]);
+    w->end(w->ctx);
 }
 
 static void describe_state(const void *state, const game_writer *w)

@@ -26,6 +26,17 @@ typedef struct dl_metrics {
     bool fallback;
 } dl_metrics;
 
+/* Why candidates were turned down (spec.md, "Gates"). */
+enum {
+    DL_GATE_UNSOLVABLE,
+    DL_GATE_SLACK,
+    DL_GATE_SHORTCUT,
+    DL_GATE_THIN,
+    DL_GATE_BACK_LOADED,
+    DL_GATE_CROWD,
+    DL_GATES
+};
+
 typedef struct dl_level {
     int version;
     int level_no;
@@ -40,6 +51,7 @@ typedef struct dl_level {
     int n_plan;
     game_move plan[DL_MAX_PLAN]; /* {tick, walker, skill} for the whole crowd */
     dl_metrics metrics;
+    int32_t rejected[DL_GATES]; /* candidates turned down, by gate */
 } dl_level;
 
 typedef struct dl_state {

@@ -38,6 +38,8 @@ typedef struct design {
     int off[MAX_SLOTS]; /* column offset from the band's start wall */
     int beat[MAX_SLOTS];
     int size[MAX_SLOTS]; /* climb height or bash width */
+    bool soft[MAX_SLOTS]; /* an earth climb wall, or a bash wall with a gap on top */
+    int soft_spot[MAX_BANDS]; /* offset of a 2-wide earth patch in the floor, or -1 */
     int needs[DL_SKILLS];
     int demands;
 } design;
@@ -154,6 +156,7 @@ static void draw_design(design *d, const dl_level_row *row, uint32_t *rng)
                 d->beat[i] = BEAT_BASH;
                 d->size[i] = 1 + (int)rng_below(rng, 2);
             }
+            d->soft[i] = rng_below(rng, 3) == 0;
         } else if (chosen[i]) {
             if (!float_used && rng_below(rng, 2) == 0) {
                 d->beat[i] = BEAT_FLOAT;
@@ -162,6 +165,11 @@ static void draw_design(design *d, const dl_level_row *row, uint32_t *rng)
                 d->beat[i] = BEAT_DIG;
             }
         }
+    }
+    for (int b = 0; b < d->bands; b++) {
+        d->soft_spot[b] = -1;
+        if (b + 1 < d->bands && rng_below(rng, 3) == 0)
+            d->soft_spot[b] = 3 + (int)rng_below(rng, (uint32_t)(d->w - 8));
     }
     count_needs(d);
 }
@@ -176,6 +184,8 @@ static void fallback_design(design *d, const dl_level_row *row)
     d->bands = row->bands;
     set_floors(d, spacing);
     lay_slots(d);
+    for (int b = 0; b < d->bands; b++)
+        d->soft_spot[b] = -1;
     for (int i = 0; i < d->n_slots; i++) {
         if (d->kind[i] == SLOT_IN && (i == 0 || d->kind[i - 1] == SLOT_TR)) {
             d->beat[i] = BEAT_BASH;
@@ -209,6 +219,9 @@ static void build_map(const design *d, dl_map *m)
         /* overhangs: a climber at a band's end wall climbs one and lets go */
         put(m, 0, f - 3, DL_STEEL);
         put(m, d->w - 1, f - 3, DL_STEEL);
+        if (d->soft_spot[b] >= 0)
+            for (int k = 0; k < 2; k++)
+                put(m, col(d, b, d->soft_spot[b] + k), f, DL_EARTH);
     }
     for (int i = 0; i < d->n_slots; i++) {
         int b = d->band[i], f = d->floor[b];
@@ -216,11 +229,11 @@ static void build_map(const design *d, dl_map *m)
         switch (d->beat[i]) {
         case BEAT_CLIMB:
             for (int y = f - d->size[i]; y < f; y++)
-                put(m, col(d, b, d->off[i]), y, DL_STEEL);
+                put(m, col(d, b, d->off[i]), y, d->soft[i] ? DL_EARTH : DL_STEEL);
             break;
         case BEAT_BASH:
             for (int k = 0; k < d->size[i]; k++)
-                for (int y = top; y < f; y++)
+                for (int y = top + (d->soft[i] ? 1 : 0); y < f; y++)
                     put(m, col(d, b, d->off[i] + k), y, DL_EARTH);
             break;
         case BEAT_FLOAT:
@@ -336,6 +349,12 @@ static void fill_level(dl_level *lv, const design *d, const dl_level_row *row)
     lv->metrics.demands = d->demands;
 }
 
+static bool reject(dl_level *lv, int gate)
+{
+    lv->rejected[gate]++;
+    return false;
+}
+
 /* All gates; fills the plan and metrics on success. */
 static bool try_design(dl_level *lv, const design *d, const dl_level_row *row)
 {
@@ -345,7 +364,7 @@ static bool try_design(dl_level *lv, const design *d, const dl_level_row *row)
     dl_solve(&lv->map, d->needs, lv->cap, DL_NODE_MAX, true, &s);
     mt->expansions = s.expansions;
     if (!s.solved || !dl_replay_solution(&lv->map, &s))
-        return false; /* unsolvable */
+        return reject(lv, DL_GATE_UNSOLVABLE);
     mt->alternatives = s.alternatives;
     mt->route_ticks = s.route_ticks;
     mt->first_decision_at = s.n_moves ? (int32_t)(1000LL * s.moves[0].tick / s.route_ticks) : 1000;
@@ -371,12 +390,16 @@ static bool try_design(dl_level *lv, const design *d, const dl_level_row *row)
             mt->critical++;
     }
     if (mt->slack > 0)
-        return false; /* padding: not forced */
+        return reject(lv, DL_GATE_SLACK); /* padding: not forced */
     if (bands_visited(&lv->map, d, &s) != (1u << d->bands) - 1)
-        return false; /* a shortcut past a band */
-    if (s.n_moves * 2 < row->demands || mt->first_decision_at > BACK_LOADED)
-        return false; /* thin or back-loaded */
-    return crowd_plan(lv, &s) && crowd_saves_quota(lv);
+        return reject(lv, DL_GATE_SHORTCUT); /* the route skips a band */
+    if (s.n_moves * 2 < row->demands)
+        return reject(lv, DL_GATE_THIN);
+    if (mt->first_decision_at > BACK_LOADED)
+        return reject(lv, DL_GATE_BACK_LOADED);
+    if (!crowd_plan(lv, &s) || !crowd_saves_quota(lv))
+        return reject(lv, DL_GATE_CROWD);
+    return true;
 }
 
 void dl_generate(dl_level *lv, int level_no, uint32_t seed)
@@ -388,6 +411,7 @@ void dl_generate(dl_level *lv, int level_no, uint32_t seed)
     lv->version = 1;
     lv->level_no = level_no;
     lv->seed = seed;
+    memset(lv->rejected, 0, sizeof lv->rejected);
     for (int c = 1; c <= DL_CANDIDATE_CAP; c++) {
         draw_design(&d, row, &rng);
         memset(&lv->metrics, 0, sizeof lv->metrics);
@@ -396,7 +420,10 @@ void dl_generate(dl_level *lv, int level_no, uint32_t seed)
             return;
         }
     }
+    int32_t rejected[DL_GATES];
+    memcpy(rejected, lv->rejected, sizeof rejected);
     dl_generate_fallback(lv, level_no);
+    memcpy(lv->rejected, rejected, sizeof rejected);
     lv->seed = seed;
     lv->metrics.candidates = DL_CANDIDATE_CAP;
 }

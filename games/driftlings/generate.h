@@ -10,7 +10,7 @@
 #include "driftlings.h"
 
 #define DL_LEVELS 15
-#define DL_CANDIDATE_CAP 8
+#define DL_CANDIDATE_CAP 16
 
 typedef struct dl_level_row {
     int w;
