@@ -205,8 +205,13 @@ void dl_tick(dl_world *w)
         s->traits = 0;
         s->fall = 0;
     }
+    /* Only an assignment makes a blocker, so with none at the start of the
+     * tick there are none during it: skip the scans. */
+    int blocking = 0;
     for (int i = 0; i < w->spawned; i++)
-        dl_step(&w->map, &w->walker[i], w->walker, w->spawned, i);
+        blocking += w->walker[i].act == DL_BLOCK;
+    for (int i = 0; i < w->spawned; i++)
+        dl_step(&w->map, &w->walker[i], blocking ? w->walker : NULL, blocking ? w->spawned : 0, i);
     w->tick++;
 }
 
