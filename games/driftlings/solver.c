@@ -144,13 +144,13 @@ typedef struct search {
 static bool push_child(search *s, const node *child)
 {
     bool found;
+    find_slot(child, &found);
+    if (found)
+        return true; /* already expanded */
     if (s->n_nodes >= s->node_cap) {
         s->overflow = true;
         return false;
     }
-    find_slot(child, &found);
-    if (found)
-        return true;
     ws.nodes[s->n_nodes] = *child;
     heap_push(&s->heap_len, s->n_nodes);
     s->n_nodes++;
