@@ -47,16 +47,10 @@ static const char *const sealed_rows[] = {
 static dl_level lv;
 static dl_state st;
 
-static void solver_case(const char *name, const char *const *rows, int n_rows, int each,
-                        const char *devlog)
+static void time_solver(const char *name, const int inv[DL_SKILLS], const char *devlog)
 {
-    int inv[DL_SKILLS] = { each, each, 0, each, each };
     dl_solution s;
     double t[15];
-    if (!driftlings_level_from_ascii(&lv, rows, n_rows, 1, 1, 1, 2000, inv)) {
-        printf("bad level %s\n", name);
-        exit(1);
-    }
     for (int r = 0; r < 15; r++) {
         double t0 = now_ms();
         dl_solve(&lv.map, inv, lv.cap, DL_NODE_MAX, false, &s);
@@ -65,6 +59,36 @@ static void solver_case(const char *name, const char *const *rows, int n_rows, i
     qsort(t, 15, sizeof t[0], cmp_double);
     printf("  %-42s %-10s %7d exp  %8.3f ms   | devlog (TS): %s\n", name,
            s.solved ? "solved" : s.capped ? "capped" : "unsolvable", s.expansions, t[7], devlog);
+}
+
+static void solver_case(const char *name, const char *const *rows, int n_rows, int each,
+                        const char *devlog)
+{
+    int inv[DL_SKILLS] = { each, each, 0, each, each };
+    if (!driftlings_level_from_ascii(&lv, rows, n_rows, 1, 1, 1, 2000, inv)) {
+        printf("bad level %s\n", name);
+        exit(1);
+    }
+    time_solver(name, inv, devlog);
+}
+
+/* A generated top-size level with steel boxed round its exit: the search
+ * must exhaust everything reachable. */
+static void sealed_generated_case(int extra, const char *devlog)
+{
+    char name[64];
+    int inv[DL_SKILLS];
+    driftlings_game.generate(&lv, 1, 15, 0);
+    dl_map *m = &lv.map;
+    for (int dy = -1; dy <= 0; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (dx || dy)
+                if (m->xx + dx >= 0 && m->xx + dx < m->w)
+                    m->cell[(m->xy + dy) * m->w + m->xx + dx] = DL_STEEL;
+    for (int k = 0; k < DL_SKILLS; k++)
+        inv[k] = k == DL_BLOCKER ? 0 : lv.needs[k] + extra;
+    snprintf(name, sizeof name, "level 15 seed 0 sealed, its needs + %d each", extra);
+    time_solver(name, inv, devlog);
 }
 
 static void solver_figures(void)
@@ -84,6 +108,8 @@ static void solver_figures(void)
     solver_case("flat corridor, width 120, 1 of each", crow, 4, 1, "123 exp / 1 ms");
     solver_case("unsolvable (sealed exit), 1 of each", sealed_rows, 14, 1, "7,738 exp / 15 ms");
     solver_case("unsolvable (sealed exit), 3 of each", sealed_rows, 14, 3, "26,580 exp / 33 ms");
+    sealed_generated_case(0, "(no devlog figure)");
+    sealed_generated_case(2, "(no devlog figure)");
 }
 
 static void generation_figures(void)
