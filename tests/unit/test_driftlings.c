@@ -8,7 +8,9 @@
 #include <jansson.h>
 #include <stdlib.h>
 
+#include "../../core/fnv.h"
 #include "../../core/replay.h"
+#include "../../server/json_game.h"
 #include "../../games/driftlings/driftlings.h"
 #include "../../games/driftlings/generate.h"
 #include "../../games/driftlings/solver.h"
@@ -364,6 +366,45 @@ static void corrupted_plans(void)
     CHECK(lowered > 0 && tried > 0);
 }
 
+/* What `gen` prints: every key the issue names, and a plan `replay` takes. */
+static void gen_output_replays(void)
+{
+    static const char *const keys[] = { "terrain", "terrain_hash", "inventory", "quota", "plan",
+                                        "alternatives", "first_decision_at", "critical", "slack",
+                                        "expansions", "candidates", "fallback", "rejected" };
+    static game_move moves[DL_MAX_PLAN];
+    for (int l = 1; l <= DL_LEVELS; l++) {
+        for (uint32_t seed = 0; seed < 20; seed++) {
+            G->generate(&lv_buf, 1, l, seed);
+            json_t *o = level_to_json(G, &lv_buf);
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+                CHECK(json_object_get(o, keys[k]) != NULL);
+            const json_t *rows = json_object_get(o, "terrain");
+            CHECK_EQ(json_array_size(rows), lv_buf.map.h);
+            uint32_t h = FNV1A32_OFFSET;
+            for (size_t y = 0; y < json_array_size(rows); y++) {
+                const char *r = json_string_value(json_array_get(rows, y));
+                CHECK_EQ(strlen(r), lv_buf.map.w);
+                h = fnv1a32_update(h, r, strlen(r));
+            }
+            CHECK_EQ(json_integer_value(json_object_get(o, "terrain_hash")), h);
+            move_error err;
+            long n = moves_from_json(G, json_object_get(o, "plan"), moves, DL_MAX_PLAN, &err);
+            CHECK_EQ(n, lv_buf.n_plan);
+            if (n > 0) {
+                replay_report rep;
+                replay_run(G, &lv_buf, &st_buf, moves, (size_t)n, NULL, &rep);
+                CHECK(!rep.rejected && rep.result.completed);
+                json_t *sj = state_to_json(G, &st_buf);
+                CHECK(json_is_integer(json_object_get(sj, "hash")));
+                CHECK(json_is_array(json_object_get(sj, "walkers")));
+                json_decref(sj);
+            }
+            json_decref(o);
+        }
+    }
+}
+
 int main(void)
 {
     RUN(hand_traces);
@@ -373,6 +414,7 @@ int main(void)
     RUN(fallbacks_pass_every_gate);
     RUN(generation_is_deterministic);
     RUN(corrupted_plans);
+    RUN(gen_output_replays);
     RUN(generated_plans_win);
     CHECK_DONE();
 }
