@@ -171,6 +171,32 @@ static void hand_traces(void)
     json_decref(doc);
 }
 
+/* The vector file's levels[] cases (the generic runner does the same). */
+static void hand_levels(void)
+{
+    json_error_t err;
+    json_t *doc = json_load_file("vectors/driftlings.json", 0, &err);
+    CHECK(doc != NULL);
+    if (!doc)
+        return;
+    const json_t *cases = json_object_get(doc, "levels");
+    CHECK(json_array_size(cases) >= 1);
+    for (size_t i = 0; i < json_array_size(cases); i++) {
+        const json_t *c = json_array_get(cases, i);
+        CHECK_EQ(G->generate(&lv_buf, (int)json_integer_value(json_object_get(c, "version")),
+                             (int)json_integer_value(json_object_get(c, "level")),
+                             (uint32_t)json_integer_value(json_object_get(c, "seed"))),
+                 GEN_OK);
+        json_t *got = level_to_json(G, &lv_buf);
+        const char *key;
+        json_t *want;
+        json_object_foreach(json_object_get(c, "expect"), key, want)
+            CHECK(json_equal(json_object_get(got, key), want));
+        json_decref(got);
+    }
+    json_decref(doc);
+}
+
 static void ascii_rejects_bad_pictures(void)
 {
     int inv[DL_SKILLS] = { 0 };
@@ -408,6 +434,7 @@ static void gen_output_replays(void)
 int main(void)
 {
     RUN(hand_traces);
+    RUN(hand_levels);
     RUN(ascii_rejects_bad_pictures);
     RUN(hash_covers_terrain_and_bodies);
     RUN(solver_on_hand_levels);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes vectors/driftlings.json. Every trace below was worked by hand from
+"""Writes vectors/driftlings.json (run from the repository root). Every trace below was worked by hand from
 games/driftlings/spec.md (tick by tick, written out literally), never
 computed by the C code; the C test only checks it."""
 import json
@@ -151,10 +151,27 @@ traces.append({"name": "hand: a blocker turns the next walker; a basher for a bl
     "result": {"completed": True, "score": 998994, "duration_ms": 100, "saved": 1, "quota": 1,
                "crowd": 2, "dead": 0, "ticks": 6, "skills_used": 1}})
 
+# Structural keys of generated levels, read off the level table and the
+# "level record" formulas (cap = 6*W*bands + crowd*interval + 200; a
+# one-band level has no spacing draws, so H = 6 + 1).
+levels = [
+    {"name": "hand: level 1 seed 0, the table row and the one-band height", "version": 1,
+     "level": 1, "seed": 0,
+     "expect": {"width": 16, "height": 7, "crowd": 5, "quota": 4, "interval": 4, "cap": 316}},
+    {"name": "hand: level 2 seed 99, the table row and the one-band height", "version": 1,
+     "level": 2, "seed": 99,
+     "expect": {"width": 20, "height": 7, "crowd": 5, "quota": 4, "interval": 4, "cap": 340}},
+    {"name": "hand: level 3 seed 1, the cap of a two-band level", "version": 1,
+     "level": 3, "seed": 1,
+     "expect": {"width": 20, "crowd": 6, "quota": 5, "interval": 4, "cap": 464}},
+    {"name": "hand: level 15 seed 7, the top row", "version": 1, "level": 15, "seed": 7,
+     "expect": {"width": 40, "crowd": 14, "quota": 12, "interval": 4, "cap": 1216}},
+]
+
 doc = {
     "game": "driftlings",
     "format": 1,
-    "levels": [],
+    "levels": levels,
     "replays": [],
     "traces": traces,
 }
