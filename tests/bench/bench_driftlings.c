@@ -91,6 +91,27 @@ static void sealed_generated_case(int extra, const char *devlog)
     time_solver(name, inv, devlog);
 }
 
+/* 40x40 of earth under a strip of air, the exit boxed in steel, ten of each
+ * skill: the carved sets explode and the search stops at the node cap. */
+static void capped_case(void)
+{
+    static char pic[40][41];
+    const char *rows[40];
+    for (int y = 0; y < 40; y++) {
+        memset(pic[y], y < 3 ? '.' : '#', 40);
+        pic[y][40] = '\0';
+        rows[y] = pic[y];
+    }
+    pic[1][1] = 'E';
+    memcpy(&pic[37][30], "===", 3);
+    memcpy(&pic[38][30], "=X=", 3);
+    memcpy(&pic[39][30], "===", 3);
+    int inv[DL_SKILLS] = { 10, 10, 0, 10, 10 };
+    if (!driftlings_level_from_ascii(&lv, rows, 40, 1, 1, 1, 1216, inv))
+        exit(1);
+    time_solver("40x40 earth, exit sealed, 10 of each", inv, "(node cap: one search's bound)");
+}
+
 static void solver_figures(void)
 {
     char corridor[4][121];
@@ -110,6 +131,7 @@ static void solver_figures(void)
     solver_case("unsolvable (sealed exit), 3 of each", sealed_rows, 14, 3, "26,580 exp / 33 ms");
     sealed_generated_case(0, "(no devlog figure)");
     sealed_generated_case(2, "(no devlog figure)");
+    capped_case();
 }
 
 static void generation_figures(void)
@@ -120,9 +142,10 @@ static void generation_figures(void)
     long long rej_all[DL_GATES] = { 0 };
     double ms_all = 0;
     printf("\nlevel rebuild (generate from (level, seed); seeds 0..%d)\n", SEEDS - 1);
-    printf("  lvl  size    demands  median ms  worst ms  cand/level  accepted  fallbacks  max exp\n");
+    printf("  lvl  W x Hmax demands  median ms  worst ms  cand/level  accepted  fallbacks  max exp\n");
     for (int l = 1; l <= DL_LEVELS; l++) {
         long long cand = 0, fb = 0, max_exp = 0;
+        int max_h = 0;
         for (int s = 0; s < SEEDS; s++) {
             double t0 = now_ms();
             driftlings_game.generate(&lv, 1, l, (uint32_t)s);
@@ -130,6 +153,8 @@ static void generation_figures(void)
             ms_all += t[s];
             cand += lv.metrics.candidates;
             fb += lv.metrics.fallback;
+            if (lv.map.h > max_h)
+                max_h = lv.map.h;
             if (lv.metrics.expansions > max_exp)
                 max_exp = lv.metrics.expansions;
             for (int g = 0; g < DL_GATES; g++)
@@ -137,7 +162,7 @@ static void generation_figures(void)
         }
         qsort(t, SEEDS, sizeof t[0], cmp_double);
         printf("  %3d  %2dx%-3d  %7d  %9.3f  %8.3f  %10.2f  %7.0f%%  %9lld  %7lld\n", l, lv.map.w,
-               lv.map.h, dl_level_table[l - 1].demands, t[SEEDS / 2], t[SEEDS - 1],
+               max_h, dl_level_table[l - 1].demands, t[SEEDS / 2], t[SEEDS - 1],
                (double)cand / SEEDS, 100.0 * (double)(SEEDS - fb) / (double)cand, fb, max_exp);
         cand_all += cand;
         levels_all += SEEDS;
