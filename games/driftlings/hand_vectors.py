@@ -135,6 +135,21 @@ traces.append({"name": "hand: a climber climbs a wall and drops off the far side
     "result": {"completed": True, "score": 998983, "duration_ms": 25, "saved": 1, "quota": 1,
                "crowd": 1, "dead": 0, "ticks": 17, "skills_used": 1}})
 
+# T5b: a one-cell step up both ways, and a climber at the edge that meets
+# an overhang, lets go facing away and walks home (the generator's band ends).
+t5b_rows = [".E..", "...=", "....", "X.#.", "===="]
+seq = [w(1,1,1,F,0,1), w(1,2,1,F,1,2), w(1,3,1,F,1,3), w(1,3,1,W,1,0), w(2,2,1,W,1,0),
+       w(3,2,1,W,1,0), w(3,3,1,F,1,1), w(3,3,1,W,1,0), w(3,3,1,C,1,0), w(3,2,1,C,1,0),
+       w(3,2,-1,F,1,0), w(3,3,-1,F,1,1), w(3,3,-1,W,1,0), w(2,2,-1,W,1,0), w(1,2,-1,W,1,0),
+       w(1,3,-1,F,1,1), w(1,3,-1,W,1,0), w(0,3,-1,S,1,0)]
+traces.append({"name": "hand: step up, climb the edge, let go under an overhang, step up home",
+    "rows": t5b_rows, "crowd": 1, "quota": 1, "interval": 1, "cap": 60,
+    "inventory": inv(climber=1), "moves": [{"tick": 1, "walker": 0, "skill": 0}],
+    "outcomes": ["assigned"],
+    "ticks": [{"tick": t + 1, "walkers": [seq[t]]} for t in range(18)],
+    "result": {"completed": True, "score": 998982, "duration_ms": 25, "saved": 1, "quota": 1,
+               "crowd": 1, "dead": 0, "ticks": 18, "skills_used": 1}})
+
 # T6: a blocker turns the second walker home; a basher for a blocker is busy.
 t6_rows = [".E.....", "X......", "======="]
 a = [w(1,1,1,F,0,1), w(1,1,1,W,0,0), w(2,1,1,W,0,0), w(2,1,1,B,0,0), w(2,1,1,B,0,0),
