@@ -65,7 +65,8 @@ static int32_t heap_pop(int *len)
         int c = 2 * k + 1;
         if (c >= *len)
             break;
-        if (c + 1 < *len && before(&ws.nodes[ws.heap[c + 1]], ws.heap[c + 1], &ws.nodes[ws.heap[c]], ws.heap[c]))
+        int32_t a = ws.heap[c], b = c + 1 < *len ? ws.heap[c + 1] : -1;
+        if (b >= 0 && before(&ws.nodes[b], b, &ws.nodes[a], a))
             c++;
         if (!before(&ws.nodes[ws.heap[c]], ws.heap[c], &ws.nodes[last], last))
             break;
@@ -121,7 +122,9 @@ static bool option_ok(const dl_map *m, const node *n, int skill)
 {
     if (skill < 0)
         return true;
-    if (skill == DL_BLOCKER || n->left[skill] == 0 || dl_check_assign(&n->wk, skill) != DL_ASSIGN_OK)
+    if (skill == DL_BLOCKER || n->left[skill] == 0)
+        return false;
+    if (dl_check_assign(&n->wk, skill) != DL_ASSIGN_OK)
         return false;
     if (skill == DL_BASHER)
         return earth_at(m, n->wk.x + n->wk.dir, n->wk.y);

@@ -142,7 +142,8 @@ static void generation_figures(void)
     long long rej_all[DL_GATES] = { 0 };
     double ms_all = 0;
     printf("\nlevel rebuild (generate from (level, seed); seeds 0..%d)\n", SEEDS - 1);
-    printf("  lvl  W x Hmax demands  median ms  worst ms  cand/level  accepted  fallbacks  max exp\n");
+    printf("  lvl  W x Hmax demands  median ms  worst ms  cand/level  accepted  fallbacks"
+           "  max exp\n");
     for (int l = 1; l <= DL_LEVELS; l++) {
         long long cand = 0, fb = 0, max_exp = 0;
         int max_h = 0;
@@ -201,7 +202,8 @@ static void crowd_figures(void)
         runs++;
     }
     double ms = now_ms() - t0;
-    printf("\ncrowd simulation (level 15 plans, crowd %d, full replay to the end)\n", pack[0].crowd);
+    printf("\ncrowd simulation (level 15 plans, crowd %d, full replay to the end)\n",
+           pack[0].crowd);
     printf("  %d replays, %lld ticks in %.0f ms: %.0f ticks/s (%.0f walker-steps/s), %.4f ms per "
            "replay\n",
            runs, ticks, ms, (double)ticks * 1000.0 / ms, (double)steps * 1000.0 / ms,

@@ -84,7 +84,8 @@ static void run_trace(const json_t *tr)
     bool rejected = false;
     size_t mi = 0;
     for (;;) {
-        int64_t next_move = mi < nm ? json_integer_value(json_object_get(json_array_get(moves, mi), "tick")) : INT64_MAX;
+        const json_t *mv = mi < nm ? json_array_get(moves, mi) : NULL;
+        int64_t next_move = mv ? json_integer_value(json_object_get(mv, "tick")) : INT64_MAX;
         const json_t *cp = ti < nt ? json_array_get(ticks, ti) : NULL;
         int64_t next_cp = cp ? json_integer_value(json_object_get(cp, "tick")) : INT64_MAX;
         if (next_move == INT64_MAX && next_cp == INT64_MAX)
@@ -133,7 +134,8 @@ static void run_trace(const json_t *tr)
     CHECK_EQ(r.score, json_integer_value(json_object_get(want, "score")));
     CHECK_EQ(r.duration_ms, json_integer_value(json_object_get(want, "duration_ms")));
     for (int x = 0; x < G->n_extras; x++) {
-        long long got = r.extra[x], exp = json_integer_value(json_object_get(want, G->result_fields[x]));
+        long long got = r.extra[x];
+        long long exp = json_integer_value(json_object_get(want, G->result_fields[x]));
         if (got != exp)
             printf("  trace \"%s\": %s %lld != %lld\n", name, G->result_fields[x], got, exp);
         CHECK_EQ(got, exp);
