@@ -6,6 +6,7 @@
 
 #include "game.h"
 #include "../games/contraption/contraption.h"
+#include "../games/driftlings/driftlings.h"
 #include "../games/opposites/opposites.h"
 #include "../games/pipes/pipes.h"
 #include "../games/schulte/schulte.h"
@@ -17,6 +18,7 @@ const game *const game_catalog[] = {
     &target_sums_game,
     &opposites_game,
     &contraption_game,
+    &driftlings_game,
 };
 
 const size_t game_catalog_count = sizeof game_catalog / sizeof game_catalog[0];

@@ -1,0 +1,449 @@
+/*
+ * Driftlings: the hand-worked traces of vectors/driftlings.json (tick by
+ * tick), the generated-level sweep (every level, seeds 0..499), the
+ * corrupted-plan rules, the fallback designs and the solver.
+ */
+#include "../check.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "../../core/fnv.h"
+#include "../../core/replay.h"
+#include "../../server/json_game.h"
+#include "../../games/driftlings/driftlings.h"
+#include "../../games/driftlings/generate.h"
+#include "../../games/driftlings/solver.h"
+
+/* The full sweep runs in both builds: about 5 s in release, 13 s under
+ * ASan+UBSan, so no subset is needed. */
+#define SWEEP_SEEDS 500
+
+static const game *G = &driftlings_game;
+static dl_level lv_buf, lv_buf2;
+static dl_state st_buf;
+
+static const char *const skill_keys[DL_SKILLS] = { "climber", "floater", "blocker", "basher",
+                                                   "digger" };
+
+static bool level_from_json(const json_t *tr, dl_level *lv)
+{
+    const json_t *rows = json_object_get(tr, "rows");
+    const char *r[DL_MAX_H];
+    int n = (int)json_array_size(rows);
+    if (n < 1 || n > DL_MAX_H)
+        return false;
+    for (int i = 0; i < n; i++)
+        r[i] = json_string_value(json_array_get(rows, (size_t)i));
+    int inv[DL_SKILLS];
+    for (int s = 0; s < DL_SKILLS; s++)
+        inv[s] = (int)json_integer_value(
+            json_object_get(json_object_get(tr, "inventory"), skill_keys[s]));
+    return driftlings_level_from_ascii(
+        lv, r, n, (int)json_integer_value(json_object_get(tr, "crowd")),
+        (int)json_integer_value(json_object_get(tr, "quota")),
+        (int)json_integer_value(json_object_get(tr, "interval")),
+        (int32_t)json_integer_value(json_object_get(tr, "cap")), inv);
+}
+
+static bool walkers_match(const dl_world *w, const json_t *want)
+{
+    if ((int)json_array_size(want) != w->spawned)
+        return false;
+    for (int i = 0; i < w->spawned; i++) {
+        const json_t *a = json_array_get(want, (size_t)i);
+        const dl_walker *k = &w->walker[i];
+        int32_t got[6] = { k->x, k->y, k->dir, k->act, k->traits, k->fall };
+        for (int f = 0; f < 6; f++)
+            if (json_integer_value(json_array_get(a, (size_t)f)) != got[f])
+                return false;
+    }
+    return true;
+}
+
+static void decode_move(const json_t *m, game_move *out)
+{
+    memset(out, 0, sizeof *out);
+    out->v[0] = (int32_t)json_integer_value(json_object_get(m, "tick"));
+    out->v[1] = (int32_t)json_integer_value(json_object_get(m, "walker"));
+    out->v[2] = (int32_t)json_integer_value(json_object_get(m, "skill"));
+}
+
+/* One trace: moves through apply(), with the world checked at each listed
+ * tick before the moves of that tick. */
+static void run_trace(const json_t *tr)
+{
+    const char *name = json_string_value(json_object_get(tr, "name"));
+    dl_level *lv = &lv_buf;
+    dl_state *st = &st_buf;
+    CHECK(level_from_json(tr, lv));
+    G->start(st, lv);
+    const json_t *moves = json_object_get(tr, "moves"), *outs = json_object_get(tr, "outcomes");
+    const json_t *ticks = json_object_get(tr, "ticks");
+    size_t nm = json_array_size(moves), nt = json_array_size(ticks), ti = 0;
+    bool rejected = false;
+    size_t mi = 0;
+    for (;;) {
+        const json_t *mv = mi < nm ? json_array_get(moves, mi) : NULL;
+        int64_t next_move = mv ? json_integer_value(json_object_get(mv, "tick")) : INT64_MAX;
+        const json_t *cp = ti < nt ? json_array_get(ticks, ti) : NULL;
+        int64_t next_cp = cp ? json_integer_value(json_object_get(cp, "tick")) : INT64_MAX;
+        if (next_move == INT64_MAX && next_cp == INT64_MAX)
+            break;
+        if (next_cp <= next_move) {
+            while (st->world.tick < next_cp)
+                dl_tick(&st->world);
+            if (!walkers_match(&st->world, json_object_get(cp, "walkers"))) {
+                printf("  trace \"%s\": tick %lld differs\n", name, (long long)next_cp);
+                CHECK(false);
+            }
+            ti++;
+            continue;
+        }
+        game_move m;
+        decode_move(json_array_get(moves, mi), &m);
+        int o = G->apply(st, &m);
+        const char *want = json_string_value(json_array_get(outs, mi));
+        if (!want || strcmp(G->outcomes[o].code, want) != 0) {
+            printf("  trace \"%s\": move %zu gave %s\n", name, mi, G->outcomes[o].code);
+            CHECK(false);
+        }
+        mi++;
+        if (G->outcomes[o].kind == OUTCOME_REJECTED) {
+            rejected = true;
+            const json_t *rj = json_object_get(tr, "rejected");
+            CHECK(rj != NULL);
+            CHECK_EQ(json_integer_value(json_object_get(rj, "move")), (long long)(mi - 1));
+            break;
+        }
+    }
+    CHECK_EQ(rejected, json_object_get(tr, "rejected") != NULL);
+    if (rejected)
+        return;
+    /* The result from the apply()-only path, on a fresh state. */
+    G->start(st, lv);
+    for (size_t i = 0; i < nm; i++) {
+        game_move m;
+        decode_move(json_array_get(moves, i), &m);
+        G->apply(st, &m);
+    }
+    game_result r;
+    G->result(st, &r);
+    const json_t *want = json_object_get(tr, "result");
+    CHECK_EQ(r.completed, json_is_true(json_object_get(want, "completed")));
+    CHECK_EQ(r.score, json_integer_value(json_object_get(want, "score")));
+    CHECK_EQ(r.duration_ms, json_integer_value(json_object_get(want, "duration_ms")));
+    for (int x = 0; x < G->n_extras; x++) {
+        long long got = r.extra[x];
+        long long exp = json_integer_value(json_object_get(want, G->result_fields[x]));
+        if (got != exp)
+            printf("  trace \"%s\": %s %lld != %lld\n", name, G->result_fields[x], got, exp);
+        CHECK_EQ(got, exp);
+    }
+    const json_t *after = json_object_get(tr, "terrain_after");
+    if (after) {
+        dl_state end = *st;
+        while (end.world.tick < end.level->cap && !dl_settled(&end.world))
+            dl_tick(&end.world);
+        for (int y = 0; y < lv->map.h; y++) {
+            const char *row = json_string_value(json_array_get(after, (size_t)y));
+            for (int x = 0; x < lv->map.w; x++) {
+                char c = (char)end.world.map.cell[y * lv->map.w + x];
+                if (x == lv->map.ex && y == lv->map.ey)
+                    c = 'E';
+                if (x == lv->map.xx && y == lv->map.xy)
+                    c = 'X';
+                CHECK_EQ(c, row[x]);
+            }
+        }
+    }
+}
+
+static void hand_traces(void)
+{
+    json_error_t err;
+    json_t *doc = json_load_file("vectors/driftlings.json", 0, &err);
+    CHECK(doc != NULL);
+    if (!doc)
+        return;
+    const json_t *traces = json_object_get(doc, "traces");
+    CHECK(json_array_size(traces) >= 10);
+    for (size_t i = 0; i < json_array_size(traces); i++)
+        run_trace(json_array_get(traces, i));
+    json_decref(doc);
+}
+
+/* The vector file's levels[] cases (the generic runner does the same). */
+static void hand_levels(void)
+{
+    json_error_t err;
+    json_t *doc = json_load_file("vectors/driftlings.json", 0, &err);
+    CHECK(doc != NULL);
+    if (!doc)
+        return;
+    const json_t *cases = json_object_get(doc, "levels");
+    CHECK(json_array_size(cases) >= 1);
+    for (size_t i = 0; i < json_array_size(cases); i++) {
+        const json_t *c = json_array_get(cases, i);
+        CHECK_EQ(G->generate(&lv_buf, (int)json_integer_value(json_object_get(c, "version")),
+                             (int)json_integer_value(json_object_get(c, "level")),
+                             (uint32_t)json_integer_value(json_object_get(c, "seed"))),
+                 GEN_OK);
+        json_t *got = level_to_json(G, &lv_buf);
+        const char *key;
+        json_t *want;
+        json_object_foreach(json_object_get(c, "expect"), key, want)
+            CHECK(json_equal(json_object_get(got, key), want));
+        json_decref(got);
+    }
+    json_decref(doc);
+}
+
+static void ascii_rejects_bad_pictures(void)
+{
+    int inv[DL_SKILLS] = { 0 };
+    const char *two_exits[] = { "E.X", "X..", "===" };
+    const char *ragged[] = { "E.X", "..", "===" };
+    const char *bad_char[] = { "E.X", ".?.", "===" };
+    const char *fine[] = { "E.X", "...", "===" };
+    CHECK(!driftlings_level_from_ascii(&lv_buf, two_exits, 3, 1, 1, 1, 10, inv));
+    CHECK(!driftlings_level_from_ascii(&lv_buf, ragged, 3, 1, 1, 1, 10, inv));
+    CHECK(!driftlings_level_from_ascii(&lv_buf, bad_char, 3, 1, 1, 1, 10, inv));
+    CHECK(!driftlings_level_from_ascii(&lv_buf, fine, 3, 2, 3, 1, 10, inv));
+    CHECK(driftlings_level_from_ascii(&lv_buf, fine, 3, 1, 1, 1, 10, inv));
+}
+
+static void hash_covers_terrain_and_bodies(void)
+{
+    int inv[DL_SKILLS] = { 0, 0, 0, 1, 0 };
+    const char *rows[] = { "E.......", "...#....", "...#...X", "========" };
+    CHECK(driftlings_level_from_ascii(&lv_buf, rows, 4, 1, 1, 1, 60, inv));
+    dl_world a, b;
+    driftlings_world_init(&a, &lv_buf);
+    for (int i = 0; i < 5; i++)
+        dl_tick(&a);
+    b = a;
+    CHECK_EQ(dl_hash(&a), dl_hash(&b));
+    b.map.cell[2 * 8 + 3] = DL_AIR;
+    CHECK(dl_hash(&a) != dl_hash(&b));
+    b = a;
+    b.walker[0].dir = -1;
+    CHECK(dl_hash(&a) != dl_hash(&b));
+    /* Two runs from the same state are byte-identical. */
+    b = a;
+    for (int i = 0; i < 40; i++) {
+        dl_tick(&a);
+        dl_tick(&b);
+    }
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+}
+
+static void solver_on_hand_levels(void)
+{
+    const char *rows[] = { "E.......", "...#....", "...#...X", "========" };
+    const char *sealed[] = { "E....=..", "...#.=..", "...#.=.X", "========" };
+    int inv[DL_SKILLS] = { 1, 1, 0, 1, 1 };
+    dl_solution s;
+    CHECK(driftlings_level_from_ascii(&lv_buf, rows, 4, 1, 1, 1, 60, inv));
+    dl_solve(&lv_buf.map, inv, 60, DL_NODE_MAX, true, &s);
+    CHECK(s.solved);
+    CHECK_EQ(s.n_moves, 1);
+    CHECK_EQ(s.moves[0].skill, DL_BASHER);
+    CHECK_EQ(s.moves[0].tick, 5);
+    CHECK_EQ(s.route_ticks, 11);
+    CHECK(dl_replay_solution(&lv_buf.map, &s));
+    /* A forged plan (the bash a tick early) does not replay. */
+    s.moves[0].tick = 4;
+    CHECK(!dl_replay_solution(&lv_buf.map, &s));
+
+    CHECK(driftlings_level_from_ascii(&lv_buf, sealed, 4, 1, 1, 1, 60, inv));
+    dl_solve(&lv_buf.map, inv, 60, DL_NODE_MAX, false, &s);
+    CHECK(!s.solved);
+    CHECK(!s.capped);
+    CHECK(s.expansions > 10);
+    /* With a tiny node cap the same search reports capped, not unsolvable. */
+    dl_solve(&lv_buf.map, inv, 60, 8, false, &s);
+    CHECK(!s.solved);
+    CHECK(s.capped);
+}
+
+static void run_moves(const dl_level *lv, const game_move *m, size_t n, replay_report *rep)
+{
+    replay_run(G, lv, &st_buf, m, n, NULL, rep);
+}
+
+static void fallbacks_pass_every_gate(void)
+{
+    for (int l = 1; l <= DL_LEVELS; l++) {
+        CHECK(dl_generate_fallback(&lv_buf, l));
+        replay_report rep;
+        run_moves(&lv_buf, lv_buf.plan, (size_t)lv_buf.n_plan, &rep);
+        CHECK(!rep.rejected && rep.result.completed);
+    }
+}
+
+static void generated_plans_win(void)
+{
+    int fallbacks = 0, levels = 0;
+    long long candidates = 0;
+    for (int l = 1; l <= DL_LEVELS; l++) {
+        for (uint32_t seed = 0; seed < SWEEP_SEEDS; seed++) {
+            dl_level *lv = &lv_buf;
+            CHECK_EQ(G->generate(lv, 1, l, seed), GEN_OK);
+            levels++;
+            fallbacks += lv->metrics.fallback;
+            candidates += lv->metrics.candidates;
+            replay_report rep;
+            run_moves(lv, lv->plan, (size_t)lv->n_plan, &rep);
+            if (rep.rejected || !rep.result.completed || rep.applied != (size_t)lv->n_plan) {
+                printf("  level %d seed %u: plan does not win\n", l, seed);
+                CHECK(false);
+            }
+            CHECK(rep.result.extra[0] >= lv->quota);
+            run_moves(lv, NULL, 0, &rep);
+            if (rep.result.completed) {
+                printf("  level %d seed %u: the empty list wins\n", l, seed);
+                CHECK(false);
+            }
+            CHECK(lv->metrics.slack == 0 || lv->metrics.fallback);
+        }
+    }
+    printf("  sweep: %d levels, %lld candidates, %d fallbacks\n", levels, candidates, fallbacks);
+    CHECK(fallbacks * 20 < levels); /* the fallback is rare */
+}
+
+static void generation_is_deterministic(void)
+{
+    for (int l = 1; l <= DL_LEVELS; l += 7) {
+        G->generate(&lv_buf, 1, l, 1234u);
+        G->generate(&lv_buf2, 1, l, 1234u);
+        CHECK(memcmp(&lv_buf, &lv_buf2, sizeof lv_buf) == 0);
+        G->generate(&lv_buf2, 1, l, 1235u);
+        CHECK(dl_terrain_hash(&lv_buf.map) != dl_terrain_hash(&lv_buf2.map) ||
+              lv_buf.n_plan != lv_buf2.n_plan);
+    }
+    CHECK_EQ(G->generate(&lv_buf, 2, 1, 0), GEN_BAD_VERSION);
+    CHECK_EQ(G->generate(&lv_buf, 1, 16, 0), GEN_BAD_LEVEL);
+    CHECK_EQ(G->generate(&lv_buf, 1, 0, 0), GEN_BAD_LEVEL);
+}
+
+/* The spec's corrupted-plan rules on generated levels. */
+static void corrupted_plans(void)
+{
+    game_move m[DL_MAX_PLAN + 1];
+    replay_report base, rep;
+    int lowered = 0, tried = 0;
+    for (int l = 1; l <= DL_LEVELS; l++) {
+        for (uint32_t seed = 0; seed < 6; seed++) {
+            dl_level *lv = &lv_buf;
+            G->generate(lv, 1, l, seed);
+            size_t n = (size_t)lv->n_plan;
+            run_moves(lv, lv->plan, n, &base);
+            CHECK(base.result.completed);
+
+            /* An extra basher or digger the level does not stock: ignored,
+             * same score. A walker index past the crowd: rejected. */
+            memcpy(m, lv->plan, n * sizeof m[0]);
+            m[n] = m[n - 1];
+            m[n].v[2] = lv->inventory[DL_BASHER] ? DL_BASHER : DL_DIGGER;
+            run_moves(lv, m, n + 1, &rep);
+            CHECK(!rep.rejected);
+            CHECK(rep.result.score <= base.result.score);
+            m[n].v[1] = lv->crowd;
+            run_moves(lv, m, n + 1, &rep);
+            CHECK(rep.rejected && rep.rejected_move == n);
+            CHECK_EQ(rep.rejected_outcome, game_outcome_index(G, "no_such_walker"));
+
+            /* The pioneer's first move given to the last walker before it has
+             * spawned: rejected, not_spawned. */
+            memcpy(m, lv->plan, n * sizeof m[0]);
+            m[0].v[1] = lv->crowd - 1;
+            run_moves(lv, m, n, &rep);
+            CHECK(rep.rejected && rep.rejected_move == 0);
+            CHECK_EQ(rep.rejected_outcome, game_outcome_index(G, "not_spawned"));
+
+            /* Every terrain move one tick early: the plan no longer wins or
+             * scores strictly lower. */
+            memcpy(m, lv->plan, n * sizeof m[0]);
+            int shifted = 0;
+            for (size_t i = 0; i < n; i++)
+                if (m[i].v[2] == DL_BASHER || m[i].v[2] == DL_DIGGER)
+                    m[i].v[0]--, shifted++;
+            if (shifted == 0)
+                continue; /* traits only: a tick early is usually harmless */
+            tried++;
+            run_moves(lv, m, n, &rep);
+            if (!(rep.rejected || rep.result.score < base.result.score))
+                printf("  level %d seed %u: early terrain moves still score %lld\n", l, seed,
+                       (long long)rep.result.score);
+            CHECK(rep.rejected || rep.result.score < base.result.score);
+            lowered += rep.rejected || !rep.result.completed;
+
+            /* Swapping the last two moves' ticks makes time run backwards. */
+            if (n >= 2 && lv->plan[n - 1].v[0] > lv->plan[n - 2].v[0]) {
+                memcpy(m, lv->plan, n * sizeof m[0]);
+                int32_t t = m[n - 1].v[0];
+                m[n - 1].v[0] = m[n - 2].v[0];
+                m[n - 2].v[0] = t;
+                run_moves(lv, m, n, &rep);
+                CHECK(rep.rejected && rep.rejected_move == n - 1);
+                CHECK_EQ(rep.rejected_outcome, game_outcome_index(G, "time_backwards"));
+            }
+        }
+    }
+    CHECK(lowered > 0 && tried > 0);
+}
+
+/* What `gen` prints: every key the issue names, and a plan `replay` takes. */
+static void gen_output_replays(void)
+{
+    static const char *const keys[] = { "terrain", "terrain_hash", "inventory", "quota", "plan",
+                                        "alternatives", "first_decision_at", "critical", "slack",
+                                        "expansions", "candidates", "fallback", "rejected" };
+    static game_move moves[DL_MAX_PLAN];
+    for (int l = 1; l <= DL_LEVELS; l++) {
+        for (uint32_t seed = 0; seed < 20; seed++) {
+            G->generate(&lv_buf, 1, l, seed);
+            json_t *o = level_to_json(G, &lv_buf);
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+                CHECK(json_object_get(o, keys[k]) != NULL);
+            const json_t *rows = json_object_get(o, "terrain");
+            CHECK_EQ(json_array_size(rows), lv_buf.map.h);
+            uint32_t h = FNV1A32_OFFSET;
+            for (size_t y = 0; y < json_array_size(rows); y++) {
+                const char *r = json_string_value(json_array_get(rows, y));
+                CHECK_EQ(strlen(r), lv_buf.map.w);
+                h = fnv1a32_update(h, r, strlen(r));
+            }
+            CHECK_EQ(json_integer_value(json_object_get(o, "terrain_hash")), h);
+            move_error err;
+            long n = moves_from_json(G, json_object_get(o, "plan"), moves, DL_MAX_PLAN, &err);
+            CHECK_EQ(n, lv_buf.n_plan);
+            if (n > 0) {
+                replay_report rep;
+                replay_run(G, &lv_buf, &st_buf, moves, (size_t)n, NULL, &rep);
+                CHECK(!rep.rejected && rep.result.completed);
+                json_t *sj = state_to_json(G, &st_buf);
+                CHECK(json_is_integer(json_object_get(sj, "hash")));
+                CHECK(json_is_array(json_object_get(sj, "walkers")));
+                json_decref(sj);
+            }
+            json_decref(o);
+        }
+    }
+}
+
+int main(void)
+{
+    RUN(hand_traces);
+    RUN(hand_levels);
+    RUN(ascii_rejects_bad_pictures);
+    RUN(hash_covers_terrain_and_bodies);
+    RUN(solver_on_hand_levels);
+    RUN(fallbacks_pass_every_gate);
+    RUN(generation_is_deterministic);
+    RUN(corrupted_plans);
+    RUN(gen_output_replays);
+    RUN(generated_plans_win);
+    CHECK_DONE();
+}
