@@ -104,7 +104,8 @@ cppcheck:
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BIN)/replayd
-	@for b in $(BENCH_BIN); do $$b || exit 1; done
+	@for b in $(filter-out %/bench_peer,$(BENCH_BIN)); do $$b || exit 1; done
+	@tests/bench/peer.sh $(BUILD)
 
 # Regenerates the generated: vector cases from the independent JavaScript
 # port (never from the C code).

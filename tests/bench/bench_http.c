@@ -1,0 +1,361 @@
+#define _GNU_SOURCE /* memmem */
+/*
+ * bench_http: verified submissions per second over loopback against a real
+ * `bin/replayd serve`, beside a bare libmicrohttpd handler that answers 200
+ * to the same POST bodies, at 1, 8 and 64 connections, in one run.
+ *
+ * Setup (untimed): register players, issue seed tokens, compute each
+ * level's solution with the game code, build the request bodies. Timed: each
+ * connection thread sends its share of submissions back to back on one
+ * keep-alive connection. Every submission is a fresh token, so every one is
+ * a full verification and a durable (group-)commit.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <microhttpd.h>
+
+#include "../../core/game.h"
+#include "../../server/json_game.h"
+
+#define PER_RUN 2400
+#define MAX_CONNS 64
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* ---- a minimal keep-alive HTTP/1.1 client ---- */
+
+typedef struct conn {
+    int fd;
+    char buf[1 << 16];
+    size_t have;
+} conn;
+
+static int conn_open(conn *c, int port)
+{
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    c->fd = socket(AF_INET, SOCK_STREAM, 0);
+    c->have = 0;
+    int one = 1;
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return connect(c->fd, (struct sockaddr *)&a, sizeof a);
+}
+
+/* Sends one request and reads the answer; returns the status, body in *out
+ * (malloc'd) when out is not NULL. -1 on a broken connection. */
+static int conn_request(conn *c, const char *method, const char *path, const char *bearer,
+                        const char *body, char **out)
+{
+    char head[1024];
+    size_t blen = body ? strlen(body) : 0;
+    int n = snprintf(head, sizeof head,
+                     "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     "Content-Length: %zu\r\n%s%s%s\r\n",
+                     method, path, blen, bearer ? "Authorization: Bearer " : "", bearer ? bearer : "",
+                     bearer ? "\r\n" : "");
+    if (write(c->fd, head, (size_t)n) != n || (blen && write(c->fd, body, blen) != (ssize_t)blen))
+        return -1;
+    for (;;) {
+        char *end = memmem(c->buf, c->have, "\r\n\r\n", 4);
+        if (end) {
+            size_t header_len = (size_t)(end - c->buf) + 4;
+            int status = atoi(c->buf + 9);
+            char *cl = memmem(c->buf, header_len, "Content-Length: ", 16);
+            size_t body_len = cl ? (size_t)atol(cl + 16) : 0;
+            if (c->have >= header_len + body_len) {
+                if (out) {
+                    *out = malloc(body_len + 1);
+                    memcpy(*out, c->buf + header_len, body_len);
+                    (*out)[body_len] = '\0';
+                }
+                memmove(c->buf, c->buf + header_len + body_len, c->have - header_len - body_len);
+                c->have -= header_len + body_len;
+                return status;
+            }
+        }
+        ssize_t r = read(c->fd, c->buf + c->have, sizeof c->buf - c->have);
+        if (r <= 0)
+            return -1;
+        c->have += (size_t)r;
+    }
+}
+
+/* ---- the work: one prepared submission ---- */
+
+typedef struct job {
+    const char *bearer;
+    char *body;
+} job;
+
+static void add_move(json_t *moves, const char *f1, int v1, const char *f2, int v2)
+{
+    json_array_append_new(moves, json_pack("{s:i,s:i}", f1, v1, f2, v2));
+}
+
+/* The typical full solution of docs/BENCH.md, as a moves array. */
+static json_t *solution(const game *g, uint32_t seed)
+{
+    void *level = malloc(g->level_size);
+    g->generate(level, g->version, 1, seed);
+    json_t *d = level_to_json(g, level);
+    json_t *moves = json_array();
+    size_t i, j;
+    json_t *row, *v;
+    if (strcmp(g->name, "schulte") == 0) {
+        int cells = 0, where[50];
+        json_array_foreach(json_object_get(d, "grid"), i, row) json_array_foreach(row, j, v)
+            where[json_integer_value(v)] = cells++;
+        for (int k = 1; k <= cells; k++)
+            add_move(moves, "t", 110 * k, "cell", where[k]);
+    } else {
+        const json_t *start = json_object_get(d, "start"), *sol = json_object_get(d, "solution");
+        int cell = 0, t = 0;
+        json_array_foreach(start, i, row) json_array_foreach(row, j, v)
+        {
+            int m = (int)json_integer_value(v);
+            int want = (int)json_integer_value(json_array_get(json_array_get(sol, i), j));
+            while (m != want) {
+                m = ((m << 1) | (m >> 3)) & 15;
+                add_move(moves, "t", t += 55, "cell", cell);
+            }
+            cell++;
+        }
+    }
+    json_decref(d);
+    free(level);
+    return moves;
+}
+
+static job *prepare(int port, const game *g, int n_players, int per_player, char **bearers)
+{
+    conn c;
+    job *jobs = calloc((size_t)(n_players * per_player), sizeof *jobs);
+    if (conn_open(&c, port) != 0)
+        return NULL;
+    char req[64];
+    snprintf(req, sizeof req, "{\"game\":\"%s\",\"level\":1}", g->name);
+    for (int p = 0; p < n_players; p++) {
+        for (int k = 0; k < per_player; k++) {
+            char *resp = NULL;
+            if (conn_request(&c, "POST", "/v1/seeds", bearers[p], req, &resp) != 201) {
+                fprintf(stderr, "bench_http: seed request failed: %s\n", resp ? resp : "");
+                exit(1);
+            }
+            json_t *s = json_loads(resp, 0, NULL);
+            free(resp);
+            json_t *body = json_pack("{s:O,s:o}", "seed_token", json_object_get(s, "seed_token"), "moves",
+                                     solution(g, (uint32_t)json_integer_value(json_object_get(s, "seed"))));
+            jobs[p * per_player + k].bearer = bearers[p];
+            jobs[p * per_player + k].body = json_dumps(body, JSON_COMPACT);
+            json_decref(body);
+            json_decref(s);
+        }
+    }
+    close(c.fd);
+    return jobs;
+}
+
+/* ---- the timed run ---- */
+
+typedef struct run {
+    int port;
+    job *jobs;
+    int n;
+    atomic_int next;
+    int64_t *lat_ns;
+    atomic_int ok, bad;
+} run;
+
+static void *worker(void *arg)
+{
+    run *r = arg;
+    conn c;
+    if (conn_open(&c, r->port) != 0)
+        return NULL;
+    for (;;) {
+        int i = atomic_fetch_add(&r->next, 1);
+        if (i >= r->n)
+            break;
+        int64_t t0 = mono_ns();
+        int st = conn_request(&c, "POST", "/v1/scores", r->jobs[i].bearer, r->jobs[i].body, NULL);
+        r->lat_ns[i] = mono_ns() - t0;
+        if (st == 200)
+            atomic_fetch_add(&r->ok, 1);
+        else
+            atomic_fetch_add(&r->bad, 1);
+        if (st < 0 && conn_open(&c, r->port) != 0)
+            break;
+    }
+    close(c.fd);
+    return NULL;
+}
+
+static int cmp64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct figures {
+    double per_s, p50_ms, p99_ms;
+    int ok, bad;
+} figures;
+
+static figures timed(int port, job *jobs, int n, int conns)
+{
+    run r = { .port = port, .jobs = jobs, .n = n, .lat_ns = calloc((size_t)n, sizeof(int64_t)) };
+    pthread_t th[MAX_CONNS];
+    int64_t t0 = mono_ns();
+    for (int i = 0; i < conns; i++)
+        pthread_create(&th[i], NULL, worker, &r);
+    for (int i = 0; i < conns; i++)
+        pthread_join(th[i], NULL);
+    double secs = (double)(mono_ns() - t0) / 1e9;
+    qsort(r.lat_ns, (size_t)n, sizeof(int64_t), cmp64);
+    figures f = { n / secs, (double)r.lat_ns[n / 2] / 1e6, (double)r.lat_ns[n * 99 / 100] / 1e6,
+                  atomic_load(&r.ok), atomic_load(&r.bad) };
+    free(r.lat_ns);
+    return f;
+}
+
+/* ---- the bare handler: reads the body, answers 200 ---- */
+
+static enum MHD_Result bare_handler(void *cls, struct MHD_Connection *c, const char *url,
+                                    const char *method, const char *version, const char *data,
+                                    size_t *size, void **state)
+{
+    static int marker;
+    (void)cls, (void)url, (void)method, (void)version, (void)data;
+    if (!*state) {
+        *state = &marker;
+        return MHD_YES;
+    }
+    if (*size) {
+        *size = 0;
+        return MHD_YES;
+    }
+    static const char ok[] = "{\"verified\":true}";
+    struct MHD_Response *resp = MHD_create_response_from_buffer(sizeof ok - 1, (void *)ok, MHD_RESPMEM_PERSISTENT);
+    enum MHD_Result ret = MHD_queue_response(c, 200, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+/* ---- the server under test ---- */
+
+static pid_t start_replayd(const char *dir, int *port)
+{
+    int pipefd[2];
+    if (pipe(pipefd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pipefd[1], 2);
+        close(pipefd[0]);
+        execl("bin/replayd", "replayd", "serve", "--listen", "127.0.0.1:0", "--data", dir, "--set",
+              "log_requests=false", "--set", "rate_seeds_per_player=0", "--set", "rate_scores_per_player=0",
+              "--set", "rate_per_ip=0", "--set", "rate_register_per_ip=0", "--set",
+              "max_outstanding_tokens=100000", "--set", "max_connections_per_ip=1000", (char *)NULL);
+        _exit(127);
+    }
+    close(pipefd[1]);
+    char line[512];
+    FILE *f = fdopen(pipefd[0], "r");
+    *port = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *p = strstr(line, "\"port\":");
+        if (p) {
+            *port = atoi(p + 7);
+            break;
+        }
+    }
+    return *port ? pid : -1;
+}
+
+int main(void)
+{
+    static const int conn_counts[] = { 1, 8, 64 };
+    char dir[] = "/tmp/replayd-bench-XXXXXX";
+    if (!mkdtemp(dir))
+        return 1;
+    int port;
+    pid_t pid = start_replayd(dir, &port);
+    if (pid < 0) {
+        fprintf(stderr, "bench_http: cannot start bin/replayd\n");
+        return 1;
+    }
+    struct MHD_Daemon *bare = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL,
+                                               bare_handler, NULL, MHD_OPTION_THREAD_POOL_SIZE, 2u,
+                                               MHD_OPTION_CONNECTION_LIMIT, 1024u, MHD_OPTION_END);
+    int bare_port = MHD_get_daemon_info(bare, MHD_DAEMON_INFO_BIND_PORT)->port;
+
+    enum { PLAYERS = 48 };
+    char *bearers[PLAYERS];
+    conn c;
+    conn_open(&c, port);
+    for (int p = 0; p < PLAYERS; p++) {
+        char *resp = NULL, body[64];
+        snprintf(body, sizeof body, "{\"name\":\"bench%d\"}", p);
+        conn_request(&c, "POST", "/v1/players", NULL, body, &resp);
+        json_t *j = json_loads(resp, 0, NULL);
+        bearers[p] = strdup(json_string_value(json_object_get(j, "token")));
+        json_decref(j);
+        free(resp);
+    }
+    close(c.fd);
+
+    printf("\n== HTTP: verified submissions over loopback (level 1, %d per run; the load "
+           "generator shares the 2 cores) ==\n", PER_RUN);
+    printf("%-8s %5s | %10s %8s %8s | %10s %8s %8s | %7s\n", "game", "conns", "replayd/s", "p50 ms",
+           "p99 ms", "bare/s", "p50 ms", "p99 ms", "ratio");
+    const char *games[] = { "schulte", "pipes" };
+    for (int gi = 0; gi < 2; gi++) {
+        const game *g = game_find(games[gi]);
+        for (size_t k = 0; k < sizeof conn_counts / sizeof conn_counts[0]; k++) {
+            job *jobs = prepare(port, g, PLAYERS, PER_RUN / PLAYERS, bearers);
+            int n = PLAYERS * (PER_RUN / PLAYERS);
+            /* Give every token time to pass the plausibility check. */
+            sleep(2);
+            figures real = timed(port, jobs, n, conn_counts[k]);
+            figures base = timed(bare_port, jobs, n, conn_counts[k]);
+            printf("%-8s %5d | %10.0f %8.2f %8.2f | %10.0f %8.2f %8.2f | %6.1f%%%s\n", g->name,
+                   conn_counts[k], real.per_s, real.p50_ms, real.p99_ms, base.per_s, base.p50_ms,
+                   base.p99_ms, 100.0 * real.per_s / base.per_s, real.bad ? "  (errors!)" : "");
+            if (real.bad)
+                fprintf(stderr, "bench_http: %d submissions were not 200\n", real.bad);
+            for (int i = 0; i < n; i++)
+                free(jobs[i].body);
+            free(jobs);
+        }
+    }
+    printf("ratio = replayd's verified-and-committed rate as a share of the bare handler's rate\n");
+    MHD_stop_daemon(bare);
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    for (int p = 0; p < PLAYERS; p++)
+        free(bearers[p]);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        return 1;
+    return 0;
+}

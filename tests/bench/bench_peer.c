@@ -1,0 +1,162 @@
+/*
+ * bench_peer: the peer corpus of docs/BENCH.md through the C game code:
+ * for each game, levels 1..15 x seeds 0..39, nanoseconds per generated
+ * level and per replay of the typical full solution (median of 7 passes).
+ * Prints one JSON line per game, the same shape vectors/port/bench.mjs
+ * prints, so tests/bench/peer.sh can set them side by side.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "../../core/game.h"
+#include "../../core/replay.h"
+#include "../../server/json_game.h"
+
+#define SEEDS 40
+#define PASSES 7
+#define MAX_MOVES 512
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+typedef struct corpus_case {
+    void *level;
+    game_move moves[MAX_MOVES];
+    int n;
+} corpus_case;
+
+static int json_int(const json_t *o, const char *k)
+{
+    return (int)json_integer_value(json_object_get(o, k));
+}
+
+/* Builds the typical full solution from the level's description (and, for
+ * Schulte's reshuffles, from the board as it stands before each tap). */
+static int typical(const game *g, const void *level, game_move *out)
+{
+    json_t *d = level_to_json(g, level);
+    int n = 0;
+    size_t i, j;
+    json_t *row, *v;
+    if (strcmp(g->name, "schulte") == 0) {
+        void *st = malloc(g->state_size);
+        g->start(st, level);
+        for (;;) {
+            json_t *b = state_to_json(g, st);
+            int next = json_int(b, "next"), cell = 0, at = -1;
+            json_array_foreach(json_object_get(b, "grid"), i, row) json_array_foreach(row, j, v)
+            {
+                if (json_integer_value(v) == next)
+                    at = cell;
+                cell++;
+            }
+            json_decref(b);
+            if (next == 0 || at < 0)
+                break;
+            out[n] = (game_move){ { 300 * (n + 1), at } };
+            g->apply(st, &out[n++]);
+        }
+        free(st);
+    } else if (strcmp(g->name, "pipes") == 0) {
+        const json_t *sol = json_object_get(d, "solution");
+        int cell = 0, t = 0;
+        json_array_foreach(json_object_get(d, "start"), i, row) json_array_foreach(row, j, v)
+        {
+            int m = (int)json_integer_value(v);
+            int want = (int)json_integer_value(json_array_get(json_array_get(sol, i), j));
+            while (m != want) {
+                m = ((m << 1) | (m >> 3)) & 15;
+                out[n++] = (game_move){ { t += 100, cell } };
+            }
+            cell++;
+        }
+    } else if (strcmp(g->name, "target-sums") == 0) {
+        int cell = 0;
+        json_array_foreach(json_object_get(d, "solution"), i, row) json_array_foreach(row, j, v)
+        {
+            if (json_integer_value(v) == 0) {
+                out[n] = (game_move){ { 150 * (n + 1), cell } };
+                n++;
+            }
+            cell++;
+        }
+    } else if (strcmp(g->name, "opposites") == 0) {
+        const json_t *appear = json_object_get(d, "appear_ms");
+        json_array_foreach(json_object_get(d, "answers"), i, v)
+            out[n++] = (game_move){ { (int32_t)json_integer_value(json_array_get(appear, i)) + 300,
+                                      (int32_t)json_integer_value(v) } };
+    } else {
+        json_array_foreach(json_object_get(d, "plan"), i, v) {
+            for (int f = 0; f < g->n_fields; f++)
+                out[n].v[f] = json_int(v, g->fields[f].name);
+            n++;
+        }
+    }
+    json_decref(d);
+    return n;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void bench_game(const game *g)
+{
+    enum { N = 15 * SEEDS };
+    corpus_case *cases = calloc(N, sizeof *cases);
+    void *state = malloc(g->state_size);
+    for (int k = 0; k < N; k++) {
+        cases[k].level = malloc(g->level_size);
+        g->generate(cases[k].level, g->version, k / SEEDS + 1, (uint32_t)(k % SEEDS));
+        cases[k].n = typical(g, cases[k].level, cases[k].moves);
+    }
+    int64_t gen_pass[PASSES], rep_pass[PASSES];
+    void *scratch = malloc(g->level_size);
+    volatile int64_t sink = 0;
+    for (int p = 0; p < PASSES; p++) {
+        int64_t t0 = now_ns();
+        for (int k = 0; k < N; k++)
+            g->generate(scratch, g->version, k / SEEDS + 1, (uint32_t)(k % SEEDS));
+        gen_pass[p] = (now_ns() - t0) / N;
+        t0 = now_ns();
+        for (int k = 0; k < N; k++) {
+            replay_report rep;
+            replay_run(g, cases[k].level, state, cases[k].moves, (size_t)cases[k].n, NULL, &rep);
+            sink += rep.result.score;
+        }
+        rep_pass[p] = (now_ns() - t0) / N;
+    }
+    qsort(gen_pass, PASSES, sizeof gen_pass[0], cmp_i64);
+    qsort(rep_pass, PASSES, sizeof rep_pass[0], cmp_i64);
+    printf("{\"game\":\"%s\",\"gen_ns\":%lld,\"replay_ns\":%lld,\"levels\":%d}\n", g->name,
+           (long long)gen_pass[PASSES / 2], (long long)rep_pass[PASSES / 2], N);
+    for (int k = 0; k < N; k++)
+        free(cases[k].level);
+    free(cases);
+    free(scratch);
+    free(state);
+    (void)sink;
+}
+
+int main(int argc, char **argv)
+{
+    for (size_t i = 0; i < game_catalog_count; i++) {
+        const game *g = game_catalog[i];
+        bool wanted = argc < 2;
+        for (int a = 1; a < argc; a++)
+            wanted = wanted || strcmp(argv[a], g->name) == 0;
+        if (wanted)
+            bench_game(g);
+    }
+    return 0;
+}
