@@ -17,6 +17,8 @@ static const daily_era eras[] = {
     /* 1: launch catalogue. Levels 3..12 keep the daily neither trivial nor
      * long enough to put casual players off. */
     { { 2026, 1, 1 }, 2, { "schulte", "pipes" }, 3, 12 },
+    /* 2: Target Sums, Opposites and Contraption join, from a future day. */
+    { { 2026, 12, 7 }, 5, { "schulte", "pipes", "target-sums", "opposites", "contraption" }, 3, 12 },
 };
 
 static const int n_eras = (int)(sizeof eras / sizeof eras[0]);

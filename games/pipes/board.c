@@ -81,21 +81,25 @@ typedef struct search_ctx {
     bool capped;
 } search_ctx;
 
+/* HAS[d]: the set of all masks that open toward d. With it a domain's
+ * "some mask opens toward d" and "every mask does" are one AND each. */
+static const domain HAS[4] = { 0xAAAA, 0xCCCC, 0xF0F0, 0xFF00 };
+
 static uint8_t domain_or(domain d)
 {
     uint8_t acc = 0;
-    for (int m = 0; m < 16; m++)
-        if (d & (1u << m))
-            acc |= (uint8_t)m;
+    for (int k = 0; k < 4; k++)
+        if (d & HAS[k])
+            acc |= (uint8_t)(1 << k);
     return acc;
 }
 
 static uint8_t domain_and(domain d)
 {
-    uint8_t acc = 15;
-    for (int m = 0; m < 16; m++)
-        if (d & (1u << m))
-            acc &= (uint8_t)m;
+    uint8_t acc = 0;
+    for (int k = 0; k < 4; k++)
+        if ((d & (domain)~HAS[k]) == 0)
+            acc |= (uint8_t)(1 << k);
     return acc;
 }
 
@@ -113,22 +117,16 @@ static bool propagate(const pipes_topo *t, domain *dom)
     while (changed) {
         changed = false;
         for (int c = 0; c < t->n; c++) {
-            domain keep = 0;
-            for (int m = 0; m < 16; m++) {
-                if (!(dom[c] & (1u << m)))
-                    continue;
-                bool ok = true;
-                for (int d = 0; d < 4 && ok; d++) {
-                    int n = t->nb[c][d];
-                    int back = 1 << opposite(d);
-                    if (m & (1 << d))
-                        ok = n >= 0 && (any[n] & back);
-                    else
-                        ok = n < 0 || !(all[n] & back);
-                }
-                if (ok)
-                    keep |= (domain)(1u << m);
+            domain allowed = 0xFFFF;
+            for (int d = 0; d < 4; d++) {
+                int n = t->nb[c][d];
+                int back = 1 << opposite(d);
+                if (n < 0 || !(any[n] & back))
+                    allowed &= (domain)~HAS[d]; /* no opening toward d */
+                else if (all[n] & back)
+                    allowed &= HAS[d]; /* the neighbour opens toward c */
             }
+            domain keep = dom[c] & allowed;
             if (keep == 0)
                 return false;
             if (keep != dom[c]) {
@@ -144,10 +142,7 @@ static bool propagate(const pipes_topo *t, domain *dom)
 
 static int popcount16(domain d)
 {
-    int k = 0;
-    for (; d; d &= (domain)(d - 1))
-        k++;
-    return k;
+    return __builtin_popcount(d);
 }
 
 static void search(search_ctx *ctx, const domain *parent)

@@ -45,6 +45,9 @@ typedef struct ts_state {
     int32_t last_toggle_t;
     int32_t finish_t;
     int toggles;
+    int32_t row_sum[TS_MAX_SIDE]; /* sums of kept cells, kept up to date */
+    int32_t col_sum[TS_MAX_SIDE];
+    int lines_off;                /* rows and columns not at their target */
     bool ended;
     bool completed;
 } ts_state;
@@ -100,8 +103,25 @@ static void start(void *out, const void *level)
     const ts_level *lv = level;
     memset(st, 0, sizeof *st);
     st->level = lv;
-    memset(st->kept, 1, (size_t)lv->board.grid.n);
+    const ts_grid *g = &lv->board.grid;
+    memset(st->kept, 1, (size_t)g->n);
     st->finish_t = -1;
+    for (int i = 0; i < g->n; i++) {
+        st->row_sum[i / g->cols] += g->value[i];
+        st->col_sum[i % g->cols] += g->value[i];
+    }
+    for (int r = 0; r < g->rows; r++)
+        st->lines_off += st->row_sum[r] != g->row_target[r];
+    for (int c = 0; c < g->cols; c++)
+        st->lines_off += st->col_sum[c] != g->col_target[c];
+}
+
+/* Moves a line's sum by delta and keeps the count of lines off target. */
+static void shift_line(int32_t *sum, int32_t target, int32_t delta, int *lines_off)
+{
+    *lines_off -= *sum != target;
+    *sum += delta;
+    *lines_off += *sum != target;
 }
 
 static int apply(void *state, const game_move *m)
@@ -125,9 +145,13 @@ static int apply(void *state, const game_move *m)
     if (t - st->last_toggle_t < MIN_TOGGLE_GAP_MS)
         return O_TOO_FAST;
     st->last_toggle_t = t;
+    const ts_grid *g = &lv->board.grid;
     st->kept[cell] = !st->kept[cell];
+    int32_t delta = st->kept[cell] ? g->value[cell] : -g->value[cell];
+    shift_line(&st->row_sum[cell / g->cols], g->row_target[cell / g->cols], delta, &st->lines_off);
+    shift_line(&st->col_sum[cell % g->cols], g->col_target[cell % g->cols], delta, &st->lines_off);
     st->toggles++;
-    if (ts_solved(&lv->board.grid, st->kept)) {
+    if (st->lines_off == 0) {
         st->ended = true;
         st->completed = true;
         st->finish_t = t;

@@ -146,15 +146,29 @@ export function dateOfDay(day) {
 
 export const SCHEDULE = [
   { era: 1, first: '2026-01-01', games: ['schulte', 'pipes'], level_lo: 3, level_hi: 12 },
+  { era: 2, first: '2026-12-07', games: ['schulte', 'pipes', 'target-sums', 'opposites', 'contraption'], level_lo: 3, level_hi: 12 },
 ];
 
 /**
- * The day's game, level and seed, or null before the first era.
- * `gameSeeds` may map a game name to its own daily-seed function
- * (dayNumber) -> seed; no game of version 1 defines one.
+ * The text of Contraption's own daily seed (games/contraption/spec.md, section 11):
+ * "contraption:" + year + "-" + month + "-" + day, decimal, no zero padding.
  */
-export function daily(date, gameSeeds = {}) {
-  const day = dayNumber(date);
+export function contraptionDailyText(day) {
+  const [y, m, d] = ymdFromDay(day);
+  return `contraption:${y}-${m}-${d}`;
+}
+
+/**
+ * The games that define their own daily seed: name -> (dayNumber) -> seed.
+ * Only Contraption does (FNV-1a 32 of its daily text); the others use the
+ * catalogue seed (the first value of the `state = dayNumber` stream).
+ */
+export const GAME_DAILY_SEEDS = {
+  contraption: (day) => fnv1a32(contraptionDailyText(day)),
+};
+
+/** The era of the schedule with the latest first day on or before `day`, or null. */
+export function eraOf(day) {
   let era = null;
   let eraFirst = 0;
   for (const e of SCHEDULE) {
@@ -164,11 +178,24 @@ export function daily(date, gameSeeds = {}) {
       eraFirst = f;
     }
   }
-  if (era === null) return null;
+  return era === null ? null : { era, first: eraFirst };
+}
+
+/**
+ * The day's game, level and seed, or null before the first era.
+ * `gameSeeds` maps a game name to its own daily-seed function
+ * (dayNumber) -> seed; by default GAME_DAILY_SEEDS (Contraption's).
+ * The level always comes from the catalogue stream (its second value).
+ */
+export function daily(date, gameSeeds = GAME_DAILY_SEEDS) {
+  const day = dayNumber(date);
+  const found = eraOf(day);
+  if (found === null) return null;
+  const { era, first } = found;
   const r = new Rng(day >>> 0);
   let seed = r.next();
   const level = era.level_lo + (r.next() % (era.level_hi - era.level_lo + 1));
-  const game = era.games[(day - eraFirst) % era.games.length];
+  const game = era.games[(day - first) % era.games.length];
   if (gameSeeds[game]) seed = gameSeeds[game](day) >>> 0;
   return { game, level, seed, schedule: era.era };
 }

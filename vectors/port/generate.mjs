@@ -1,5 +1,6 @@
 // Writes the `generated:` cases of vectors/prng.json, vectors/schulte.json,
-// vectors/pipes.json, vectors/target-sums.json and vectors/opposites.json from this port. Every `hand:` case is kept as it is (and
+// vectors/pipes.json, vectors/target-sums.json, vectors/opposites.json and
+// vectors/contraption.json from this port. Every `hand:` case is kept as it is (and
 // first); every previous `generated:` case is replaced. Deterministic: all
 // random choices come from the core's own mulberry32 with fixed seeds.
 //   node vectors/port/generate.mjs           (rewrite the files)
@@ -13,6 +14,7 @@ import * as schulte from './games/schulte.mjs';
 import * as pipes from './games/pipes.mjs';
 import * as targetSums from './games/target-sums.mjs';
 import * as opposites from './games/opposites.mjs';
+import * as contraption from './games/contraption.mjs';
 import { replay, PRNG_SECTIONS } from './vectors.mjs';
 
 const VECTORS = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -55,8 +57,25 @@ function caseLines(json) {
   return `{\n${lines.join(',\n')}\n}\n`;
 }
 
+// contraption.json (the hand file's layout): indent 1, but every array of numbers
+// on one line (`[x, y, vx, vy]`), empty arrays and objects as `[]` / `{}`.
+function inline(x, ind = '') {
+  const inner = `${ind} `;
+  if (Array.isArray(x)) {
+    if (x.length === 0) return '[]';
+    if (x.every((v) => typeof v === 'number')) return `[${x.map((v) => JSON.stringify(v)).join(', ')}]`;
+    return `[\n${x.map((v) => inner + inline(v, inner)).join(',\n')}\n${ind}]`;
+  }
+  if (x !== null && typeof x === 'object') {
+    const ks = Object.keys(x);
+    if (ks.length === 0) return '{}';
+    return `{\n${ks.map((k) => `${inner}${JSON.stringify(k)}: ${inline(x[k], inner)}`).join(',\n')}\n${ind}}`;
+  }
+  return JSON.stringify(x);
+}
+
 function save(file, json, layout = 'indent1') {
-  const text = layout === 'lines' ? caseLines(json) : JSON.stringify(json, null, 1);
+  const text = layout === 'lines' ? caseLines(json) : layout === 'inline' ? `${inline(json)}\n` : JSON.stringify(json, null, 1);
   if (CHECK) {
     if (readFileSync(join(VECTORS, file), 'utf8') !== text) {
       console.error(`${file} is not what the generator writes`);
@@ -140,19 +159,31 @@ function genPrng() {
     out.days.push({ name: `${G}${date}`, date, day: core.dayNumber(date) });
   }
 
+  // The catalogue daily: the first era's first 45 days, the last 25 days of
+  // era 1 and the first 50 of era 2 (each game of its rotation 10 times),
+  // notable dates of both eras, and random dates up to 9999-12-31.
   const first = core.dayNumber(core.SCHEDULE[0].first);
+  const eraFirst = core.SCHEDULE.map((e) => core.dayNumber(e.first));
+  const first2 = eraFirst[1];
   const dailyDays = [];
   for (let k = 0; k < 45; k++) dailyDays.push(first + k);
-  for (const d of ['2026-07-28', '2026-12-02', '2026-12-31', '2027-01-01', '2028-02-29', '2030-06-30',
-    '2038-01-19', '2100-03-01', '2400-02-29', '9999-12-31']) dailyDays.push(core.dayNumber(d));
+  for (let k = 25; k >= 1; k--) dailyDays.push(first2 - k);
+  for (let k = 0; k < 50; k++) dailyDays.push(first2 + k);
+  for (const d of ['2026-07-28', '2026-12-02', '2026-12-31', '2027-01-01', '2027-03-01', '2027-12-06',
+    '2027-12-07', '2028-02-29', '2030-06-30', '2038-01-19', '2100-03-01', '2400-02-29', '9999-12-30',
+    '9999-12-31']) dailyDays.push(core.dayNumber(d));
   for (let i = 0; i < 25; i++) dailyDays.push(first + r.below(lastDay - first + 1));
+  for (let i = 0; i < 25; i++) dailyDays.push(first2 + r.below(lastDay - first2 + 1));
   const seenDaily = new Set();
   for (const day of dailyDays) {
     if (seenDaily.has(day)) continue;
     seenDaily.add(day);
     const date = core.dateOfDay(day);
     const d = core.daily(date);
-    const note = day === first ? ' (the first era\'s first day)' : '';
+    let note = '';
+    if (eraFirst.includes(day)) note = ` (era ${d.schedule}'s first day)`;
+    else if (eraFirst.includes(day + 1)) note = ` (era ${d.schedule}'s last day)`;
+    if (d.game === 'contraption') note += ` (contraption's own seed: fnv1a32 "${core.contraptionDailyText(day)}")`;
     out.daily.push({ name: `${G}${date}${note}`, date, game: d.game, level: d.level, seed: d.seed, schedule: d.schedule });
   }
 
@@ -891,8 +922,7 @@ function levelCases(game, r, describe, extra = () => []) {
   return out;
 }
 
-function genGame(game, file, replaysOf, describe, extra, layout) {
-  const json = load(file);
+function genGame(game, file, replaysOf, describe, extra, layout, json = load(file)) {
   const levelsOut = levelCases(game, streamFor(`${game.name}:levels`), describe, extra);
   const replaysOut = replaysOf(streamFor(`${game.name}:replays`));
   json.levels = keepHand(json.levels).concat(levelsOut);
@@ -901,6 +931,360 @@ function genGame(game, file, replaysOf, describe, extra, layout) {
   uniqueNames(json.replays);
   save(file, json, layout);
   return { levels: levelsOut.length, replays: replaysOut.length };
+}
+
+// ---- Contraption ----------------------------------------------------------------
+
+const CX = contraption;
+
+/** A placement builder: applies moves on a scratch state until the first rejection. */
+class Machine {
+  constructor(lv) {
+    this.lv = lv;
+    this.st = CX.start(lv);
+    this.moves = [];
+    this.dead = false;
+    this.codes = [];
+  }
+  /** Records `m` (a fresh object) and applies it unless a move was rejected already. */
+  move(part, x, y, angle) {
+    const m = { part, x, y, angle };
+    this.moves.push(m);
+    if (!this.dead) {
+      const code = CX.apply(this.st, m);
+      this.codes.push(code);
+      if (CX.kindOf(code) === 'rejected') this.dead = true;
+    }
+    return this;
+  }
+  /** The code `m` would get now, without recording it. */
+  peek(part, x, y, angle) {
+    return CX.check({ part, x, y, angle }, this.lv.walls, this.st.placed, this.st.left)[0];
+  }
+  get left() {
+    return this.st.left;
+  }
+  get last() {
+    return this.codes[this.codes.length - 1];
+  }
+}
+
+function contraptionExtremes(level) {
+  let att = [-1, 0];
+  let pre = [-1, 0];
+  let drop = [-1, 0];
+  for (let seed = 0; seed < 100; seed++) {
+    const lv = CX.generate(1, level, seed);
+    if (lv.attempts > att[0]) att = [lv.attempts, seed];
+    if (lv.preSolved > pre[0]) pre = [lv.preSolved, seed];
+    if (lv.dropped > drop[0]) drop = [lv.dropped, seed];
+  }
+  return [
+    [att[1], `the most attempts over seeds 0..99: ${att[0]}`],
+    [pre[1], `the most pre-solved candidates over seeds 0..99: ${pre[0]}`],
+    [drop[1], `the most dropped walls over seeds 0..99: ${drop[0]}`],
+  ];
+}
+
+function contraptionReplays(r) {
+  const out = [];
+  const seedFor = () => (r.below(4) === 0 ? r.below(100) : r.next());
+  const pick = (list) => list[r.below(list.length)];
+  const angleOf = () => (r.below(6) === 0 ? pick([0, 450, -450, 800, -800, 1400, -1400]) : r.below(2801) - 1400);
+  const kinds = (mc) => [0, 1].filter((k) => mc.left[k] > 0);
+  // A random legal placement of a kind still granted (null if none found).
+  const legal = (mc, kind = null, tries = 400) => {
+    const ks = kind === null ? kinds(mc) : [kind];
+    if (!ks.length || ks.some((k) => mc.left[k] <= 0)) return null;
+    for (let i = 0; i < tries; i++) {
+      const m = [pick(ks), r.below(101), r.below(141), angleOf()];
+      if (mc.peek(...m) === 'placed') return m;
+    }
+    return null;
+  };
+  const place = (mc, kind = null) => {
+    const m = legal(mc, kind);
+    if (m) mc.move(...m);
+    return m !== null;
+  };
+  const plan = (mc) => { for (const m of mc.lv.plan) mc.move(m.part, m.x, m.y, m.angle); };
+  // Finds a move with the wanted code by sampling `gen` (null if none found).
+  const find = (mc, code, gen, tries = 2000) => {
+    for (let i = 0; i < tries; i++) {
+      const m = gen();
+      if (mc.peek(...m) === code) return m;
+    }
+    return null;
+  };
+  const anyKind = (mc) => (kinds(mc).length ? pick(kinds(mc)) : 0);
+
+  for (let level = 1; level <= CX.levels; level++) {
+    // build(mc) returns false when it could not make its case on this level: another seed is tried.
+    const add = (what, build) => {
+      for (let k = 0; k < 50; k++) {
+        const lv = CX.generate(1, level, seedFor());
+        const mc = new Machine(lv);
+        if (build(mc, lv) === false) continue;
+        out.push(replayCase(CX, lv, what, mc.moves));
+        return;
+      }
+      throw new Error(`contraption level ${level}: no seed for "${what}"`);
+    };
+    const row = CX.levelRow(level);
+
+    add('the sweep\'s plan (the bench solution)', (mc, lv) => {
+      if (!lv.plan.length) return false;
+      plan(mc);
+    });
+    add('no moves: the bare ball', () => {});
+    add('the plan plus every spare part at a random legal spot', (mc, lv) => {
+      plan(mc);
+      while (kinds(mc).length) if (!place(mc)) return false;
+    });
+    add('the plan plus one spare part at a random legal spot', (mc, lv) => {
+      if (!lv.plan.length) return false;
+      plan(mc);
+      if (!place(mc)) return false;
+    });
+    add('a random legal machine: every granted part at a random legal spot', (mc) => {
+      while (kinds(mc).length) if (!place(mc)) return false;
+    });
+    add('one random legal part', (mc) => {
+      if (!place(mc)) return false;
+    });
+    add('the plan shifted by one unit or a few milliradians', (mc, lv) => {
+      if (!lv.plan.length) return false;
+      const p = lv.plan[0];
+      const d = pick([[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1 + r.below(30)], [0, 0, -1 - r.below(30)]]);
+      if (mc.peek(0, p.x + d[0], p.y + d[1], p.angle + d[2]) !== 'placed') return false;
+      mc.move(0, p.x + d[0], p.y + d[1], p.angle + d[2]);
+    });
+    add('another legal sweep placement (a grid point and angle of the sweep)', (mc) => {
+      const m = find(mc, 'placed', () => [0, pick(CX.SWEEP_X), pick(CX.SWEEP_Y), pick(CX.SWEEP_ANGLE)], 200);
+      if (!m) return false;
+      mc.move(...m);
+    });
+    add(row.fans ? 'the plan, then a fan at a random legal spot' : 'the plan, then every ramp left',
+      (mc, lv) => {
+        plan(mc);
+        if (row.fans) return place(mc, 1);
+        while (mc.left[0] > 0) if (!place(mc, 0)) return false;
+      });
+    add(row.fans ? 'every fan used up, then one more: no_part_left' : 'a fan on a level without fans: no_part_left',
+      (mc) => {
+        for (let i = r.below(2); i > 0 && mc.left[0] > 0; i--) if (!place(mc, 0)) return false;
+        while (mc.left[1] > 0) if (!place(mc, 1)) return false;
+        const m = [1, r.below(101), r.below(141), angleOf()];
+        mc.move(...m);
+        if (mc.last !== 'no_part_left') return false;
+        if (r.below(2)) place(mc);
+      });
+    add('every ramp used up, then one more ramp: no_part_left (checked before the angle)', (mc) => {
+      while (mc.left[0] > 0) if (!place(mc, 0)) return false;
+      mc.move(0, r.below(2) ? r.below(101) : -5, r.below(141), r.below(2) ? angleOf() : 5000);
+      if (mc.last !== 'no_part_left') return false;
+    });
+    add('an angle past +-1400: bad_angle (before the field checks)', (mc) => {
+      for (let i = r.below(3); i > 0; i--) if (kinds(mc).length > 1 || mc.left[0] > 1) place(mc);
+      const a = pick([1401, -1401, 1401 + r.below(98600), -1401 - r.below(98600), 100000, -100000]);
+      const x = r.below(3) ? r.below(101) : pick([-10000, 10000, -1, 101]);
+      mc.move(anyKind(mc), x, r.below(141), a);
+      if (mc.last !== 'bad_angle') return false;
+      mc.move(anyKind(mc), 50, 50, 0);
+    });
+    add('a centre off the field: out_of_field', (mc) => {
+      if (r.below(2)) place(mc);
+      if (!kinds(mc).length) return false;
+      const off = pick([-1, -2 - r.below(9998), 101, 102 + r.below(9898), -10000, 10000]);
+      const m = r.below(2) ? [anyKind(mc), off, r.below(141), angleOf()]
+        : [anyKind(mc), r.below(101), off > 0 ? Math.min(10000, off + 40) : off, angleOf()];
+      mc.move(...m);
+      if (mc.last !== 'out_of_field') return false;
+    });
+    add('a footprint past an edge (the centre inside): out_of_field', (mc) => {
+      if (r.below(2)) place(mc);
+      if (!kinds(mc).length) return false;
+      const k = anyKind(mc);
+      const m = find(mc, 'out_of_field', () => {
+        const e = r.below(4);
+        const near = r.below(14);
+        const x = e === 0 ? near : e === 1 ? 100 - near : r.below(101);
+        const y = e === 2 ? near : e === 3 ? 140 - near : r.below(141);
+        return [k, x, y, angleOf()];
+      });
+      if (!m) return false;
+      mc.move(...m);
+    });
+    add('a footprint touching an edge of the field is inside', (mc) => {
+      const k = anyKind(mc);
+      const m = find(mc, 'placed', () => {
+        const a = k === 1 ? angleOf() : pick([0, 0, 450, -450, 800, -800, angleOf()]);
+        const p = CX.partOf({ part: k, x: 0, y: 0, angle: a });
+        const ex = p.box[2];
+        const ey = p.box[3];
+        const e = r.below(4);
+        const ux = ex / 256;
+        const uy = ey / 256;
+        if ((e < 2 && !Number.isInteger(ux)) || (e >= 2 && !Number.isInteger(uy))) return [k, -1, -1, a];
+        const x = e === 0 ? ux : e === 1 ? 100 - ux : r.below(101);
+        const y = e === 2 ? uy : e === 3 ? 140 - uy : r.below(141);
+        return [k, x, y, a];
+      }, 4000);
+      if (!m) return false;
+      mc.move(...m);
+    });
+    add('a footprint on a level wall: overlaps_wall', (mc, lv) => {
+      if (r.below(2)) place(mc);
+      if (!kinds(mc).length) return false;
+      const k = anyKind(mc);
+      const m = find(mc, 'overlaps_wall', () => {
+        const w = r.below(3) === 0 ? lv.walls[0] : pick(lv.walls);
+        return [k, w[0] - 8 + r.below(w[2] - w[0] + 16), w[1] - 8 + r.below(w[3] - w[1] + 16), angleOf()];
+      });
+      if (!m) return false;
+      mc.move(...m);
+      if (r.below(2)) place(mc);
+    });
+    add(row.fans ? 'a fan footprint touching a level wall is legal' : 'a flat ramp footprint touching a level wall is legal', (mc, lv) => {
+      if (mc.left[1] > 0) {
+        const m = find(mc, 'placed', () => {
+          const w = pick(lv.walls);
+          const e = r.below(4);
+          const x = e === 0 ? w[0] - 8 : e === 1 ? w[2] + 8 : w[0] + r.below(w[2] - w[0]);
+          const y = e === 2 ? w[1] - 8 : e === 3 ? w[3] + 8 : w[1] + r.below(w[3] - w[1]);
+          return [1, x, y, angleOf()];
+        });
+        if (!m) return false;
+        mc.move(...m);
+        return;
+      }
+      // no fan: a flat ramp (footprint 12 x 2 units each side) touching a wall from above or below
+      const m = find(mc, 'placed', () => {
+        const w = pick(lv.walls);
+        const y = r.below(2) ? w[1] - 2 : w[3] + 2;
+        return [0, w[0] - 11 + r.below(w[2] - w[0] + 22), y, 0];
+      });
+      if (!m) return false;
+      mc.move(...m);
+    });
+    add('a part overlapping one placed earlier: overlaps_part', (mc) => {
+      if (kinds(mc).length === 0) return false;
+      const first = legal(mc);
+      if (!first) return false;
+      mc.move(...first);
+      if (!kinds(mc).length) return false;
+      const k = anyKind(mc);
+      const m = find(mc, 'overlaps_part', () => [k, first[1] - 14 + r.below(29), first[2] - 14 + r.below(29), angleOf()]);
+      if (!m) return false;
+      mc.move(...m);
+    });
+    add('parts off the grid: the decoder\'s extremes (+-10000) and the field\'s edges (0, 100, 140)', (mc) => {
+      if (r.below(2)) place(mc);
+      const x = pick([-10000, 10000, 0, 100, -10000]);
+      const y = pick([-10000, 10000, 0, 140, 10000]);
+      mc.move(anyKind(mc), x, y, pick([0, 1400, -1400, 100000, -100000]));
+      mc.move(anyKind(mc), 50, 70, 0);
+    });
+    add('random placements, legal and illegal', (mc) => {
+      for (let i = 0; i < 8 && !mc.dead; i++) {
+        const x = r.below(4) ? r.below(101) : r.below(20001) - 10000;
+        const y = r.below(4) ? r.below(141) : r.below(20001) - 10000;
+        const a = r.below(5) ? angleOf() : r.below(200001) - 100000;
+        mc.move(r.below(2), x, y, a);
+      }
+    });
+  }
+  return out;
+}
+
+function contraptionTrig() {
+  const out = [];
+  for (let m = -1400; m <= 1400; m++) {
+    const [sin, cos] = CX.trig(m);
+    out.push({ name: `${G}trig(${m})`, mrad: m, sin, cos });
+  }
+  return out;
+}
+
+function contraptionTraces(r) {
+  const out = [];
+  const pick = (list) => list[r.below(list.length)];
+  const SHORT = 160;
+  for (let level = 1; level <= CX.levels; level++) {
+    for (const kind of ['plan', 'random']) {
+      for (let k = 0; k < 100; k++) {
+        const seed = r.below(4) === 0 ? r.below(100) : r.next();
+        const lv = CX.generate(1, level, seed);
+        const st = CX.start(lv);
+        if (kind === 'plan') for (const m of lv.plan) CX.apply(st, m);
+        const want = kind === 'plan' ? r.below(2) : 1 + r.below(lv.inventory.ramp + lv.inventory.fan);
+        for (let tries = 0; tries < 400 && st.placed.length < lv.plan.length + want; tries++) {
+          const ks = [0, 1].filter((q) => st.left[q] > 0);
+          if (!ks.length) break;
+          CX.apply(st, { part: pick(ks), x: r.below(101), y: r.below(141), angle: r.below(2801) - 1400 });
+        }
+        const moves = CX.describeState(st).placed;
+        const field = CX.fieldOf(lv);
+        const t = CX.trace(field, moves);
+        if (t.ticks.length > SHORT || t.run.end === CX.END.cap) continue;
+        const ends = ['goal', 'out', 'rest', 'cap'];
+        const what = kind === 'plan'
+          ? `the plan${moves.length > lv.plan.length ? ' and a spare part' : ''}`
+          : `${moves.length} random legal part(s)`;
+        out.push({
+          name: `${G}level ${level} seed ${seed}: ${what} (${ends[t.run.end]} after ${t.run.ticks} ticks)`,
+          field: { ball: field.ball.slice(), goal: field.goal.slice(), walls: field.walls.map((w) => w.slice()) },
+          moves,
+          ticks: t.ticks,
+          run: t.run,
+        });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+function contraptionDaily(r) {
+  const out = [];
+  const days = [];
+  const first2 = core.dayNumber(core.SCHEDULE[1].first);
+  // the first 30 Contraption days of era 2 (every fifth day from its first)
+  let d0 = first2;
+  while (core.daily(core.dateOfDay(d0)).game !== 'contraption') d0++;
+  for (let k = 0; k < 30; k++) days.push(d0 + 5 * k);
+  for (const d of ['2026-12-07', '2027-01-01', '2027-02-28', '2028-02-29', '2099-12-31', '2100-01-01',
+    '2400-02-29', '9999-12-30']) days.push(core.dayNumber(d));
+  const lastDay = core.dayNumber('9999-12-31');
+  for (let i = 0; i < 20; i++) days.push(r.below(lastDay + 1));
+  const seen = new Set();
+  for (const day of days) {
+    if (seen.has(day)) continue;
+    seen.add(day);
+    const date = core.dateOfDay(day);
+    const text = CX.dailyText(date);
+    const d = core.daily(date);
+    const note = d && d.game === 'contraption' ? ` (the day's game, level ${d.level})` : '';
+    out.push({ name: `${G}${text}${note}`, date, text, seed: CX.dailySeed(date) });
+  }
+  return out;
+}
+
+function genContraption() {
+  const json = load('contraption.json');
+  const own = {
+    trig: contraptionTrig(),
+    traces: contraptionTraces(streamFor('contraption:traces')),
+    daily: contraptionDaily(streamFor('contraption:daily')),
+  };
+  for (const k of Object.keys(own)) {
+    json[k] = keepHand(json[k]).concat(own[k]);
+    uniqueNames(json[k]);
+  }
+  const counts = genGame(CX, 'contraption.json', contraptionReplays,
+    (lv) => `${lv.walls.length - 1} wall${lv.walls.length === 2 ? '' : 's'}, goal ${lv.row.goalW} wide, ${lv.row.ramps} ramp(s) ${lv.row.fans} fan(s)${lv.fallback ? ', fallback' : ''}`,
+    contraptionExtremes, 'inline', json);
+  return { ...Object.fromEntries(Object.entries(own).map(([k, v]) => [k, v.length])), ...counts };
 }
 
 const counts = {
@@ -914,6 +1298,7 @@ const counts = {
     targetSumsExtremes, 'lines'),
   'opposites.json': genGame(opposites, 'opposites.json', oppositesReplays,
     (lv) => `${lv.count} prompts over ${lv.codes} codes`, undefined, 'lines'),
+  'contraption.json': genContraption(),
 };
 console.log(JSON.stringify(counts));
 if (stale) process.exit(1);

@@ -1,7 +1,7 @@
 // The vector runner: checks every case of vectors/prng.json or vectors/<game>.json
 // against a port. Usable as a library (runFile / checkCase) or from the command line:
 //   node vectors/port/vectors.mjs vectors/prng.json vectors/schulte.json vectors/pipes.json \
-//     vectors/target-sums.json vectors/opposites.json
+//     vectors/target-sums.json vectors/opposites.json vectors/contraption.json
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -10,8 +10,9 @@ import * as schulte from './games/schulte.mjs';
 import * as pipes from './games/pipes.mjs';
 import * as targetSums from './games/target-sums.mjs';
 import * as opposites from './games/opposites.mjs';
+import * as contraption from './games/contraption.mjs';
 
-export const GAMES = { schulte, pipes, 'target-sums': targetSums, opposites };
+export const GAMES = { schulte, pipes, 'target-sums': targetSums, opposites, contraption };
 
 export const PRNG_SECTIONS = ['mulberry32', 'shuffle', 'below', 'fnv1a32', 'days', 'daily'];
 
@@ -113,14 +114,47 @@ export function checkReplayCase(game, c) {
   }
 }
 
+// ---- a game's own sections (docs/VECTORS.md: "its spec.md says what they hold") ----
+
+/** games/contraption/spec.md, section 12: trig, traces and daily. */
+export const CONTRAPTION_SECTIONS = {
+  trig(game, c) {
+    const [sin, cos] = game.trig(c.mrad);
+    eq('trig', { sin, cos }, { sin: c.sin, cos: c.cos });
+  },
+  traces(game, c) {
+    const t = game.trace(c.field, c.moves);
+    eq('ticks.length', t.ticks.length, c.ticks.length);
+    for (let i = 0; i < c.ticks.length; i++) eq(`tick ${i + 1}`, t.ticks[i], c.ticks[i]);
+    eq('run', t.run, c.run);
+  },
+  daily(game, c) {
+    eq('text', game.dailyText(c.date), c.text);
+    eq('seed', game.dailySeed(c.date), c.seed);
+    eq('fnv1a32(text)', core.fnv1a32(c.text), c.seed);
+  },
+};
+
+/** Game name -> { section: (game, case) => void } for the sections besides levels and replays. */
+export const GAME_SECTIONS = { contraption: CONTRAPTION_SECTIONS };
+
 // ---- whole files ------------------------------------------------------------
 
 /** Every case of a parsed vector file as { kind, name, run() }. */
-export function casesOf(json, games = GAMES) {
+export function casesOf(json, games = GAMES, sections = GAME_SECTIONS) {
   const out = [];
   if ('game' in json) {
     const game = games[json.game];
     if (!game) throw new Error(`no port of game ${json.game}`);
+    const own = sections[json.game] || {};
+    for (const k of Object.keys(json)) {
+      if (Array.isArray(json[k]) && k !== 'levels' && k !== 'replays' && !(k in own)) {
+        throw new Error(`${json.game}: no checker for the section ${k}`);
+      }
+    }
+    for (const k of Object.keys(own)) {
+      for (const c of json[k] || []) out.push({ kind: k, name: c.name, run: () => own[k](game, c) });
+    }
     for (const c of json.levels || []) out.push({ kind: 'levels', name: c.name, run: () => checkLevelCase(game, c) });
     for (const c of json.replays || []) out.push({ kind: 'replays', name: c.name, run: () => checkReplayCase(game, c) });
   } else {
@@ -131,11 +165,11 @@ export function casesOf(json, games = GAMES) {
   return out;
 }
 
-export function runFile(path, games = GAMES) {
+export function runFile(path, games = GAMES, sections = GAME_SECTIONS) {
   const json = JSON.parse(readFileSync(path, 'utf8'));
   const failures = [];
   let passed = 0;
-  for (const c of casesOf(json, games)) {
+  for (const c of casesOf(json, games, sections)) {
     try {
       c.run();
       passed++;

@@ -7,6 +7,7 @@ import * as schulte from '../games/schulte.mjs';
 import * as pipes from '../games/pipes.mjs';
 import * as targetSums from '../games/target-sums.mjs';
 import * as opposites from '../games/opposites.mjs';
+import * as contraption from '../games/contraption.mjs';
 
 test('CORE.md: seed 0 gives 1144304738, 1416247, 958946056', () => {
   assert.deepEqual(core.firstValues(0, 3), [1144304738, 1416247, 958946056]);
@@ -57,7 +58,7 @@ test('pipes spec: level 1 seed 42 (solution, start, 1 node, 0 rejected)', () => 
 });
 
 test('the typical solutions (docs/BENCH.md) complete every corpus level', () => {
-  for (const game of [schulte, pipes, targetSums, opposites]) {
+  for (const game of [schulte, pipes, targetSums, opposites, contraption]) {
     for (let level = 1; level <= game.levels; level++) {
       for (let seed = 0; seed < 40; seed++) {
         const lv = game.generate(game.version, level, seed);
@@ -168,5 +169,151 @@ test('malformed moves of the new games are refused before the game runs', () => 
   const op = opposites.start(opposites.generate(2, 1, 42));
   for (const m of [{ t: -1, answer: 0 }, { t: 2 ** 31, answer: 0 }, { t: 100, answer: 256 }, { t: 100, answer: -1 }, { t: 100 }]) {
     assert.throws(() => opposites.apply(op, m), TypeError);
+  }
+});
+
+// ---- the catalogue's era 2 (docs/CORE.md) ------------------------------------------
+
+test('CORE.md: era 1 ends on 2026-12-06; era 2 rotates five games from 2026-12-07', () => {
+  assert.equal(core.daily('2026-12-06').schedule, 1);
+  const rot = ['schulte', 'pipes', 'target-sums', 'opposites', 'contraption'];
+  const first = core.dayNumber('2026-12-07');
+  for (let k = 0; k < 500; k++) {
+    const d = core.daily(core.dateOfDay(first + k));
+    assert.equal(d.schedule, 2);
+    assert.equal(d.game, rot[k % 5]);
+    assert.ok(d.level >= 3 && d.level <= 12);
+  }
+});
+
+test('CORE.md: the level always comes from the catalogue stream; only Contraption replaces the seed', () => {
+  const first = core.dayNumber('2026-12-07');
+  for (let k = 0; k < 200; k++) {
+    const day = first + k;
+    const date = core.dateOfDay(day);
+    const d = core.daily(date);
+    const plain = core.daily(date, {});
+    const [v1] = core.firstValues(day, 1);
+    const [, v2] = core.firstValues(day, 2);
+    assert.equal(d.level, 3 + (v2 % 10));
+    assert.equal(plain.level, d.level);
+    assert.equal(plain.seed, v1);
+    if (d.game === 'contraption') {
+      assert.equal(d.seed, core.fnv1a32(contraption.dailyText(date)));
+      assert.equal(d.seed, contraption.dailySeed(date));
+    } else {
+      assert.equal(d.seed, v1);
+    }
+  }
+});
+
+// ---- Contraption (games/contraption/spec.md) ---------------------------------------
+
+test('contraption spec 1: fdiv, bounce and friction examples', () => {
+  const C = contraption;
+  assert.equal(C.fdiv(-7, 4), -2);
+  assert.equal(C.fdiv(7, 4), 1);
+  assert.equal(C.fdiv(-8, 4), -2);
+  assert.equal(C.bounce(13), -3);
+  assert.equal(C.bounce(-13), 3);
+  assert.ok(Object.is(C.bounce(3), 0));
+  assert.ok(Object.is(C.fdiv(-0, 4), 0));
+  assert.equal(C.friction(1), 0);
+  assert.equal(C.friction(-1), 0);
+  assert.equal(C.friction(5), 3);
+  assert.equal(C.friction(-5), -3);
+  assert.equal(C.clamp(400), 384);
+  assert.equal(C.clamp(-400), -384);
+  // exact floors far beyond 32 bits (the spec's intermediates reach 2^43)
+  assert.equal(C.fdiv(-(2 ** 43) - 1, 16384 * 16384), -32769);
+  assert.equal(C.fdiv(2 ** 43 + 16384 * 16384 - 1, 16384 * 16384), 32768);
+});
+
+test('contraption spec 3: trig examples; sin odd, cos even, |values| <= 16384', () => {
+  const C = contraption;
+  assert.deepEqual(C.trig(0), [0, 16384]);
+  assert.deepEqual(C.trig(450), [7126, 14753]);
+  assert.deepEqual(C.trig(-450), [-7126, 14753]);
+  assert.deepEqual(C.trig(800), [11753, 11415]);
+  assert.deepEqual(C.trig(1400), [16146, 2785]);
+  for (let m = 0; m <= 1400; m++) {
+    const [s, c] = C.trig(m);
+    const [s2, c2] = C.trig(-m);
+    assert.equal(s2, 0 - s);
+    assert.equal(c2, c);
+    assert.ok(s >= 0 && s <= 16384 && c >= 0 && c <= 16384);
+  }
+  assert.throws(() => C.trig(1401), RangeError);
+});
+
+test('contraption spec 11: contraption:2026-7-28 gives 176112159', () => {
+  assert.equal(contraption.dailyText('2026-07-28'), 'contraption:2026-7-28');
+  assert.equal(contraption.dailySeed('2026-07-28'), 176112159);
+});
+
+test('contraption: only version 1 and levels 1..15 generate; malformed moves are refused', () => {
+  const C = contraption;
+  assert.throws(() => C.generate(2, 1, 0), RangeError);
+  assert.throws(() => C.generate(1, 0, 0), RangeError);
+  assert.throws(() => C.generate(1, 16, 0), RangeError);
+  assert.throws(() => C.generate(1, 1, 2 ** 32), RangeError);
+  const st = C.start(C.generate(1, 1, 0));
+  for (const m of [{ part: 2, x: 0, y: 0, angle: 0 }, { part: 0, x: 10001, y: 0, angle: 0 },
+    { part: 0, x: 0, y: -10001, angle: 0 }, { part: 0, x: 0, y: 0, angle: 100001 }, { part: 0, x: 1.5, y: 0, angle: 0 },
+    { part: 0, x: 0, y: 0 }, null]) {
+    assert.throws(() => C.apply(st, m), TypeError);
+  }
+  assert.equal(C.apply(st, { part: 0, x: 10000, y: -10000, angle: -100000 }), 'bad_angle');
+});
+
+test('contraption: every level of seeds 0..39 is issued with a plan the sweep finds first; the bare ball misses', () => {
+  const C = contraption;
+  for (let level = 1; level <= C.levels; level++) {
+    for (let seed = 0; seed < 40; seed++) {
+      const lv = C.generate(1, level, seed);
+      assert.equal(lv.fallback, false);
+      assert.equal(lv.issued, lv.attempts);
+      assert.equal(lv.preSolved + lv.noSweep + 1, lv.attempts);
+      const field = C.fieldOf(lv);
+      assert.equal(C.simulate(field, []).reached, false);
+      // the first legal sweep placement that reaches the goal, in sweep order
+      let first = null;
+      let sims = 1;
+      for (const x of C.SWEEP_X) for (const y of C.SWEEP_Y) for (const angle of C.SWEEP_ANGLE) {
+        if (first) continue;
+        const [code, p] = C.check({ part: 0, x, y, angle }, lv.walls, [], [1, 0]);
+        if (code !== 'placed') continue;
+        sims++;
+        const r = C.simulate(field, [p]);
+        if (r.reached) first = [{ part: 0, x, y, angle }, r.arrival_tick];
+      }
+      assert.deepEqual(lv.plan, [first[0]]);
+      assert.equal(lv.planArrival, first[1]);
+      assert.ok(lv.sims >= sims);
+      assert.equal(lv.walls.length + lv.dropped - 1 >= C.levelRow(level).wallsMin, true);
+    }
+  }
+});
+
+test('contraption: the ball never starts a tick inside a wall, and stays within the spec\'s bounds', () => {
+  const C = contraption;
+  const r = new core.Rng(20261207);
+  for (let level = 1; level <= C.levels; level++) {
+    for (let seed = 0; seed < 12; seed++) {
+      const lv = C.generate(1, level, seed);
+      const walls = [[-8, -8, 0, 148], [100, -8, 108, 148], [-8, -8, 108, 0], ...lv.walls].map((w) => w.map((v) => v * 256));
+      for (let k = 0; k < 4; k++) {
+        const st = C.start(lv);
+        if (k === 0) for (const m of lv.plan) C.apply(st, m);
+        else for (let i = 0; i < 200; i++) C.apply(st, { part: r.below(2), x: r.below(101), y: r.below(141), angle: r.below(2801) - 1400 });
+        const t = C.trace(C.fieldOf(lv), C.describeState(st).placed);
+        for (const [x, y, vx, vy] of t.ticks) {
+          for (const w of walls) assert.ok(!(w[0] <= x && x < w[2] && w[1] <= y && y < w[3]), `${level}/${seed} in a wall`);
+          assert.ok(x >= -2048 && x <= 38000 && y >= -2048 && y <= 38000);
+          assert.ok(Math.abs(vx) <= 600 && Math.abs(vy) <= 600);
+        }
+        assert.deepEqual(C.result(st).ticks, t.run.ticks);
+      }
+    }
   }
 });
