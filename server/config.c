@@ -12,7 +12,7 @@ void config_defaults(config *c)
     snprintf(c->listen_addr, sizeof c->listen_addr, "127.0.0.1");
     c->port = 8080;
     snprintf(c->data_dir, sizeof c->data_dir, "./var");
-    c->threads = 2;
+    c->threads = 32; /* handlers block on the group commit: threads bound concurrent submissions */
     c->max_connections = 1024;
     c->max_connections_per_ip = 128;
     c->connection_timeout_s = 15;
