@@ -25,7 +25,8 @@ CREATE TABLE seed_tokens (
     expires_at INTEGER NOT NULL,
     daily_date TEXT NOT NULL DEFAULT '',  -- '' for a level token
     text       TEXT NOT NULL,
-    redeemed   INTEGER NOT NULL DEFAULT 0
+    redeemed   INTEGER NOT NULL DEFAULT 0,
+    score_seq  INTEGER REFERENCES scores(seq)  -- the score that redeemed it
 ) WITHOUT ROWID;
 
 -- outstanding-token counts and per-player stats
@@ -34,10 +35,13 @@ CREATE INDEX seed_tokens_player ON seed_tokens (player_id, redeemed, expires_at)
 CREATE UNIQUE INDEX seed_tokens_daily ON seed_tokens (player_id, daily_date)
     WHERE daily_date <> '';
 
--- seq is the rowid: the server-received order, assigned at insert
+-- seq is the rowid: the server-received order, assigned at insert.
+-- A score is found by its id through seed_tokens (nonce -> score_seq):
+-- the redeem already writes that row, so no second random-keyed index
+-- costs a page per submission.
 CREATE TABLE scores (
     seq         INTEGER PRIMARY KEY,
-    score_id    TEXT NOT NULL UNIQUE,  -- lower-case hex of the nonce
+    score_id    TEXT NOT NULL,         -- lower-case hex of the nonce
     nonce       BLOB NOT NULL,
     player_id   INTEGER NOT NULL REFERENCES players(id),
     game        TEXT NOT NULL,

@@ -9,8 +9,10 @@
  * BEGIN IMMEDIATE transaction, commits once, then wakes every caller. A
  * job's failure rolls back only its savepoint. Leaderboards are answered
  * from board_cache (in memory), offered each committed score after COMMIT.
+ * WAL checkpoints run in a checkpointer thread on its own connection, so a
+ * commit never waits for one.
  *
- * Ownership: the store owns its connections, statements, thread, queue and
+ * Ownership: the store owns its connections, statements, threads, queue and
  * board cache; store_close frees them all. Jobs live on their caller's
  * stack until the writer marks them done.
  */
@@ -29,6 +31,7 @@
 #include "schema.h"
 
 #define READERS 4
+#define CHECKPOINT_FRAMES 1000 /* SQLite's own auto-checkpoint threshold */
 
 enum stmt_id {
     ST_BEGIN,
@@ -47,7 +50,7 @@ enum stmt_id {
     ST_TOKEN_STATS,
     ST_TOKEN_REDEEM,
     ST_SCORE_INSERT,
-    ST_SCORE_BY_ID,
+    ST_SCORE_BY_NONCE,
     ST_BEST_UPSERT,
     ST_REJECTION_INSERT,
     ST_LOAD_LEVEL,
@@ -80,14 +83,16 @@ static const char *const stmt_sql[ST_COUNT] = {
                        " COALESCE(SUM(redeemed = 0 AND expires_at > ?1), 0),"
                        " COALESCE(SUM(redeemed = 0 AND expires_at <= ?1), 0)"
                        " FROM seed_tokens WHERE player_id = ?2",
-    [ST_TOKEN_REDEEM] = "UPDATE seed_tokens SET redeemed = 1 WHERE nonce = ? AND redeemed = 0",
+    [ST_TOKEN_REDEEM] = "UPDATE seed_tokens SET redeemed = 1, score_seq = ?"
+                        " WHERE nonce = ? AND redeemed = 0",
     [ST_SCORE_INSERT] = "INSERT INTO scores (score_id, nonce, player_id, game, level, seed, version,"
                         " daily_date, score, completed, received_at, moves_hash, receipt,"
                         " moves_json, result_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-    [ST_SCORE_BY_ID] = "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level, s.seed,"
-                       " s.version, s.daily_date, s.score, s.completed, s.received_at, s.seq,"
-                       " s.moves_hash, s.receipt, s.moves_json, s.result_json"
-                       " FROM scores s JOIN players p ON p.id = s.player_id WHERE s.score_id = ?",
+    [ST_SCORE_BY_NONCE] = "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
+                          " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
+                          " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json"
+                          " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq"
+                          " JOIN players p ON p.id = s.player_id WHERE t.nonce = ?",
     /* a player's best: replaced only by a strictly higher score */
     [ST_BEST_UPSERT] = "INSERT INTO level_bests (game, level, player_id, score, seq)"
                        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game, level, player_id) DO UPDATE"
@@ -154,6 +159,13 @@ struct store {
     bool thread_started;
     pthread_t thread;
     job **batch;
+
+    /* the checkpointer: WAL checkpoints off the commit path */
+    conn ckpt;
+    pthread_mutex_t ck_mu;
+    pthread_cond_t ck_cv;
+    bool ck_pending, ck_stopping, ck_started;
+    pthread_t ck_thread;
 };
 
 /* ---- small helpers ---- */
@@ -237,6 +249,27 @@ static void hex_of(const uint8_t *b, size_t n, char *out)
     out[2 * n] = '\0';
 }
 
+/* Exactly 32 hex digits (either case) to 16 bytes. */
+static bool nonce_from_hex(const char *hex, uint8_t out[STORE_NONCE_BYTES])
+{
+    if (!hex || strlen(hex) != 2 * STORE_NONCE_BYTES)
+        return false;
+    for (size_t i = 0; i < 2 * STORE_NONCE_BYTES; i++) {
+        char ch = hex[i];
+        int v = ch >= '0' && ch <= '9'   ? ch - '0'
+                : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                         : -1;
+        if (v < 0)
+            return false;
+        if (i % 2 == 0)
+            out[i / 2] = (uint8_t)(v << 4);
+        else
+            out[i / 2] |= (uint8_t)v;
+    }
+    return true;
+}
+
 static int64_t mono_us(void)
 {
     struct timespec ts;
@@ -269,7 +302,7 @@ static store_status conn_open(conn *c, const store_config *cfg, bool reader, cha
     const char *pragmas = reader ? "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
                                    " PRAGMA query_only=1;"
                                  : "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
-                                   " PRAGMA foreign_keys=ON;";
+                                   " PRAGMA foreign_keys=ON; PRAGMA cache_size=-65536;";
     rc = sqlite3_exec(c->db, pragmas, NULL, NULL, NULL);
     if (rc != SQLITE_OK)
         goto fail;
@@ -444,12 +477,13 @@ static store_status read_score(sqlite3_stmt *st, store_score *o)
     return STORE_OK;
 }
 
-static store_status score_by_id(conn *c, const char *score_id, store_score *out)
+static store_status score_by_nonce(conn *c, const uint8_t nonce[STORE_NONCE_BYTES],
+                                   store_score *out)
 {
-    sqlite3_stmt *st = stmt(c, ST_SCORE_BY_ID);
+    sqlite3_stmt *st = stmt(c, ST_SCORE_BY_NONCE);
     if (!st)
         return STORE_ERROR;
-    sqlite3_bind_text(st, 1, score_id, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 1, nonce, STORE_NONCE_BYTES, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     store_status res = rc == SQLITE_ROW ? read_score(st, out)
                        : rc == SQLITE_DONE ? STORE_NOT_FOUND
@@ -577,7 +611,7 @@ static store_status run_submit(conn *c, job *j)
         /* also the case for a second submission of one token in one batch:
          * the first one's row is visible inside the transaction */
         store_score tmp;
-        store_status got = score_by_id(c, score_id, &tmp);
+        store_status got = score_by_nonce(c, sc->nonce, &tmp);
         if (got != STORE_OK)
             return STORE_ERROR;
         if (j->existing)
@@ -586,15 +620,6 @@ static store_status run_submit(conn *c, job *j)
             store_score_clear(&tmp);
         return STORE_CONFLICT;
     }
-    st = stmt(c, ST_TOKEN_REDEEM);
-    if (!st)
-        return STORE_ERROR;
-    sqlite3_bind_blob(st, 1, sc->nonce, STORE_NONCE_BYTES, SQLITE_STATIC);
-    rc = sqlite3_step(st);
-    done_with(st);
-    if (rc != SQLITE_DONE)
-        return STORE_ERROR;
-
     st = stmt(c, ST_SCORE_INSERT);
     if (!st)
         return STORE_ERROR;
@@ -618,6 +643,16 @@ static store_status run_submit(conn *c, job *j)
     if (rc != SQLITE_DONE)
         return STORE_ERROR;
     int64_t seq = sqlite3_last_insert_rowid(c->db);
+
+    st = stmt(c, ST_TOKEN_REDEEM);
+    if (!st)
+        return STORE_ERROR;
+    sqlite3_bind_int64(st, 1, seq);
+    sqlite3_bind_blob(st, 2, sc->nonce, STORE_NONCE_BYTES, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    done_with(st);
+    if (rc != SQLITE_DONE)
+        return STORE_ERROR;
 
     rank_entry *e = &j->entry;
     memset(e, 0, sizeof *e);
@@ -766,6 +801,7 @@ static void *writer_main(void *arg)
 {
     store *s = arg;
     int max = s->cfg.group_commit_max;
+    int prev = 0; /* the size of the last batch */
     pthread_mutex_lock(&s->q_mu);
     for (;;) {
         while (!s->q_head && !s->stopping)
@@ -773,20 +809,27 @@ static void *writer_main(void *arg)
         if (!s->q_head)
             break; /* stopping, and the queue is drained */
         int n = take_jobs(s, s->batch, max);
-        if (n < max && s->cfg.group_commit_wait_us > 0 && !s->stopping) {
-            int64_t deadline = mono_us() + s->cfg.group_commit_wait_us;
-            struct timespec ts = { (time_t)(deadline / 1000000), (long)(deadline % 1000000) * 1000 };
+        /* Wait for more only when the last batch shows concurrent callers
+         * (a lone caller gains nothing from waiting), and only while they
+         * keep arriving: stop after a quarter of the wait with no new job. */
+        int64_t wait = s->cfg.group_commit_wait_us;
+        if (n < max && wait > 0 && prev > 1 && !s->stopping) {
+            int64_t start = mono_us(), last = start;
             while (n < max && !s->stopping) {
                 if (s->q_head) {
                     n += take_jobs(s, s->batch + n, max - n);
+                    last = mono_us();
                     continue;
                 }
+                int64_t until = last + wait / 4 < start + wait ? last + wait / 4 : start + wait;
+                struct timespec ts = { (time_t)(until / 1000000), (long)(until % 1000000) * 1000 };
                 if (pthread_cond_timedwait(&s->q_cv, &s->q_mu, &ts) == ETIMEDOUT) {
                     n += take_jobs(s, s->batch + n, max - n);
                     break;
                 }
             }
         }
+        prev = n;
         pthread_mutex_unlock(&s->q_mu);
         run_batch(s, s->batch, n);
         pthread_mutex_lock(&s->q_mu);
@@ -822,6 +865,43 @@ static store_status run_queued(store *s, job *j)
     pthread_mutex_unlock(&s->q_mu);
     pthread_cond_destroy(&j->cv);
     return j->st;
+}
+
+/* ---- the checkpointer ---- */
+
+/* Called by SQLite on the writer connection after each commit. */
+static int wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
+{
+    (void)db;
+    (void)name;
+    store *s = arg;
+    if (frames >= CHECKPOINT_FRAMES) {
+        pthread_mutex_lock(&s->ck_mu);
+        s->ck_pending = true;
+        pthread_cond_signal(&s->ck_cv);
+        pthread_mutex_unlock(&s->ck_mu);
+    }
+    return SQLITE_OK;
+}
+
+static void *checkpointer_main(void *arg)
+{
+    store *s = arg;
+    pthread_mutex_lock(&s->ck_mu);
+    for (;;) {
+        while (!s->ck_pending && !s->ck_stopping)
+            pthread_cond_wait(&s->ck_cv, &s->ck_mu);
+        if (s->ck_stopping)
+            break;
+        s->ck_pending = false;
+        pthread_mutex_unlock(&s->ck_mu);
+        /* PASSIVE: copies what it can without blocking the writer; the
+         * next commit after a complete one restarts the WAL */
+        sqlite3_wal_checkpoint_v2(s->ckpt.db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+        pthread_mutex_lock(&s->ck_mu);
+    }
+    pthread_mutex_unlock(&s->ck_mu);
+    return NULL;
 }
 
 /* ---- board loading (reader connection, board_cache callback) ---- */
@@ -894,6 +974,8 @@ store_status store_open(const store_config *cfg, store **out, char *err, size_t 
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&s->q_cv, &ca);
     pthread_condattr_destroy(&ca);
+    pthread_mutex_init(&s->ck_mu, NULL);
+    pthread_cond_init(&s->ck_cv, NULL);
 
     store_config open_cfg = s->cfg;
     open_cfg.path = cfg->path;
@@ -908,7 +990,16 @@ store_status store_open(const store_config *cfg, store **out, char *err, size_t 
         if (st != STORE_OK)
             goto fail;
     }
+    st = conn_open(&s->ckpt, &open_cfg, false, err, err_len);
+    if (st != STORE_OK)
+        goto fail;
     st = STORE_ERROR;
+    if (pthread_create(&s->ck_thread, NULL, checkpointer_main, s) != 0) {
+        snprintf(err, err_len, "cannot start the checkpointer thread");
+        goto fail;
+    }
+    s->ck_started = true;
+    sqlite3_wal_hook(s->writer.db, wal_hook, s); /* replaces auto-checkpoint */
     s->batch = calloc((size_t)s->cfg.group_commit_max, sizeof *s->batch);
     s->boards = board_cache_new(load_board, s);
     if (!s->batch || !s->boards) {
@@ -938,6 +1029,14 @@ void store_close(store *s)
         pthread_mutex_unlock(&s->q_mu);
         pthread_join(s->thread, NULL);
     }
+    if (s->ck_started) {
+        pthread_mutex_lock(&s->ck_mu);
+        s->ck_stopping = true;
+        pthread_cond_signal(&s->ck_cv);
+        pthread_mutex_unlock(&s->ck_mu);
+        pthread_join(s->ck_thread, NULL);
+    }
+    conn_close(&s->ckpt);
     for (int i = 0; i < READERS; i++)
         conn_close(&s->readers[i]);
     conn_close(&s->writer); /* the last connection checkpoints the WAL */
@@ -947,6 +1046,8 @@ void store_close(store *s)
     pthread_mutex_destroy(&s->q_mu);
     pthread_cond_destroy(&s->pool_cv);
     pthread_mutex_destroy(&s->pool_mu);
+    pthread_cond_destroy(&s->ck_cv);
+    pthread_mutex_destroy(&s->ck_mu);
     free(s);
 }
 
@@ -1079,8 +1180,11 @@ store_status store_score_get(store *s, const char *score_id, store_score *out)
 {
     out->moves_json = NULL;
     out->result_json = NULL;
+    uint8_t nonce[STORE_NONCE_BYTES];
+    if (!nonce_from_hex(score_id, nonce))
+        return STORE_NOT_FOUND;
     conn *c = reader_get(s);
-    store_status res = score_by_id(c, score_id, out);
+    store_status res = score_by_nonce(c, nonce, out);
     reader_put(s, c);
     return res == STORE_CONFLICT ? STORE_ERROR : res;
 }

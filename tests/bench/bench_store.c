@@ -20,7 +20,9 @@
 
 #include "../../server/store.h"
 
+#ifndef BOARD_SIZE
 #define BOARD_SIZE 1000000
+#endif
 #define QUERIES 1000
 #define SUBMIT_SECONDS 2.0
 #define RAW_SECONDS 2.0
@@ -230,7 +232,7 @@ out:
 
 static int submit_bench(const char *path, double raw1, double raw64)
 {
-    store_config cfg = { path, 5000, 128, 0 };
+    store_config cfg = { path, 5000, 128, 1000 };
     store *s = NULL;
     char err[256];
     remove_db(path);
@@ -370,7 +372,7 @@ static double sql_count_rank(const char *path, int64_t score, int64_t seq)
 
 static int board_bench(const char *path)
 {
-    store_config cfg = { path, 5000, 128, 0 };
+    store_config cfg = { path, 5000, 128, 1000 };
     store *s = NULL;
     char err[256];
     remove_db(path);
