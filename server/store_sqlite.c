@@ -55,6 +55,8 @@ enum stmt_id {
     ST_REJECTION_INSERT,
     ST_LOAD_LEVEL,
     ST_LOAD_DAILY,
+    ST_MAX_PLAYER,
+    ST_ALL_NAMES,
     ST_VERSION,
     ST_COUNT
 };
@@ -94,22 +96,22 @@ static const char *const stmt_sql[ST_COUNT] = {
                           " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq"
                           " JOIN players p ON p.id = s.player_id WHERE t.nonce = ?",
     /* a player's best: replaced only by a strictly higher score */
-    [ST_BEST_UPSERT] = "INSERT INTO level_bests (game, level, player_id, score, seq)"
-                       " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game, level, player_id) DO UPDATE"
-                       " SET score = excluded.score, seq = excluded.seq"
+    [ST_BEST_UPSERT] = "INSERT INTO level_bests (game, level, score, seq, player_id, received_at,"
+                       " nonce) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                       " ON CONFLICT (game, level, player_id) DO UPDATE"
+                       " SET score = excluded.score, seq = excluded.seq,"
+                       " received_at = excluded.received_at, nonce = excluded.nonce"
                        " WHERE excluded.score > level_bests.score",
     [ST_REJECTION_INSERT] = "INSERT INTO rejections (nonce, player_id, game, level, seed, version,"
                             " reason, move_index, received_at, moves_hash, moves_json)"
                             " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-    [ST_LOAD_LEVEL] = "SELECT b.score, b.seq, b.player_id, s.received_at, s.nonce, p.name"
-                      " FROM level_bests b JOIN scores s ON s.seq = b.seq"
-                      " JOIN players p ON p.id = b.player_id"
-                      " WHERE b.game = ? AND b.level = ? ORDER BY b.score DESC, b.seq ASC",
+    [ST_LOAD_LEVEL] = "SELECT score, seq, player_id, received_at, nonce FROM level_bests"
+                      " WHERE game = ? AND level = ? ORDER BY score DESC, seq ASC",
     /* the extra daily_date <> '' lets SQLite use the partial index */
-    [ST_LOAD_DAILY] = "SELECT s.score, s.seq, s.player_id, s.received_at, s.nonce, p.name"
-                      " FROM scores s JOIN players p ON p.id = s.player_id"
-                      " WHERE s.daily_date = ? AND s.daily_date <> ''"
-                      " ORDER BY s.score DESC, s.seq ASC",
+    [ST_LOAD_DAILY] = "SELECT score, seq, player_id, received_at, nonce FROM scores"
+                      " WHERE daily_date = ? AND daily_date <> '' ORDER BY score DESC, seq ASC",
+    [ST_MAX_PLAYER] = "SELECT COALESCE(MAX(id), 0) FROM players",
+    [ST_ALL_NAMES] = "SELECT id, name FROM players",
     [ST_VERSION] = "SELECT COALESCE(MAX(version), 0) FROM schema_version",
 };
 
@@ -299,8 +301,9 @@ static store_status conn_open(conn *c, const store_config *cfg, bool reader, cha
     if (rc != SQLITE_OK)
         goto fail;
     sqlite3_busy_timeout(c->db, cfg->busy_timeout_ms);
+    /* readers map the file: a board load reads a lot of it */
     const char *pragmas = reader ? "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
-                                   " PRAGMA query_only=1;"
+                                   " PRAGMA query_only=1; PRAGMA mmap_size=1073741824;"
                                  : "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
                                    " PRAGMA foreign_keys=ON; PRAGMA cache_size=-65536;";
     rc = sqlite3_exec(c->db, pragmas, NULL, NULL, NULL);
@@ -673,9 +676,11 @@ static store_status run_submit(conn *c, job *j)
         return STORE_ERROR;
     sqlite3_bind_text(st, 1, sc->game, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 2, sc->level);
-    sqlite3_bind_int64(st, 3, sc->player_id);
-    sqlite3_bind_int64(st, 4, sc->score);
-    sqlite3_bind_int64(st, 5, seq);
+    sqlite3_bind_int64(st, 3, sc->score);
+    sqlite3_bind_int64(st, 4, seq);
+    sqlite3_bind_int64(st, 5, sc->player_id);
+    sqlite3_bind_int64(st, 6, sc->received_at);
+    sqlite3_bind_blob(st, 7, sc->nonce, STORE_NONCE_BYTES, SQLITE_STATIC);
     rc = sqlite3_step(st);
     done_with(st);
     if (rc != SQLITE_DONE)
@@ -906,40 +911,92 @@ static void *checkpointer_main(void *arg)
 
 /* ---- board loading (reader connection, board_cache callback) ---- */
 
+/* Names for a loaded board: by one scan of players when the board holds a
+ * good share of them, else one lookup per entry. */
+static int load_names(conn *c, rank_board *into)
+{
+    int64_t n = rank_size(into), max_id = 0;
+    sqlite3_stmt *st = stmt(c, ST_MAX_PLAYER);
+    if (!st)
+        return SQLITE_ERROR;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        max_id = sqlite3_column_int64(st, 0);
+    done_with(st);
+    if (rc != SQLITE_ROW)
+        return rc;
+    if (n == 0)
+        return SQLITE_DONE;
+    if (n * 4 >= max_id) {
+        st = stmt(c, ST_ALL_NAMES);
+        if (!st)
+            return SQLITE_ERROR;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+            rank_set_name(into, sqlite3_column_int64(st, 0),
+                          (const char *)sqlite3_column_text(st, 1));
+        done_with(st);
+        return rc;
+    }
+    st = stmt(c, ST_PLAYER_NAME);
+    if (!st)
+        return SQLITE_ERROR;
+    rank_entry buf[64];
+    rc = SQLITE_DONE;
+    for (int64_t first = 1; first <= n && rc == SQLITE_DONE; first += 64) {
+        int got = rank_range(into, first, 64, buf);
+        for (int i = 0; i < got && rc == SQLITE_DONE; i++) {
+            sqlite3_bind_int64(st, 1, buf[i].player_id);
+            rc = sqlite3_step(st);
+            if (rc == SQLITE_ROW) {
+                rank_set_name(into, buf[i].player_id, (const char *)sqlite3_column_text(st, 0));
+                rc = SQLITE_DONE;
+            }
+            sqlite3_reset(st);
+        }
+    }
+    done_with(st);
+    return rc;
+}
+
 static store_status load_board(void *ctx, const store_board *b, rank_board *into)
 {
     store *s = ctx;
     conn *c = reader_get(s);
-    store_status res = STORE_ERROR;
     bool daily = b->daily_date[0] != '\0';
+    int rc = SQLITE_ERROR;
+    /* one read transaction: the names see the same snapshot as the rows */
+    if (sqlite3_exec(c->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        goto out;
     sqlite3_stmt *st = stmt(c, daily ? ST_LOAD_DAILY : ST_LOAD_LEVEL);
     if (!st)
-        goto out;
+        goto out_end;
     if (daily) {
         sqlite3_bind_text(st, 1, b->daily_date, -1, SQLITE_STATIC);
     } else {
         sqlite3_bind_text(st, 1, b->game, -1, SQLITE_STATIC);
         sqlite3_bind_int(st, 2, b->level);
     }
-    int rc;
     rank_entry e;
+    memset(&e, 0, sizeof e);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         e.score = sqlite3_column_int64(st, 0);
         e.seq = sqlite3_column_int64(st, 1);
         e.player_id = sqlite3_column_int64(st, 2);
         e.received_at = sqlite3_column_int64(st, 3);
         copy_blob(e.nonce, STORE_NONCE_BYTES, st, 4);
-        copy_text(e.name, sizeof e.name, st, 5);
         if (rank_offer(into, &e) < 0) {
             rc = SQLITE_NOMEM;
             break;
         }
     }
-    res = rc == SQLITE_DONE ? STORE_OK : status_of(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
     done_with(st);
+    if (rc == SQLITE_DONE)
+        rc = load_names(c, into);
+out_end:
+    sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
 out:
     reader_put(s, c);
-    return res;
+    return rc == SQLITE_DONE ? STORE_OK : status_of(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
 }
 
 /* ---- open / close ---- */

@@ -247,8 +247,8 @@ static int submit_bench(const char *path, double raw1, double raw64)
         fprintf(stderr, "bench_store: %s\n", err);
         return -1;
     }
-    printf("store_submit through group commit (max %d per transaction, no added wait):\n",
-           cfg.group_commit_max);
+    printf("store_submit through group commit (at most %d per transaction, waits up to %d us"
+           " for more):\n", cfg.group_commit_max, cfg.group_commit_wait_us);
     const int threads[3] = { 1, 8, 64 };
     submit_run r;
     memset(&r, 0, sizeof r);
@@ -298,8 +298,9 @@ static int build_board(const char *path)
                                " moves_hash, receipt, moves_json, result_json) VALUES"
                                " (?, ?, ?, ?, 'pipes', 1, 1, 1, '', ?, 1, ?, ?, 'r', '[]', '{}')",
                            -1, &sc, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT INTO level_bests (game, level, player_id, score, seq)"
-                               " VALUES ('pipes', 1, ?, ?, ?)", -1, &b, NULL) != SQLITE_OK)
+        sqlite3_prepare_v2(db, "INSERT INTO level_bests (game, level, player_id, score, seq,"
+                               " received_at, nonce) VALUES ('pipes', 1, ?, ?, ?, ?, ?)",
+                           -1, &b, NULL) != SQLITE_OK)
         goto out;
     static const uint8_t zero[32];
     for (long i = 1; i <= BOARD_SIZE; i++) {
@@ -329,6 +330,8 @@ static int build_board(const char *path)
         sqlite3_bind_int64(b, 1, i);
         sqlite3_bind_int64(b, 2, score);
         sqlite3_bind_int64(b, 3, i);
+        sqlite3_bind_int64(b, 4, i);
+        sqlite3_bind_blob(b, 5, h, 16, SQLITE_TRANSIENT);
         if (sqlite3_step(b) != SQLITE_DONE)
             goto out;
         sqlite3_reset(b);
