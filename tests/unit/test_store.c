@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../server/rank.h"
@@ -895,6 +896,133 @@ static void concurrent_submits(void)
     tmp_remove(&t);
 }
 
+/* A board read for the first time while scores for it are committed: the
+ * offers that arrive during the load must all land, none twice. */
+enum { BIG = 40000, RACERS = 4, PER_RACER = 100 };
+
+typedef struct racer {
+    store *s;
+    int index;
+    int bad;
+} racer;
+
+static void *race_submitter(void *arg)
+{
+    racer *r = arg;
+    for (int k = 0; k < PER_RACER; k++) {
+        int64_t nonce = 1000000 + r->index * PER_RACER + k;
+        /* players 1..BIG already on the board, some improving, some not */
+        int64_t player = 1 + (nonce * 7919) % BIG;
+        store_score sc;
+        score_fill(&sc, nonce, player, "schulte", 3, "", (int64_t)((nonce * 31) % 100000));
+        if (store_submit(r->s, &sc, NULL) != STORE_OK)
+            r->bad++;
+    }
+    return NULL;
+}
+
+static int build_big_board(const char *path)
+{
+    sqlite3 *db;
+    sqlite3_stmt *p = NULL, *sc = NULL, *b = NULL, *t = NULL;
+    int ok = 0;
+    if (sqlite3_open(path, &db) != SQLITE_OK)
+        goto out;
+    ok = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK &&
+         sqlite3_prepare_v2(db, "INSERT INTO players (id, name, token_hash, created_at)"
+                                " VALUES (?1, 'p' || ?1, ?2, 0)", -1, &p, NULL) == SQLITE_OK &&
+         sqlite3_prepare_v2(db, "INSERT INTO scores (seq, score_id, nonce, player_id, game, level,"
+                                " seed, version, score, completed, received_at, moves_hash, receipt,"
+                                " moves_json, result_json) VALUES (?1, '', ?2, ?1, 'schulte', 3, 0,"
+                                " 1, ?3, 1, ?1, x'', '', '[]', '{}')", -1, &sc, NULL) == SQLITE_OK &&
+         sqlite3_prepare_v2(db, "INSERT INTO level_bests (game, level, score, seq, player_id,"
+                                " received_at, nonce) VALUES ('schulte', 3, ?3, ?1, ?1, ?1, ?2)",
+                            -1, &b, NULL) == SQLITE_OK &&
+         sqlite3_prepare_v2(db, "INSERT INTO seed_tokens (nonce, player_id, game, level, seed,"
+                                " version, issued_at, expires_at, text) VALUES (?1, ?2, 'schulte',"
+                                " 3, 0, 1, 0, 9e15, '')", -1, &t, NULL) == SQLITE_OK;
+    for (int64_t i = 1; ok && i <= BIG; i++) {
+        uint8_t h[STORE_HASH_BYTES], n[STORE_NONCE_BYTES];
+        hash_of(i, h);
+        nonce_of(-i, n);
+        int64_t score = (int64_t)(rnd() % 50000);
+        sqlite3_bind_int64(p, 1, i);
+        sqlite3_bind_blob(p, 2, h, STORE_HASH_BYTES, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(sc, 1, i);
+        sqlite3_bind_blob(sc, 2, n, STORE_NONCE_BYTES, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(sc, 3, score);
+        sqlite3_bind_int64(b, 1, i);
+        sqlite3_bind_blob(b, 2, n, STORE_NONCE_BYTES, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(b, 3, score);
+        ok = sqlite3_step(p) == SQLITE_DONE && sqlite3_step(sc) == SQLITE_DONE &&
+             sqlite3_step(b) == SQLITE_DONE;
+        sqlite3_reset(p);
+        sqlite3_reset(sc);
+        sqlite3_reset(b);
+    }
+    for (int64_t i = 0; ok && i < RACERS * PER_RACER; i++) {
+        uint8_t n[STORE_NONCE_BYTES];
+        nonce_of(1000000 + i, n);
+        sqlite3_bind_blob(t, 1, n, STORE_NONCE_BYTES, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(t, 2, 1 + ((1000000 + i) * 7919) % BIG);
+        ok = sqlite3_step(t) == SQLITE_DONE;
+        sqlite3_reset(t);
+    }
+    ok = ok && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+out:
+    sqlite3_finalize(p);
+    sqlite3_finalize(sc);
+    sqlite3_finalize(b);
+    sqlite3_finalize(t);
+    sqlite3_close(db);
+    return ok;
+}
+
+static void load_races_commits(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    store_close(s);
+    CHECK(build_big_board(t.path));
+    s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    racer r[RACERS];
+    pthread_t th[RACERS];
+    for (int i = 0; i < RACERS; i++) {
+        r[i].s = s;
+        r[i].index = i;
+        r[i].bad = 0;
+        pthread_create(&th[i], NULL, race_submitter, &r[i]);
+    }
+    struct timespec pause = { 0, 2000000 };
+    nanosleep(&pause, NULL);
+    store_board b = level_board("schulte", 3);
+    int64_t size = 0;
+    CHECK_EQ(store_board_size(s, &b, &size), STORE_OK); /* the load, racing the writer */
+    int bad = 0;
+    for (int i = 0; i < RACERS; i++) {
+        pthread_join(th[i], NULL);
+        bad += r[i].bad;
+    }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(store_board_size(s, &b, &size), STORE_OK);
+    CHECK_EQ(size, BIG);
+    CHECK(compare_with_sql(s, t.path, &b,
+                           "SELECT player_id, score, seq FROM level_bests WHERE game = 'schulte'"
+                           " AND level = 3 ORDER BY score DESC, seq ASC"));
+    store_entry e;
+    CHECK_EQ(store_board_rank(s, &b, 5, &e), STORE_OK);
+    CHECK(strcmp(e.player_name, "p5") == 0);
+    store_close(s);
+    tmp_remove(&t);
+}
+
 static void busy_maps_to_store_busy(void)
 {
     tmpdb t;
@@ -934,6 +1062,7 @@ int main(void)
     RUN(rank_matches_brute_force);
     RUN(order_matches_sql_on_random_data);
     RUN(concurrent_submits);
+    RUN(load_races_commits);
     RUN(busy_maps_to_store_busy);
     CHECK_DONE();
 }
