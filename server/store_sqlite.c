@@ -815,12 +815,13 @@ static void *writer_main(void *arg)
             break; /* stopping, and the queue is drained */
         int n = take_jobs(s, s->batch, max);
         /* Wait for more only when the last batch shows concurrent callers
-         * (a lone caller gains nothing from waiting), and only while they
-         * keep arriving: stop after a quarter of the wait with no new job. */
+         * (a lone caller gains nothing from waiting), until as many as last
+         * time are here (its callers are back), and only while they keep
+         * arriving: stop after a quarter of the wait with no new job. */
         int64_t wait = s->cfg.group_commit_wait_us;
-        if (n < max && wait > 0 && prev > 1 && !s->stopping) {
+        if (n < max && n < prev && wait > 0 && prev > 1 && !s->stopping) {
             int64_t start = mono_us(), last = start;
-            while (n < max && !s->stopping) {
+            while (n < max && n < prev && !s->stopping) {
                 if (s->q_head) {
                     n += take_jobs(s, s->batch + n, max - n);
                     last = mono_us();
