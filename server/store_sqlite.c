@@ -604,11 +604,19 @@ static store_status run_submit(conn *c, job *j)
         return STORE_ERROR;
     sqlite3_bind_blob(st, 1, sc->nonce, STORE_NONCE_BYTES, SQLITE_STATIC);
     int rc = sqlite3_step(st);
-    bool redeemed = rc == SQLITE_ROW && sqlite3_column_int(st, 10) != 0;
+    store_token tok;
+    if (rc == SQLITE_ROW)
+        read_token(st, &tok);
     done_with(st);
     if (rc == SQLITE_DONE)
         return STORE_NOT_FOUND;
     if (rc != SQLITE_ROW)
+        return STORE_ERROR;
+    bool redeemed = tok.redeemed;
+    /* the caller checked the token; a score that does not match it is a
+     * bug upstream and must not reach a board */
+    if (tok.player_id != sc->player_id || strcmp(tok.game, sc->game) != 0 ||
+        tok.level != sc->level || strcmp(tok.daily_date, sc->daily_date) != 0)
         return STORE_ERROR;
     if (redeemed) {
         /* also the case for a second submission of one token in one batch:

@@ -375,6 +375,15 @@ static void submit_conflict_and_idempotency_data(void)
     store_score_clear(&ex);
     CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM scores"), 1);
 
+    /* a score that does not match its token is refused */
+    CHECK_EQ(issue(s, 3, p, "pipes", 3, ""), STORE_OK);
+    score_fill(&again, 3, p + 1, "pipes", 3, "", 1);
+    CHECK_EQ(store_submit(s, &again, &ex), STORE_ERROR);
+    score_fill(&again, 3, p, "pipes", 4, "", 1);
+    CHECK_EQ(store_submit(s, &again, &ex), STORE_ERROR);
+    score_fill(&again, 3, p, "pipes", 3, "2025-12-02", 1);
+    CHECK_EQ(store_submit(s, &again, &ex), STORE_ERROR);
+
     /* a token never issued */
     score_fill(&again, 55, p, "pipes", 3, "", 1);
     CHECK_EQ(store_submit(s, &again, &ex), STORE_NOT_FOUND);
