@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "board_cache.h"
@@ -1010,6 +1011,29 @@ out:
 
 /* ---- open / close ---- */
 
+/* Creates the database's directory (one level, mode 0700) when missing. */
+static bool make_parent_dir(const char *path, char *err, size_t err_len)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash || slash == path)
+        return true;
+    size_t n = (size_t)(slash - path);
+    char *dir = malloc(n + 1);
+    if (!dir) {
+        snprintf(err, err_len, "out of memory");
+        return false;
+    }
+    memcpy(dir, path, n);
+    dir[n] = '\0';
+    struct stat sb;
+    bool ok = stat(dir, &sb) == 0 ? S_ISDIR(sb.st_mode) : mkdir(dir, 0700) == 0;
+    if (!ok)
+        snprintf(err, err_len, "%s: cannot create the database directory: %s", dir,
+                 strerror(errno));
+    free(dir);
+    return ok;
+}
+
 store_status store_open(const store_config *cfg, store **out, char *err, size_t err_len)
 {
     *out = NULL;
@@ -1045,7 +1069,10 @@ store_status store_open(const store_config *cfg, store **out, char *err, size_t 
 
     store_config open_cfg = s->cfg;
     open_cfg.path = cfg->path;
-    store_status st = conn_open(&s->writer, &open_cfg, false, err, err_len);
+    store_status st = STORE_ERROR;
+    if (!make_parent_dir(cfg->path, err, err_len))
+        goto fail;
+    st = conn_open(&s->writer, &open_cfg, false, err, err_len);
     if (st != STORE_OK)
         goto fail;
     st = migrate(&s->writer, err, err_len);

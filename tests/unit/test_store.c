@@ -192,6 +192,18 @@ static void migrations_fresh_and_reopen(void)
         store_close(s);
     }
     CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM schema_version"), 1);
+    /* a missing directory is created */
+    tmpdb sub;
+    memcpy(sub.dir, t.dir, sizeof sub.dir);
+    snprintf(sub.path, sizeof sub.path, "%s/var/db.sqlite", t.dir);
+    s = open_db(&sub, 0);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_EQ(store_schema_version(s), 1);
+        store_close(s);
+    }
+    snprintf(sub.dir, sizeof sub.dir, "%.50s/var", t.dir);
+    tmp_remove(&sub);
     CHECK(sql_int(t.path, "SELECT applied_at FROM schema_version WHERE version = 1") > T0);
     CHECK_EQ(sql_int(t.path, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
 
