@@ -169,6 +169,12 @@ static store_board daily_board(const char *date)
     return b;
 }
 
+static void pause_ms(long ms)
+{
+    struct timespec ts = { 0, ms * 1000000 };
+    nanosleep(&ts, NULL);
+}
+
 /* ---- tests ---- */
 
 static void migrations_fresh_and_reopen(void)
@@ -1021,8 +1027,7 @@ static void load_races_commits(void)
         r[i].bad = 0;
         pthread_create(&th[i], NULL, race_submitter, &r[i]);
     }
-    struct timespec pause = { 0, 2000000 };
-    nanosleep(&pause, NULL);
+    pause_ms(2);
     store_board b = level_board("schulte", 3);
     int64_t size = 0;
     CHECK_EQ(store_board_size(s, &b, &size), STORE_OK); /* the load, racing the writer */
@@ -1041,6 +1046,73 @@ static void load_races_commits(void)
     CHECK_EQ(store_board_rank(s, &b, 5, &e), STORE_OK);
     CHECK(strcmp(e.player_name, "p5") == 0);
     store_close(s);
+    tmp_remove(&t);
+}
+
+/* Two submissions of one token committed in the same batch: the writer is
+ * held in BEGIN by another connection's lock while both queue up. */
+typedef struct same_token {
+    store *s;
+    int64_t nonce, player;
+    store_status st;
+    store_score ex;
+} same_token;
+
+static void *submit_one(void *arg)
+{
+    same_token *a = arg;
+    store_score sc;
+    score_fill(&sc, a->nonce, a->player, "pipes", 1, "", 500);
+    a->st = store_submit(a->s, &sc, &a->ex);
+    return NULL;
+}
+
+static void duplicate_in_one_batch(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    int64_t p = new_player(s, 1);
+    CHECK_EQ(issue(s, 1, p, "pipes", 1, ""), STORE_OK);
+    CHECK_EQ(issue(s, 2, p, "pipes", 1, ""), STORE_OK);
+    sqlite3 *db;
+    CHECK(sqlite3_open(t.path, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK);
+    same_token a[3];
+    memset(a, 0, sizeof a);
+    for (int i = 0; i < 3; i++) {
+        a[i].s = s;
+        a[i].nonce = i == 0 ? 1 : 2;
+        a[i].player = p;
+        a[i].st = STORE_ERROR;
+    }
+    pthread_t th[3];
+    pthread_create(&th[0], NULL, submit_one, &a[0]); /* the writer waits in BEGIN with it */
+    pause_ms(100);
+    pthread_create(&th[1], NULL, submit_one, &a[1]); /* these two queue behind it */
+    pthread_create(&th[2], NULL, submit_one, &a[2]);
+    pause_ms(100);
+    CHECK(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    for (int i = 0; i < 3; i++)
+        pthread_join(th[i], NULL);
+    CHECK_EQ(a[0].st, STORE_OK);
+    int ok = (a[1].st == STORE_OK) + (a[2].st == STORE_OK);
+    int conflict = (a[1].st == STORE_CONFLICT) + (a[2].st == STORE_CONFLICT);
+    CHECK(ok == 1 && conflict == 1);
+    same_token *lost = a[1].st == STORE_CONFLICT ? &a[1] : &a[2];
+    CHECK(lost->ex.seq > 0 && lost->ex.score == 500 && lost->ex.moves_json != NULL);
+    uint8_t n2[STORE_NONCE_BYTES];
+    nonce_of(2, n2);
+    CHECK(memcmp(lost->ex.nonce, n2, STORE_NONCE_BYTES) == 0);
+    for (int i = 0; i < 3; i++)
+        if (a[i].st == STORE_CONFLICT)
+            store_score_clear(&a[i].ex);
+    store_close(s);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM scores"), 2);
     tmp_remove(&t);
 }
 
@@ -1084,6 +1156,7 @@ int main(void)
     RUN(order_matches_sql_on_random_data);
     RUN(concurrent_submits);
     RUN(load_races_commits);
+    RUN(duplicate_in_one_batch);
     RUN(busy_maps_to_store_busy);
     CHECK_DONE();
 }
