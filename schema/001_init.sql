@@ -25,7 +25,8 @@ CREATE TABLE seed_tokens (
     expires_at INTEGER NOT NULL,
     daily_date TEXT NOT NULL DEFAULT '',  -- '' for a level token
     text       TEXT NOT NULL,
-    redeemed   INTEGER NOT NULL DEFAULT 0
+    redeemed   INTEGER NOT NULL DEFAULT 0,
+    score_seq  INTEGER REFERENCES scores(seq)  -- the score that redeemed it
 ) WITHOUT ROWID;
 
 -- outstanding-token counts and per-player stats
@@ -34,10 +35,13 @@ CREATE INDEX seed_tokens_player ON seed_tokens (player_id, redeemed, expires_at)
 CREATE UNIQUE INDEX seed_tokens_daily ON seed_tokens (player_id, daily_date)
     WHERE daily_date <> '';
 
--- seq is the rowid: the server-received order, assigned at insert
+-- seq is the rowid: the server-received order, assigned at insert.
+-- A score is found by its id through seed_tokens (nonce -> score_seq):
+-- the redeem already writes that row, so no second random-keyed index
+-- costs a page per submission.
 CREATE TABLE scores (
     seq         INTEGER PRIMARY KEY,
-    score_id    TEXT NOT NULL UNIQUE,  -- lower-case hex of the nonce
+    score_id    TEXT NOT NULL,         -- lower-case hex of the nonce
     nonce       BLOB NOT NULL,
     player_id   INTEGER NOT NULL REFERENCES players(id),
     game        TEXT NOT NULL,
@@ -54,20 +58,26 @@ CREATE TABLE scores (
     result_json TEXT NOT NULL
 );
 
--- the daily board: every daily score of a date, in board order
-CREATE INDEX scores_daily ON scores (daily_date, score DESC, seq) WHERE daily_date <> '';
+-- the daily board: every daily score of a date in board order, covering
+-- what a board load reads so the load is one index scan
+CREATE INDEX scores_daily ON scores (daily_date, score DESC, seq, player_id, received_at, nonce)
+    WHERE daily_date <> '';
 
--- the level boards: each player's best, kept on insert (never GROUP BY)
+-- the level boards: each player's best, kept on insert (never GROUP BY).
+-- Stored in board order, so loading a board is one sequential scan; the
+-- unique index finds a player's row for the upsert.
 CREATE TABLE level_bests (
-    game      TEXT NOT NULL,
-    level     INTEGER NOT NULL,
-    player_id INTEGER NOT NULL REFERENCES players(id),
-    score     INTEGER NOT NULL,
-    seq       INTEGER NOT NULL REFERENCES scores(seq),
-    PRIMARY KEY (game, level, player_id)
+    game        TEXT NOT NULL,
+    level       INTEGER NOT NULL,
+    score       INTEGER NOT NULL,
+    seq         INTEGER NOT NULL REFERENCES scores(seq),
+    player_id   INTEGER NOT NULL REFERENCES players(id),
+    received_at INTEGER NOT NULL,
+    nonce       BLOB NOT NULL,
+    PRIMARY KEY (game, level, score DESC, seq)
 ) WITHOUT ROWID;
 
-CREATE INDEX level_bests_order ON level_bests (game, level, score DESC, seq);
+CREATE UNIQUE INDEX level_bests_player ON level_bests (game, level, player_id);
 
 CREATE TABLE rejections (
     id          INTEGER PRIMARY KEY,

@@ -7,6 +7,7 @@
  */
 #include "rank.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,6 +267,13 @@ int rank_offer(rank_board *b, const rank_entry *e)
     b->slots[slot].node = x;
     insert_node(b, x);
     return 1;
+}
+
+void rank_set_name(rank_board *b, int64_t player_id, const char *name)
+{
+    rank_node *x = b->slots[slot_of(b, player_id)].node;
+    if (x && name)
+        snprintf(x->e.name, sizeof x->e.name, "%s", name);
 }
 
 int64_t rank_count_before(const rank_board *b, int64_t score, int64_t seq, bool inclusive)

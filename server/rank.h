@@ -42,6 +42,10 @@ int rank_offer(rank_board *b, const rank_entry *e);
 
 int64_t rank_size(const rank_board *b);
 
+/* Sets the name on the player's entry (a no-op when not on the board);
+ * a board is loaded first and named after. */
+void rank_set_name(rank_board *b, int64_t player_id, const char *name);
+
 /* The player's rank (1-based) with *out filled, or 0 if not on the board. */
 int64_t rank_of_player(const rank_board *b, int64_t player_id, rank_entry *out);
 

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../server/rank.h"
@@ -168,6 +169,12 @@ static store_board daily_board(const char *date)
     return b;
 }
 
+static void pause_ms(long ms)
+{
+    struct timespec ts = { 0, ms * 1000000 };
+    nanosleep(&ts, NULL);
+}
+
 /* ---- tests ---- */
 
 static void migrations_fresh_and_reopen(void)
@@ -191,6 +198,18 @@ static void migrations_fresh_and_reopen(void)
         store_close(s);
     }
     CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM schema_version"), 1);
+    /* a missing directory is created */
+    tmpdb sub;
+    memcpy(sub.dir, t.dir, sizeof sub.dir);
+    snprintf(sub.path, sizeof sub.path, "%s/var/db.sqlite", t.dir);
+    s = open_db(&sub, 0);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_EQ(store_schema_version(s), 1);
+        store_close(s);
+    }
+    snprintf(sub.dir, sizeof sub.dir, "%.50s/var", t.dir);
+    tmp_remove(&sub);
     CHECK(sql_int(t.path, "SELECT applied_at FROM schema_version WHERE version = 1") > T0);
     CHECK_EQ(sql_int(t.path, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
 
@@ -373,6 +392,15 @@ static void submit_conflict_and_idempotency_data(void)
     CHECK(ex.moves_json && strcmp(ex.moves_json, sc.moves_json) == 0);
     store_score_clear(&ex);
     CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM scores"), 1);
+
+    /* a score that does not match its token is refused */
+    CHECK_EQ(issue(s, 3, p, "pipes", 3, ""), STORE_OK);
+    score_fill(&again, 3, p + 1, "pipes", 3, "", 1);
+    CHECK_EQ(store_submit(s, &again, &ex), STORE_ERROR);
+    score_fill(&again, 3, p, "pipes", 4, "", 1);
+    CHECK_EQ(store_submit(s, &again, &ex), STORE_ERROR);
+    score_fill(&again, 3, p, "pipes", 3, "2025-12-02", 1);
+    CHECK_EQ(store_submit(s, &again, &ex), STORE_ERROR);
 
     /* a token never issued */
     score_fill(&again, 55, p, "pipes", 3, "", 1);
@@ -895,6 +923,199 @@ static void concurrent_submits(void)
     tmp_remove(&t);
 }
 
+/* A board read for the first time while scores for it are committed: the
+ * offers that arrive during the load must all land, none twice. */
+enum { BIG = 40000, RACERS = 4, PER_RACER = 100 };
+
+typedef struct racer {
+    store *s;
+    int index;
+    int bad;
+} racer;
+
+static void *race_submitter(void *arg)
+{
+    racer *r = arg;
+    for (int k = 0; k < PER_RACER; k++) {
+        int64_t nonce = 1000000 + r->index * PER_RACER + k;
+        /* players 1..BIG already on the board, some improving, some not */
+        int64_t player = 1 + (nonce * 7919) % BIG;
+        store_score sc;
+        score_fill(&sc, nonce, player, "schulte", 3, "", (int64_t)((nonce * 31) % 100000));
+        if (store_submit(r->s, &sc, NULL) != STORE_OK)
+            r->bad++;
+    }
+    return NULL;
+}
+
+static int build_big_board(const char *path)
+{
+    sqlite3 *db;
+    sqlite3_stmt *p = NULL, *sc = NULL, *b = NULL, *t = NULL;
+    int ok = 0;
+    if (sqlite3_open(path, &db) != SQLITE_OK)
+        goto out;
+    ok = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK &&
+         sqlite3_prepare_v2(db, "INSERT INTO players (id, name, token_hash, created_at)"
+                                " VALUES (?1, 'p' || ?1, ?2, 0)", -1, &p, NULL) == SQLITE_OK &&
+         sqlite3_prepare_v2(db, "INSERT INTO scores (seq, score_id, nonce, player_id, game, level,"
+                                " seed, version, score, completed, received_at, moves_hash, receipt,"
+                                " moves_json, result_json) VALUES (?1, '', ?2, ?1, 'schulte', 3, 0,"
+                                " 1, ?3, 1, ?1, x'', '', '[]', '{}')", -1, &sc, NULL) == SQLITE_OK &&
+         sqlite3_prepare_v2(db, "INSERT INTO level_bests (game, level, score, seq, player_id,"
+                                " received_at, nonce) VALUES ('schulte', 3, ?3, ?1, ?1, ?1, ?2)",
+                            -1, &b, NULL) == SQLITE_OK &&
+         sqlite3_prepare_v2(db, "INSERT INTO seed_tokens (nonce, player_id, game, level, seed,"
+                                " version, issued_at, expires_at, text) VALUES (?1, ?2, 'schulte',"
+                                " 3, 0, 1, 0, 9e15, '')", -1, &t, NULL) == SQLITE_OK;
+    for (int64_t i = 1; ok && i <= BIG; i++) {
+        uint8_t h[STORE_HASH_BYTES], n[STORE_NONCE_BYTES];
+        hash_of(i, h);
+        nonce_of(-i, n);
+        int64_t score = (int64_t)(rnd() % 50000);
+        sqlite3_bind_int64(p, 1, i);
+        sqlite3_bind_blob(p, 2, h, STORE_HASH_BYTES, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(sc, 1, i);
+        sqlite3_bind_blob(sc, 2, n, STORE_NONCE_BYTES, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(sc, 3, score);
+        sqlite3_bind_int64(b, 1, i);
+        sqlite3_bind_blob(b, 2, n, STORE_NONCE_BYTES, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(b, 3, score);
+        ok = sqlite3_step(p) == SQLITE_DONE && sqlite3_step(sc) == SQLITE_DONE &&
+             sqlite3_step(b) == SQLITE_DONE;
+        sqlite3_reset(p);
+        sqlite3_reset(sc);
+        sqlite3_reset(b);
+    }
+    for (int64_t i = 0; ok && i < RACERS * PER_RACER; i++) {
+        uint8_t n[STORE_NONCE_BYTES];
+        nonce_of(1000000 + i, n);
+        sqlite3_bind_blob(t, 1, n, STORE_NONCE_BYTES, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(t, 2, 1 + ((1000000 + i) * 7919) % BIG);
+        ok = sqlite3_step(t) == SQLITE_DONE;
+        sqlite3_reset(t);
+    }
+    ok = ok && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+out:
+    sqlite3_finalize(p);
+    sqlite3_finalize(sc);
+    sqlite3_finalize(b);
+    sqlite3_finalize(t);
+    sqlite3_close(db);
+    return ok;
+}
+
+static void load_races_commits(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    store_close(s);
+    CHECK(build_big_board(t.path));
+    s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    racer r[RACERS];
+    pthread_t th[RACERS];
+    for (int i = 0; i < RACERS; i++) {
+        r[i].s = s;
+        r[i].index = i;
+        r[i].bad = 0;
+        pthread_create(&th[i], NULL, race_submitter, &r[i]);
+    }
+    pause_ms(2);
+    store_board b = level_board("schulte", 3);
+    int64_t size = 0;
+    CHECK_EQ(store_board_size(s, &b, &size), STORE_OK); /* the load, racing the writer */
+    int bad = 0;
+    for (int i = 0; i < RACERS; i++) {
+        pthread_join(th[i], NULL);
+        bad += r[i].bad;
+    }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(store_board_size(s, &b, &size), STORE_OK);
+    CHECK_EQ(size, BIG);
+    CHECK(compare_with_sql(s, t.path, &b,
+                           "SELECT player_id, score, seq FROM level_bests WHERE game = 'schulte'"
+                           " AND level = 3 ORDER BY score DESC, seq ASC"));
+    store_entry e;
+    CHECK_EQ(store_board_rank(s, &b, 5, &e), STORE_OK);
+    CHECK(strcmp(e.player_name, "p5") == 0);
+    store_close(s);
+    tmp_remove(&t);
+}
+
+/* Two submissions of one token committed in the same batch: the writer is
+ * held in BEGIN by another connection's lock while both queue up. */
+typedef struct same_token {
+    store *s;
+    int64_t nonce, player;
+    store_status st;
+    store_score ex;
+} same_token;
+
+static void *submit_one(void *arg)
+{
+    same_token *a = arg;
+    store_score sc;
+    score_fill(&sc, a->nonce, a->player, "pipes", 1, "", 500);
+    a->st = store_submit(a->s, &sc, &a->ex);
+    return NULL;
+}
+
+static void duplicate_in_one_batch(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    int64_t p = new_player(s, 1);
+    CHECK_EQ(issue(s, 1, p, "pipes", 1, ""), STORE_OK);
+    CHECK_EQ(issue(s, 2, p, "pipes", 1, ""), STORE_OK);
+    sqlite3 *db;
+    CHECK(sqlite3_open(t.path, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK);
+    same_token a[3];
+    memset(a, 0, sizeof a);
+    for (int i = 0; i < 3; i++) {
+        a[i].s = s;
+        a[i].nonce = i == 0 ? 1 : 2;
+        a[i].player = p;
+        a[i].st = STORE_ERROR;
+    }
+    pthread_t th[3];
+    pthread_create(&th[0], NULL, submit_one, &a[0]); /* the writer waits in BEGIN with it */
+    pause_ms(100);
+    pthread_create(&th[1], NULL, submit_one, &a[1]); /* these two queue behind it */
+    pthread_create(&th[2], NULL, submit_one, &a[2]);
+    pause_ms(100);
+    CHECK(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    for (int i = 0; i < 3; i++)
+        pthread_join(th[i], NULL);
+    CHECK_EQ(a[0].st, STORE_OK);
+    int ok = (a[1].st == STORE_OK) + (a[2].st == STORE_OK);
+    int conflict = (a[1].st == STORE_CONFLICT) + (a[2].st == STORE_CONFLICT);
+    CHECK(ok == 1 && conflict == 1);
+    same_token *lost = a[1].st == STORE_CONFLICT ? &a[1] : &a[2];
+    CHECK(lost->ex.seq > 0 && lost->ex.score == 500 && lost->ex.moves_json != NULL);
+    uint8_t n2[STORE_NONCE_BYTES];
+    nonce_of(2, n2);
+    CHECK(memcmp(lost->ex.nonce, n2, STORE_NONCE_BYTES) == 0);
+    for (int i = 0; i < 3; i++)
+        if (a[i].st == STORE_CONFLICT)
+            store_score_clear(&a[i].ex);
+    store_close(s);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM scores"), 2);
+    tmp_remove(&t);
+}
+
 static void busy_maps_to_store_busy(void)
 {
     tmpdb t;
@@ -934,6 +1155,8 @@ int main(void)
     RUN(rank_matches_brute_force);
     RUN(order_matches_sql_on_random_data);
     RUN(concurrent_submits);
+    RUN(load_races_commits);
+    RUN(duplicate_in_one_batch);
     RUN(busy_maps_to_store_busy);
     CHECK_DONE();
 }

@@ -1,0 +1,237 @@
+/*
+ * sqlite_conn: the store's statements and per-connection helpers (see the
+ * header). The statement table holds the SQL of every request the store
+ * serves; migrations and the short BEGIN/COMMIT of a board load are apart.
+ */
+#include "sqlite_conn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOKEN_COLS                                                                         \
+    "nonce, player_id, game, level, seed, version, issued_at, expires_at, daily_date, text, " \
+    "redeemed"
+
+static const char *const stmt_sql[ST_COUNT] = {
+    [ST_BEGIN] = "BEGIN IMMEDIATE",
+    [ST_COMMIT] = "COMMIT",
+    [ST_ROLLBACK] = "ROLLBACK",
+    [ST_SAVEPOINT] = "SAVEPOINT job",
+    [ST_RELEASE] = "RELEASE job",
+    [ST_ROLLBACK_TO] = "ROLLBACK TO job",
+    [ST_PLAYER_INSERT] = "INSERT INTO players (name, token_hash, created_at) VALUES (?, ?, ?)",
+    [ST_PLAYER_BY_HASH] = "SELECT id, name, created_at FROM players WHERE token_hash = ?",
+    [ST_PLAYER_NAME] = "SELECT name FROM players WHERE id = ?",
+    [ST_TOKEN_INSERT] = "INSERT INTO seed_tokens (" TOKEN_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,0)",
+    [ST_TOKEN_GET] = "SELECT " TOKEN_COLS " FROM seed_tokens WHERE nonce = ?",
+    [ST_TOKEN_DAILY] = "SELECT " TOKEN_COLS
+                       " FROM seed_tokens WHERE player_id = ? AND daily_date = ? AND daily_date <> ''",
+    [ST_TOKEN_OUTSTANDING] = "SELECT COUNT(*) FROM seed_tokens"
+                             " WHERE player_id = ? AND redeemed = 0 AND expires_at > ?",
+    [ST_TOKEN_STATS] = "SELECT COUNT(*), COALESCE(SUM(redeemed), 0),"
+                       " COALESCE(SUM(redeemed = 0 AND expires_at > ?1), 0),"
+                       " COALESCE(SUM(redeemed = 0 AND expires_at <= ?1), 0)"
+                       " FROM seed_tokens WHERE player_id = ?2",
+    [ST_TOKEN_REDEEM] = "UPDATE seed_tokens SET redeemed = 1, score_seq = ?"
+                        " WHERE nonce = ? AND redeemed = 0",
+    [ST_SCORE_INSERT] = "INSERT INTO scores (score_id, nonce, player_id, game, level, seed, version,"
+                        " daily_date, score, completed, received_at, moves_hash, receipt,"
+                        " moves_json, result_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    [ST_SCORE_BY_NONCE] = "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
+                          " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
+                          " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json"
+                          " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq"
+                          " JOIN players p ON p.id = s.player_id WHERE t.nonce = ?",
+    /* a player's best: replaced only by a strictly higher score */
+    [ST_BEST_UPSERT] = "INSERT INTO level_bests (game, level, score, seq, player_id, received_at,"
+                       " nonce) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                       " ON CONFLICT (game, level, player_id) DO UPDATE"
+                       " SET score = excluded.score, seq = excluded.seq,"
+                       " received_at = excluded.received_at, nonce = excluded.nonce"
+                       " WHERE excluded.score > level_bests.score",
+    [ST_REJECTION_INSERT] = "INSERT INTO rejections (nonce, player_id, game, level, seed, version,"
+                            " reason, move_index, received_at, moves_hash, moves_json)"
+                            " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+    [ST_LOAD_LEVEL] = "SELECT score, seq, player_id, received_at, nonce FROM level_bests"
+                      " WHERE game = ? AND level = ? ORDER BY score DESC, seq ASC",
+    /* the extra daily_date <> '' lets SQLite use the partial index */
+    [ST_LOAD_DAILY] = "SELECT score, seq, player_id, received_at, nonce FROM scores"
+                      " WHERE daily_date = ? AND daily_date <> '' ORDER BY score DESC, seq ASC",
+    [ST_MAX_PLAYER] = "SELECT COALESCE(MAX(id), 0) FROM players",
+    [ST_ALL_NAMES] = "SELECT id, name FROM players",
+};
+
+store_status sq_status(int rc)
+{
+    switch (rc & 0xff) {
+    case SQLITE_OK:
+    case SQLITE_ROW:
+    case SQLITE_DONE:
+        return STORE_OK;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return STORE_BUSY;
+    case SQLITE_CONSTRAINT:
+        return STORE_CONFLICT;
+    default:
+        return STORE_ERROR;
+    }
+}
+
+sqlite3_stmt *sq_stmt(conn *c, int id)
+{
+    if (!c->st[id] &&
+        sqlite3_prepare_v3(c->db, stmt_sql[id], -1, SQLITE_PREPARE_PERSISTENT, &c->st[id], NULL) !=
+            SQLITE_OK)
+        return NULL;
+    return c->st[id];
+}
+
+void sq_done(sqlite3_stmt *st)
+{
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+}
+
+/* Runs a statement that returns no rows. */
+int sq_exec(conn *c, int id)
+{
+    sqlite3_stmt *st = sq_stmt(c, id);
+    if (!st)
+        return sqlite3_errcode(c->db) ? sqlite3_errcode(c->db) : SQLITE_ERROR;
+    int rc = sqlite3_step(st);
+    sq_done(st);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+void sq_text(char *dst, size_t cap, sqlite3_stmt *st, int col)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    size_t n = t ? (size_t)sqlite3_column_bytes(st, col) : 0;
+    if (n >= cap)
+        n = cap - 1;
+    if (n)
+        memcpy(dst, t, n);
+    dst[n] = '\0';
+}
+
+void sq_blob(uint8_t *dst, size_t n, sqlite3_stmt *st, int col)
+{
+    const void *b = sqlite3_column_blob(st, col);
+    if (b && (size_t)sqlite3_column_bytes(st, col) == n)
+        memcpy(dst, b, n);
+    else
+        memset(dst, 0, n);
+}
+
+char *sq_dup(sqlite3_stmt *st, int col)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    return strdup(t ? (const char *)t : "");
+}
+
+void sq_hex(const uint8_t *b, size_t n, char *out)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = digits[b[i] >> 4];
+        out[2 * i + 1] = digits[b[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+void sq_close(conn *c)
+{
+    for (int i = 0; i < ST_COUNT; i++) {
+        sqlite3_finalize(c->st[i]);
+        c->st[i] = NULL;
+    }
+    if (c->db)
+        sqlite3_close(c->db);
+    c->db = NULL;
+}
+
+store_status sq_open(conn *c, const store_config *cfg, bool reader, char *err,
+                              size_t err_len)
+{
+    memset(c, 0, sizeof *c);
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+    int rc = sqlite3_open_v2(cfg->path, &c->db, flags, NULL);
+    if (rc != SQLITE_OK)
+        goto fail;
+    sqlite3_busy_timeout(c->db, cfg->busy_timeout_ms);
+    /* readers map the file: a board load reads a lot of it */
+    const char *pragmas = reader ? "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
+                                   " PRAGMA query_only=1; PRAGMA mmap_size=1073741824;"
+                                 : "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                                   " PRAGMA foreign_keys=ON; PRAGMA cache_size=-65536;";
+    rc = sqlite3_exec(c->db, pragmas, NULL, NULL, NULL);
+    if (rc != SQLITE_OK)
+        goto fail;
+    return STORE_OK;
+fail:
+    snprintf(err, err_len, "%s: %s", cfg->path, c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc));
+    store_status st = sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
+    sq_close(c);
+    return st;
+}
+
+void sq_read_token(sqlite3_stmt *st, store_token *t)
+{
+    memset(t, 0, sizeof *t);
+    sq_blob(t->nonce, STORE_NONCE_BYTES, st, 0);
+    t->player_id = sqlite3_column_int64(st, 1);
+    sq_text(t->game, sizeof t->game, st, 2);
+    t->level = sqlite3_column_int(st, 3);
+    t->seed = (uint32_t)sqlite3_column_int64(st, 4);
+    t->version = sqlite3_column_int(st, 5);
+    t->issued_at = sqlite3_column_int64(st, 6);
+    t->expires_at = sqlite3_column_int64(st, 7);
+    sq_text(t->daily_date, sizeof t->daily_date, st, 8);
+    sq_text(t->text, sizeof t->text, st, 9);
+    t->redeemed = sqlite3_column_int(st, 10) != 0;
+}
+
+store_status sq_read_score(sqlite3_stmt *st, store_score *o)
+{
+    memset(o, 0, sizeof *o);
+    sq_text(o->score_id, sizeof o->score_id, st, 0);
+    sq_blob(o->nonce, STORE_NONCE_BYTES, st, 1);
+    o->player_id = sqlite3_column_int64(st, 2);
+    sq_text(o->player_name, sizeof o->player_name, st, 3);
+    sq_text(o->game, sizeof o->game, st, 4);
+    o->level = sqlite3_column_int(st, 5);
+    o->seed = (uint32_t)sqlite3_column_int64(st, 6);
+    o->version = sqlite3_column_int(st, 7);
+    sq_text(o->daily_date, sizeof o->daily_date, st, 8);
+    o->score = sqlite3_column_int64(st, 9);
+    o->completed = sqlite3_column_int(st, 10) != 0;
+    o->received_at = sqlite3_column_int64(st, 11);
+    o->seq = sqlite3_column_int64(st, 12);
+    sq_blob(o->moves_hash, STORE_HASH_BYTES, st, 13);
+    sq_text(o->receipt, sizeof o->receipt, st, 14);
+    o->moves_json = sq_dup(st, 15);
+    o->result_json = sq_dup(st, 16);
+    if (!o->moves_json || !o->result_json) {
+        store_score_clear(o);
+        return STORE_ERROR;
+    }
+    return STORE_OK;
+}
+
+store_status sq_score_by_nonce(conn *c, const uint8_t nonce[STORE_NONCE_BYTES],
+                                   store_score *out)
+{
+    sqlite3_stmt *st = sq_stmt(c, ST_SCORE_BY_NONCE);
+    if (!st)
+        return STORE_ERROR;
+    sqlite3_bind_blob(st, 1, nonce, STORE_NONCE_BYTES, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    store_status res = rc == SQLITE_ROW ? sq_read_score(st, out)
+                       : rc == SQLITE_DONE ? STORE_NOT_FOUND
+                                           : sq_status(rc);
+    sq_done(st);
+    return res;
+}
+
