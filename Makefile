@@ -59,9 +59,9 @@ $(BUILD)/%.o: %.c
 	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 # The migrations are compiled in, so bin/replayd runs from any directory.
-$(BUILD)/gen/schema_sql.c: $(SCHEMA_SQL) tools/embed_sql.sh
+$(BUILD)/gen/schema_sql.c: $(SCHEMA_SQL) schema/embed_sql.sh
 	@mkdir -p $(dir $@)
-	sh tools/embed_sql.sh $(SCHEMA_SQL) > $@.tmp && mv $@.tmp $@
+	sh schema/embed_sql.sh $(SCHEMA_SQL) > $@.tmp && mv $@.tmp $@
 
 $(SCHEMA_OBJ): $(BUILD)/gen/schema_sql.c
 	@$(if $(V),,echo "  CC      $<")
