@@ -1,6 +1,6 @@
 /*
  * schema: the SQL migrations built into the binary. The table is generated
- * at build time from schema/NNN_name.sql by tools/embed_sql.sh, in file
+ * at build time from schema/NNN_name.sql by schema/embed_sql.sh, in file
  * name order; version is NNN. Static data, nothing to free.
  */
 #ifndef REPLAYD_SERVER_SCHEMA_H
