@@ -56,13 +56,14 @@ static const route routes[] = {
     { "GET", "v1/keys", api_keys },
     { "GET", "healthz", api_healthz },
     { "GET", "metrics", api_metrics },
+    { "GET", "v1/admin/players/*", api_admin_player },
 };
 #define N_ROUTES ((int)(sizeof routes / sizeof routes[0]))
 
 static const char *const route_names[N_ROUTES + 1] = {
     "players",     "games",       "seeds",         "scores",        "score_get",
     "daily",       "board_daily_me", "board_daily", "board_level_me", "board_level",
-    "keys",        "healthz",     "metrics",       "other",
+    "keys",        "healthz",     "metrics",       "admin_player",  "other",
 };
 
 void http_route_names(const char *const **names, int *n);
