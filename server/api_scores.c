@@ -163,7 +163,7 @@ static void submission_free(submission *s)
     store_score_clear(&s->existing);
 }
 
-static void record_verified(request *r, submission *s, const json_t *moves_json, const game_result *res)
+static void record_verified(request *r, submission *s, const game_result *res)
 {
     store_score *sc = &s->sc;
     sodium_bin2hex(sc->score_id, sizeof sc->score_id, s->t.nonce, sizeof s->t.nonce);
@@ -182,7 +182,6 @@ static void record_verified(request *r, submission *s, const json_t *moves_json,
     json_t *canon = moves_to_json(s->g, s->moves, (size_t)s->n);
     sc->moves_json = json_dumps(canon, JSON_COMPACT);
     json_decref(canon);
-    (void)moves_json;
     json_t *rj = result_to_json(s->g, res);
     sc->result_json = json_dumps(rj, JSON_COMPACT);
     json_decref(rj);
@@ -296,7 +295,7 @@ void api_scores_submit(request *r)
                       first_move_after(s.g, s.moves, (size_t)s.n, allowed));
         goto done;
     }
-    record_verified(r, &s, moves_json, &rep.result);
+    record_verified(r, &s, &rep.result);
 done:
     submission_free(&s);
     json_decref(doc);

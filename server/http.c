@@ -66,7 +66,10 @@ static const char *const route_names[N_ROUTES + 1] = {
     "keys",        "healthz",     "metrics",       "admin_player",  "other",
 };
 
-void http_route_names(const char *const **names, int *n);
+_Static_assert(sizeof route_names / sizeof route_names[0] == N_ROUTES + 1,
+               "one metrics label per route, then \"other\"");
+_Static_assert(N_ROUTES + 1 <= METRICS_ROUTES, "metrics.h counts every route");
+
 void http_route_names(const char *const **names, int *n)
 {
     *names = route_names;

@@ -61,6 +61,9 @@ void reply_text(request *r, int status, const char *content_type, char *text, si
  * nesting depth and duplicate keys (400). NULL after replying with the error. */
 json_t *req_json_object(request *r);
 
+/* The metrics label of every route, in route order, then "other". */
+void http_route_names(const char *const **names, int *n);
+
 /* Start/stop the daemon. */
 struct MHD_Daemon *http_start(app *a, char *err, size_t err_len);
 

@@ -19,8 +19,6 @@
 
 #define DRAIN_LIMIT_MS 10000
 
-void http_route_names(const char *const **names, int *n);
-
 int app_issue_version(const app *a, const game *g)
 {
     /* issue_versions: "game=version,game=version" */
