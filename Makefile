@@ -37,7 +37,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard tests/bench/*.c)
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps test check bench run clean unit-bins cppcheck vectors
+.PHONY: all deps test check bench run clean unit-bins cppcheck vectors fuzz
 
 all: deps $(BIN)/replayd
 
@@ -97,6 +97,21 @@ check: deps
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run.sh build/$(CC)-asan
 	@$(MAKE) --no-print-directory cppcheck
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
+
+# libFuzzer over the submission path (tests/fuzz/); FUZZ_SECONDS per run.
+FUZZ_SECONDS ?= 60
+FUZZ_SRC := tests/fuzz/fuzz_replay.c $(CORE_SRC) $(GAME_SRC) server/json_game.c server/token.c \
+            server/keys.c server/parse.c
+fuzz: deps
+	@mkdir -p build/fuzz build/fuzz/corpus
+	@echo "  FUZZ    tests/fuzz/fuzz_replay.c ($(FUZZ_SECONDS) s)"
+	$(Q)clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=all $(PKG_CFLAGS) $(FUZZ_SRC) -o build/fuzz/fuzz_replay -ljansson -lsodium
+	$(Q)build/fuzz/fuzz_replay -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
+	  -print_final_stats=1 build/fuzz/corpus tests/fuzz/corpus 2>build/fuzz/log.txt || \
+	  { tail -40 build/fuzz/log.txt; exit 1; }
+	@grep -E "stat::number_of_executed_units|stat::peak_rss_mb" build/fuzz/log.txt | sed 's/^/  /'
 
 cppcheck:
 	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability,performance \
