@@ -159,7 +159,7 @@ static void run_trace(const json_t *tr)
     }
 }
 
-static void hand_traces(void)
+static void vector_traces(void)
 {
     json_error_t err;
     json_t *doc = json_load_file("vectors/driftlings.json", 0, &err);
@@ -435,7 +435,7 @@ static void gen_output_replays(void)
 
 int main(void)
 {
-    RUN(hand_traces);
+    RUN(vector_traces);
     RUN(hand_levels);
     RUN(ascii_rejects_bad_pictures);
     RUN(hash_covers_terrain_and_bodies);

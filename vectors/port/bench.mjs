@@ -1,6 +1,7 @@
 // The peer corpus of docs/BENCH.md: per game, every level 1..15 x seeds 0..39,
 // generated at the game's current version (Opposites: 2; the others: 1).
-// Contraption's replay is its plan (one placement) and the one simulation (in `result`).
+// Contraption's replay is its plan (one placement) and the one simulation (in `result`);
+// Driftlings' is its crowd plan, then the crowd simulation to its end (in `result`).
 // Prints one JSON line per game:
 //   {"game":"schulte","gen_ns":<median ns per generated level>,"replay_ns":<median ns per replay>,"levels":<count>}
 //   node vectors/port/bench.mjs [--passes N] [--warmup N]
@@ -9,6 +10,7 @@ import * as pipes from './games/pipes.mjs';
 import * as targetSums from './games/target-sums.mjs';
 import * as opposites from './games/opposites.mjs';
 import * as contraption from './games/contraption.mjs';
+import * as driftlings from './games/driftlings.mjs';
 
 const args = process.argv.slice(2);
 const opt = (flag, dflt) => {
@@ -54,7 +56,7 @@ function replayPass(game, prepared) {
   return Number(process.hrtime.bigint() - t0) / prepared.length;
 }
 
-for (const game of [schulte, pipes, targetSums, opposites, contraption]) {
+for (const game of [schulte, pipes, targetSums, opposites, contraption, driftlings]) {
   const list = corpus(game);
   // The move lists are built once, outside the timed loop (and so are the levels).
   const prepared = list.map(([level, seed]) => {

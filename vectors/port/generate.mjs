@@ -1,6 +1,6 @@
 // Writes the `generated:` cases of vectors/prng.json, vectors/schulte.json,
 // vectors/pipes.json, vectors/target-sums.json, vectors/opposites.json and
-// vectors/contraption.json from this port. Every `hand:` case is kept as it is (and
+// vectors/contraption.json and vectors/driftlings.json from this port. Every `hand:` case is kept as it is (and
 // first); every previous `generated:` case is replaced. Deterministic: all
 // random choices come from the core's own mulberry32 with fixed seeds.
 //   node vectors/port/generate.mjs           (rewrite the files)
@@ -15,6 +15,7 @@ import * as pipes from './games/pipes.mjs';
 import * as targetSums from './games/target-sums.mjs';
 import * as opposites from './games/opposites.mjs';
 import * as contraption from './games/contraption.mjs';
+import * as driftlings from './games/driftlings.mjs';
 import { replay, PRNG_SECTIONS } from './vectors.mjs';
 
 const VECTORS = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -75,7 +76,8 @@ function inline(x, ind = '') {
 }
 
 function save(file, json, layout = 'indent1') {
-  const text = layout === 'lines' ? caseLines(json) : layout === 'inline' ? `${inline(json)}\n` : JSON.stringify(json, null, 1);
+  const text = layout === 'lines' ? caseLines(json) : layout === 'inline' ? `${inline(json)}\n`
+    : layout === 'indent1nl' ? `${JSON.stringify(json, null, 1)}\n` : JSON.stringify(json, null, 1);
   if (CHECK) {
     if (readFileSync(join(VECTORS, file), 'utf8') !== text) {
       console.error(`${file} is not what the generator writes`);
@@ -1287,6 +1289,285 @@ function genContraption() {
   return { ...Object.fromEntries(Object.entries(own).map(([k, v]) => [k, v.length])), ...counts };
 }
 
+// ---- Driftlings -------------------------------------------------------------------
+
+const DL = driftlings;
+
+/** A move list builder: applies the moves on a scratch state until the first rejection. */
+class Crowd {
+  constructor(lv) {
+    this.lv = lv;
+    this.st = DL.start(lv);
+    this.moves = [];
+    this.dead = false;
+    this.codes = [];
+  }
+  move(tick, walker, skill) {
+    const m = { tick, walker, skill };
+    this.moves.push(m);
+    if (!this.dead) {
+      const code = DL.apply(this.st, m);
+      this.codes.push(code);
+      if (DL.kindOf(code) === 'rejected') this.dead = true;
+    }
+    return this;
+  }
+  list(moves) {
+    for (const m of moves) this.move(m.tick, m.walker, m.skill);
+    return this;
+  }
+}
+
+/** Walkers spawned once `tick` ticks have run. */
+const spawnedAfter = (lv, tick) => (tick <= 0 ? 0 : Math.min(lv.crowd, Math.floor((tick - 1) / lv.interval) + 1));
+const byTick = (moves) => moves.map((m, i) => [m, i]).sort((a, b) => a[0].tick - b[0].tick || a[1] - b[1]).map((x) => x[0]);
+
+function driftlingsExtremes(level) {
+  let cand = [-1, 0];
+  let exp = [-1, 0];
+  let plan = [-1, 0];
+  for (let seed = 0; seed < 100; seed++) {
+    const lv = DL.generate(1, level, seed);
+    if (lv.metrics.candidates > cand[0]) cand = [lv.metrics.candidates, seed];
+    if (lv.metrics.expansions > exp[0]) exp = [lv.metrics.expansions, seed];
+    if (lv.plan.length > plan[0]) plan = [lv.plan.length, seed];
+  }
+  return [
+    [cand[1], `the most candidates over seeds 0..99: ${cand[0]}`],
+    [exp[1], `the most expansions over seeds 0..99: ${exp[0]}`],
+    [plan[1], `the longest plan over seeds 0..99: ${plan[0]} moves`],
+  ];
+}
+
+function driftlingsReplays(r) {
+  const out = [];
+  const seedFor = () => (r.below(4) === 0 ? r.below(100) : r.next());
+  const pick = (list) => list[r.below(list.length)];
+  const stocked = (lv) => [0, 1, 2, 3, 4].filter((s) => lv.inventory[s] > 0);
+  const unstocked = (lv) => [0, 1, 2, 3, 4].filter((s) => lv.inventory[s] === 0);
+  const routeOf = (lv) => lv.metrics.route_ticks;
+  for (let level = 1; level <= DL.levels; level++) {
+    // build(c, lv) returns false when it could not make its case on this level: another seed is tried.
+    const add = (what, build) => {
+      for (let k = 0; k < 50; k++) {
+        const lv = DL.generate(1, level, seedFor());
+        const c = new Crowd(lv);
+        if (build(c, lv) === false) continue;
+        out.push(replayCase(DL, lv, what, c.moves));
+        return;
+      }
+      throw new Error(`driftlings level ${level}: no seed for "${what}"`);
+    };
+    add('the crowd plan (the bench solution)', (c, lv) => { c.list(lv.plan); });
+    add('no moves: the crowd walks unaided', () => {});
+    add('the plan with one move a few ticks off (a wrong tick)', (c, lv) => {
+      const moves = lv.plan.map((m) => ({ ...m }));
+      const i = r.below(moves.length);
+      moves[i].tick = Math.max(0, moves[i].tick + pick([-3, -2, -1, 1, 2, 3]));
+      c.list(byTick(moves));
+    });
+    add('the plan with one move given to another walker (a wrong walker)', (c, lv) => {
+      const moves = lv.plan.map((m) => ({ ...m }));
+      const i = r.below(moves.length);
+      moves[i].walker = (moves[i].walker + 1 + r.below(lv.crowd - 1)) % lv.crowd;
+      c.list(moves);
+    });
+    add('the plan plus an extra skill of a stocked kind at a random tick (often skill_exhausted)', (c, lv) => {
+      const t = 1 + r.below(routeOf(lv) + 10);
+      const n = spawnedAfter(lv, t);
+      c.list(byTick(lv.plan.concat([{ tick: t, walker: r.below(n), skill: pick(stocked(lv)) }])));
+    });
+    add('the plan with a skill the level does not stock slipped in', (c, lv) => {
+      const t = 1 + r.below(routeOf(lv));
+      const n = spawnedAfter(lv, t);
+      c.list(byTick(lv.plan.concat([{ tick: t, walker: r.below(n), skill: pick(unstocked(lv)) }])));
+      if (!c.codes.includes('skill_exhausted')) return false;
+    });
+    add('a move for a walker not yet spawned is rejected', (c, lv) => {
+      const cut = r.below(lv.plan.length + 1);
+      const prefix = lv.plan.slice(0, cut);
+      const t0 = prefix.length ? prefix[prefix.length - 1].tick : 0;
+      const t = t0 + r.below(3 * lv.interval);
+      const n = spawnedAfter(lv, t);
+      if (n >= lv.crowd) return false;
+      c.list(prefix);
+      c.move(t, n + r.below(lv.crowd - n), pick(stocked(lv)));
+      c.list(lv.plan.slice(cut));
+    });
+    add('ticks going backwards are rejected', (c, lv) => {
+      const cut = 1 + r.below(lv.plan.length);
+      c.list(lv.plan.slice(0, cut));
+      const t0 = lv.plan[cut - 1].tick;
+      c.move(t0 - 1 - r.below(Math.min(t0, 20)), 0, pick([0, 1, 2, 3, 4]));
+      c.list(lv.plan.slice(cut));
+    });
+    add('the plan, then moves at and after the cap (after_end; the last tick is claimed)', (c, lv) => {
+      c.list(lv.plan);
+      c.move(lv.cap, 0, pick(stocked(lv)));
+      c.move(lv.cap + 1 + r.below(500), r.below(lv.crowd), pick([0, 1, 2, 3, 4]));
+    });
+    add('a walker index beyond the crowd is rejected', (c, lv) => {
+      const cut = r.below(lv.plan.length + 1);
+      c.list(lv.plan.slice(0, cut));
+      const t = (cut ? lv.plan[cut - 1].tick : 1) + r.below(5);
+      c.move(t, lv.crowd + r.below(32 - lv.crowd), pick([0, 1, 2, 3, 4]));
+      c.list(lv.plan.slice(cut));
+    });
+    add('the plan, then a skill for the saved pioneer (walker_gone) and moves after the end', (c, lv) => {
+      c.list(lv.plan);
+      const t = Math.max(routeOf(lv) + 1, c.st.prevTick);
+      c.move(t, 0, pick(stocked(lv)));
+      const rs = DL.result(c.st);
+      c.move(rs.ticks + r.below(5), r.below(lv.crowd), pick(stocked(lv)));
+    });
+    add('every plan move given twice, the second a tick later (trait_held, busy, skill_exhausted)', (c, lv) => {
+      const moves = [];
+      for (const m of lv.plan) moves.push(m, { tick: m.tick + 1, walker: m.walker, skill: m.skill });
+      c.list(byTick(moves));
+    });
+    add('a terrain skill for the falling pioneer at tick 1 (busy), then the plan', (c, lv) => {
+      const ks = [3, 4].filter((s) => lv.inventory[s] > 0);
+      c.move(1, 0, ks.length ? pick(ks) : 3);
+      c.list(lv.plan.filter((m) => m.tick >= 1));
+    });
+    add('the plan without its last pioneer move', (c, lv) => {
+      let last = -1;
+      lv.plan.forEach((m, i) => { if (m.walker === 0) last = i; });
+      c.list(lv.plan.filter((m, i) => i !== last));
+    });
+    add('only the pioneer\'s moves: the crowd gets no traits', (c, lv) => {
+      c.list(lv.plan.filter((m) => m.walker === 0));
+    });
+    add('random moves, legal and illegal', (c, lv) => {
+      let t = 0;
+      const n = 5 + r.below(20);
+      for (let i = 0; i < n; i++) {
+        t = Math.max(0, t + r.below(30) - 3);
+        const x = r.below(10);
+        const walker = x === 0 ? r.below(32) : r.below(Math.max(1, spawnedAfter(lv, t) + (x === 1 ? 2 : 0)));
+        c.move(t, walker, r.below(5));
+      }
+    });
+    add('random stocked skills to spawned walkers, never rejected', (c, lv) => {
+      let t = 1;
+      const n = 3 + r.below(12);
+      for (let i = 0; i < n; i++) {
+        t += r.below(25);
+        c.move(t, r.below(spawnedAfter(lv, t)), pick(stocked(lv)));
+      }
+      if (c.dead) return false;
+    });
+  }
+  return out;
+}
+
+/** A small random picture for a trace: earth, steel, an entrance and an exit. */
+function randomPicture(r) {
+  const W = 6 + r.below(9);
+  const H = 5 + r.below(6);
+  const rows = [];
+  for (let y = 0; y < H; y++) {
+    let s = '';
+    for (let x = 0; x < W; x++) {
+      const k = r.below(100);
+      if (y === H - 1) s += k < 80 ? '=' : k < 90 ? '#' : '.';
+      else if (y <= 1) s += '.';
+      else s += k < 14 ? '#' : k < 22 ? '=' : '.';
+    }
+    rows.push(s.split(''));
+  }
+  const ex = r.below(W);
+  rows[r.below(2)][ex] = 'E';
+  for (;;) {
+    const x = r.below(W);
+    const y = 2 + r.below(H - 2);
+    if (rows[y][x] === '.') {
+      rows[y][x] = 'X';
+      break;
+    }
+  }
+  return rows.map((row) => row.join(''));
+}
+
+function traceCase(name, c) {
+  const t = DL.trace(c);
+  const out = { name, rows: c.rows, crowd: c.crowd, quota: c.quota, interval: c.interval, cap: c.cap, inventory: c.inventory, moves: c.moves };
+  out.outcomes = t.outcomes;
+  out.ticks = t.record.map((walkers, tick) => ({ tick, walkers }));
+  if (t.rejected) out.rejected = t.rejected;
+  else {
+    out.terrain_after = t.terrain_after;
+    out.result = t.result;
+  }
+  return out;
+}
+
+function driftlingsTraces(r) {
+  const out = [];
+  const inv = (a) => ({ climber: a[0], floater: a[1], blocker: a[2], basher: a[3], digger: a[4] });
+  // random moves for a trace: mostly to spawned walkers, ticks mostly forwards
+  const movesFor = (c, n) => {
+    const moves = [];
+    let t = 0;
+    const lvLike = { crowd: c.crowd, interval: c.interval };
+    for (let i = 0; i < n; i++) {
+      const x = r.below(20);
+      t = x === 0 && t > 0 ? t - 1 - r.below(t) : t + r.below(8);
+      const sp = spawnedAfter(lvLike, t);
+      const walker = x === 1 ? r.below(c.crowd + 2) : r.below(Math.max(1, sp));
+      moves.push({ tick: t, walker, skill: r.below(5) });
+    }
+    return moves;
+  };
+  // generated levels of one band, with the plan and with blockers added
+  for (let k = 0; k < 6; k++) {
+    const level = 1 + (k % 2);
+    const seed = r.below(100);
+    const lv = DL.generate(1, level, seed);
+    const rows = DL.describeLevel(lv).terrain;
+    const blockers = k < 2 ? 0 : 1 + r.below(2);
+    const c = { rows, crowd: lv.crowd, quota: lv.quota, interval: lv.interval, cap: k < 2 ? lv.cap : 60 + r.below(40),
+      inventory: inv([lv.inventory[0], lv.inventory[1], blockers, lv.inventory[3], lv.inventory[4]]), moves: lv.plan.map((m) => ({ ...m })) };
+    let what = 'the crowd plan';
+    if (blockers) {
+      for (let b = 0; b < blockers + r.below(2); b++) {
+        const t = 2 + r.below(30);
+        c.moves.push({ tick: t, walker: r.below(spawnedAfter(lv, t)), skill: 2 });
+      }
+      c.moves = byTick(c.moves);
+      what = `the crowd plan and blockers (cap ${c.cap})`;
+    }
+    out.push(traceCase(`${G}level ${level} seed ${seed} terrain: ${what}`, c));
+  }
+  // small random pictures with random moves of every skill
+  for (let k = 0; k < 24; k++) {
+    const rows = randomPicture(r);
+    const crowd = 1 + r.below(4);
+    const c = { rows, crowd, quota: 1 + r.below(crowd), interval: 1 + r.below(5), cap: 30 + r.below(50),
+      inventory: inv([r.below(3), r.below(3), r.below(3), r.below(3), r.below(3)]), moves: [] };
+    c.moves = movesFor(c, r.below(9));
+    const t = DL.trace(c);
+    const codes = [...new Set(t.outcomes)].join(', ');
+    out.push(traceCase(`${G}random ${rows[0].length}x${rows.length} picture ${k + 1}, crowd ${crowd}, ${c.moves.length} move(s)${codes ? ` (${codes})` : ''}`, c));
+  }
+  return out;
+}
+
+function genDriftlings() {
+  const json = load('driftlings.json');
+  const traces = driftlingsTraces(streamFor('driftlings:traces'));
+  json.traces = keepHand(json.traces).concat(traces);
+  uniqueNames(json.traces);
+  const counts = genGame(DL, 'driftlings.json', driftlingsReplays,
+    (lv) => {
+      const n = lv.needs;
+      const parts = DL.SKILLS.map((s, i) => (n[i] ? `${n[i]} ${s}` : '')).filter(Boolean).join(', ');
+      return `${lv.width}x${lv.height}, ${lv.row.bands} band(s), needs ${parts}${lv.metrics.fallback ? ', fallback' : ''}`;
+    },
+    driftlingsExtremes, 'indent1nl', json);
+  return { traces: traces.length, ...counts };
+}
+
 const counts = {
   'prng.json': genPrng(),
   'schulte.json': genGame(schulte, 'schulte.json', schulteReplays,
@@ -1299,6 +1580,7 @@ const counts = {
   'opposites.json': genGame(opposites, 'opposites.json', oppositesReplays,
     (lv) => `${lv.count} prompts over ${lv.codes} codes`, undefined, 'lines'),
   'contraption.json': genContraption(),
+  'driftlings.json': genDriftlings(),
 };
 console.log(JSON.stringify(counts));
 if (stale) process.exit(1);

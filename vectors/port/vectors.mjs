@@ -1,7 +1,7 @@
 // The vector runner: checks every case of vectors/prng.json or vectors/<game>.json
 // against a port. Usable as a library (runFile / checkCase) or from the command line:
 //   node vectors/port/vectors.mjs vectors/prng.json vectors/schulte.json vectors/pipes.json \
-//     vectors/target-sums.json vectors/opposites.json vectors/contraption.json
+//     vectors/target-sums.json vectors/opposites.json vectors/contraption.json vectors/driftlings.json
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +11,9 @@ import * as pipes from './games/pipes.mjs';
 import * as targetSums from './games/target-sums.mjs';
 import * as opposites from './games/opposites.mjs';
 import * as contraption from './games/contraption.mjs';
+import * as driftlings from './games/driftlings.mjs';
 
-export const GAMES = { schulte, pipes, 'target-sums': targetSums, opposites, contraption };
+export const GAMES = { schulte, pipes, 'target-sums': targetSums, opposites, contraption, driftlings };
 
 export const PRNG_SECTIONS = ['mulberry32', 'shuffle', 'below', 'fnv1a32', 'days', 'daily'];
 
@@ -135,8 +136,36 @@ export const CONTRAPTION_SECTIONS = {
   },
 };
 
+/**
+ * games/driftlings/spec.md, "Vectors": traces over hand-made ASCII levels. Every
+ * listed tick's walkers (the world after T ticks, before the moves of tick T), the
+ * outcomes, then `rejected` or every key of `result`, and `terrain_after` if given.
+ */
+export const DRIFTLINGS_SECTIONS = {
+  traces(game, c) {
+    if (('result' in c) === ('rejected' in c)) throw new Error('a trace needs exactly one of result / rejected');
+    const t = game.trace(c);
+    eq('outcomes', t.outcomes, c.outcomes);
+    for (const k of c.ticks) {
+      if (!(k.tick in t.record)) throw new Error(`tick ${k.tick} was never reached`);
+      eq(`tick ${k.tick}`, t.record[k.tick], k.walkers);
+    }
+    if ('rejected' in c) {
+      eq('rejected', t.rejected, c.rejected);
+      if ('terrain_after' in c) throw new Error('a rejected trace carries no terrain_after');
+      return;
+    }
+    if (t.rejected) throw new Error(`move ${t.rejected.move} was rejected (${t.rejected.reason})`);
+    for (const k of Object.keys(c.result)) {
+      if (!(k in t.result)) throw new Error(`result key ${k} is not in the port's result`);
+      eq(`result.${k}`, t.result[k], c.result[k]);
+    }
+    if ('terrain_after' in c) eq('terrain_after', t.terrain_after, c.terrain_after);
+  },
+};
+
 /** Game name -> { section: (game, case) => void } for the sections besides levels and replays. */
-export const GAME_SECTIONS = { contraption: CONTRAPTION_SECTIONS };
+export const GAME_SECTIONS = { contraption: CONTRAPTION_SECTIONS, driftlings: DRIFTLINGS_SECTIONS };
 
 // ---- whole files ------------------------------------------------------------
 

@@ -8,6 +8,7 @@ import * as pipes from '../games/pipes.mjs';
 import * as targetSums from '../games/target-sums.mjs';
 import * as opposites from '../games/opposites.mjs';
 import * as contraption from '../games/contraption.mjs';
+import * as driftlings from '../games/driftlings.mjs';
 
 test('CORE.md: seed 0 gives 1144304738, 1416247, 958946056', () => {
   assert.deepEqual(core.firstValues(0, 3), [1144304738, 1416247, 958946056]);
@@ -58,7 +59,7 @@ test('pipes spec: level 1 seed 42 (solution, start, 1 node, 0 rejected)', () => 
 });
 
 test('the typical solutions (docs/BENCH.md) complete every corpus level', () => {
-  for (const game of [schulte, pipes, targetSums, opposites, contraption]) {
+  for (const game of [schulte, pipes, targetSums, opposites, contraption, driftlings]) {
     for (let level = 1; level <= game.levels; level++) {
       for (let seed = 0; seed < 40; seed++) {
         const lv = game.generate(game.version, level, seed);
@@ -316,4 +317,108 @@ test('contraption: the ball never starts a tick inside a wall, and stays within 
       }
     }
   }
+});
+
+// ---- Driftlings (games/driftlings/spec.md) -------------------------------------------
+
+const D = driftlings;
+
+test('driftlings spec: the level table, the cap formula and level 15\'s 1,216 ticks of 14 walkers', () => {
+  const want = [[16, 1, 1, 5, 4, 4], [20, 1, 2, 5, 4, 4], [20, 2, 2, 6, 5, 4], [24, 2, 2, 6, 5, 4], [24, 2, 3, 8, 6, 4],
+    [28, 2, 3, 8, 6, 4], [28, 3, 3, 8, 7, 4], [28, 3, 4, 10, 8, 4], [32, 3, 4, 10, 8, 4], [32, 3, 5, 10, 8, 4],
+    [36, 3, 5, 12, 10, 4], [36, 4, 5, 12, 10, 4], [36, 4, 6, 12, 10, 4], [40, 4, 6, 14, 12, 4], [40, 4, 7, 14, 12, 4]];
+  assert.equal(D.levels, 15);
+  for (let level = 1; level <= 15; level++) {
+    const r = D.levelRow(level);
+    assert.deepEqual([r.W, r.bands, r.demands, r.crowd, r.quota, r.interval], want[level - 1]);
+    const lv = D.generate(1, level, level);
+    assert.equal(lv.cap, 6 * r.W * r.bands + r.crowd * r.interval + 200);
+  }
+  const top = D.generate(1, 15, 0);
+  assert.equal(top.cap, 1216);
+  assert.equal(top.crowd, 14);
+});
+
+test('driftlings spec: the fallback passes every gate for every row', () => {
+  for (let level = 1; level <= 15; level++) {
+    const row = D.levelRow(level);
+    const lv = D.buildLevel(row, D.fallbackDesign(row));
+    const g = D.gates(lv, row);
+    assert.equal(g.gate, null, `level ${level}: ${g.gate}`);
+    assert.deepEqual(lv.needs, [0, 0, 0, row.bands, 0]);
+    assert.equal(g.metrics.critical, 1);
+  }
+});
+
+test('driftlings: generated levels of seeds 0..39 keep the spec\'s promises', () => {
+  for (let level = 1; level <= 15; level++) {
+    const row = D.levelRow(level);
+    for (let seed = 0; seed < 40; seed++) {
+      const lv = D.generate(1, level, seed);
+      const d = D.describeLevel(lv);
+      const m = lv.metrics;
+      const at = `${level}/${seed}`;
+      assert.equal(d.width, row.W);
+      assert.equal(d.terrain.length, d.height);
+      assert.ok(d.height >= 7 + 9 * (row.bands - 1) && d.height <= 7 + 12 * (row.bands - 1), at);
+      assert.equal(d.terrain_hash, core.fnv1a32(d.terrain.join('')));
+      assert.equal(d.terrain.join('').split('E').length, 2);
+      assert.equal(d.terrain.join('').split('X').length, 2);
+      assert.equal(m.demands, lv.needs.reduce((a, b) => a + b, 0));
+      assert.ok(m.demands >= 1 && m.demands <= row.demands, at);
+      assert.equal(m.slack, 0);
+      assert.ok(m.critical >= 1);
+      assert.equal(m.candidates, 1 + Object.values(m.rejected).reduce((a, b) => a + b, 0));
+      assert.ok(m.first_decision_at <= 500);
+      assert.ok(d.plan.length <= 96);
+      assert.deepEqual(lv.inventory, [lv.needs[0] * lv.crowd, lv.needs[1] * lv.crowd, 0, lv.needs[3], lv.needs[4]]);
+      // the solution re-walked with a crowd of one: saved at route_ticks, every band visited
+      const w = D.rewalk(lv, lv.needs, lv.solution, m.route_ticks);
+      assert.ok(w.ok && w.visited.every((v) => v), at);
+      // every accepted plan saves the whole crowd, every move assigned
+      const st = D.start(lv);
+      for (const mv of lv.plan) assert.equal(D.apply(st, mv), 'assigned');
+      const r = D.result(st);
+      assert.equal(r.saved, lv.crowd, at);
+      assert.equal(r.skills_used, lv.plan.length);
+      assert.equal(r.score, 1000000 * r.saved - 1000 * r.skills_used - r.ticks);
+      // the solver without a skill it needs finds nothing better: the first search is minimal in skills
+      assert.equal(lv.solution.length, m.demands, at);
+    }
+  }
+});
+
+test('driftlings: the state hash is FNV-1a over the terrain bytes and six bytes a walker', () => {
+  const lv = D.generate(1, 3, 5);
+  const st = D.start(lv);
+  for (const mv of lv.plan.slice(0, 3)) D.apply(st, mv);
+  const bytes = [...st.T];
+  for (const w of st.walkers) bytes.push(w.x, w.y, w.dir === 1 ? 1 : 255, w.act, w.traits, w.fall);
+  assert.ok(st.walkers.length > 1);
+  assert.equal(D.describeState(st).hash, core.fnv1a32(Uint8Array.from(bytes)));
+  assert.equal(D.describeState(D.start(lv)).hash, core.fnv1a32(lv.terrain));
+});
+
+test('driftlings: only version 1 and levels 1..15 generate; malformed moves are refused', () => {
+  assert.throws(() => D.generate(2, 1, 0), RangeError);
+  assert.throws(() => D.generate(1, 0, 0), RangeError);
+  assert.throws(() => D.generate(1, 16, 0), RangeError);
+  assert.throws(() => D.generate(1, 1, 2 ** 32), RangeError);
+  const st = D.start(D.generate(1, 1, 0));
+  for (const m of [{ tick: 1, walker: 32, skill: 0 }, { tick: 1, walker: -1, skill: 0 }, { tick: 1, walker: 0, skill: 5 },
+    { tick: -1, walker: 0, skill: 0 }, { tick: 1.5, walker: 0, skill: 0 }, { tick: 1, walker: 0 }, null]) {
+    assert.throws(() => D.apply(st, m), TypeError);
+  }
+  assert.equal(D.apply(st, { tick: 1, walker: 31, skill: 4 }), 'no_such_walker');
+});
+
+test('driftlings: the result runs on from the last move without changing the shown state', () => {
+  const lv = D.generate(1, 5, 3);
+  const st = D.start(lv);
+  D.apply(st, lv.plan[0]);
+  const before = D.describeState(st);
+  const r1 = D.result(st);
+  assert.deepEqual(D.describeState(st), before);
+  assert.deepEqual(D.result(st), r1);
+  assert.equal(r1.duration_ms, 25 * lv.plan[0].tick);
 });
