@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = process.env.REPLAYD || join(root, 'bin', 'replayd');
 
-export async function startServer({ dataDir, args = [] } = {}) {
+export async function startServer({ dataDir, args = [], env = {} } = {}) {
   const dir = dataDir || mkdtempSync(join(tmpdir(), 'replayd-test-'));
   const child = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--data', dir,
-    '--set', 'log_requests=false', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    '--set', 'log_requests=false', ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   const port = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('server did not start: ' + stderr)), 15000);
