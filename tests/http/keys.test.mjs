@@ -1,0 +1,48 @@
+// Key rotation: `replayd keygen` adds the next key id; after a restart new
+// tokens and receipts use it, while tokens issued under the old id still
+// verify (by their key id) and old receipts still check against /v1/keys.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, startServer, call, register, seed, solve } from './harness.mjs';
+
+const keyId = (token) => Buffer.from(token.slice(4), 'base64url').readUInt32BE(1);
+
+test('rotation keeps old tokens redeemable and old receipts verifiable', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'replayd-keys-'));
+  let srv;
+  try {
+    srv = await startServer({ dataDir: dir });
+    for (const f of readdirSync(join(dir, 'keys'))) {
+      assert.equal(statSync(join(dir, 'keys', f)).mode & 0o777, 0o600, `${f} is private`);
+    }
+    assert.equal(statSync(join(dir, 'keys')).mode & 0o777, 0o700);
+    const p = await register(srv, 'keeper');
+    const old = await seed(srv, p.token, { game: 'schulte', level: 1 });
+    assert.equal(keyId(old.seed_token), 1);
+    const first = await seed(srv, p.token, { game: 'schulte', level: 1 });
+    const r1 = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: first.seed_token, moves: solve('schulte', 1, first.seed) } });
+    assert.equal(r1.status, 200);
+    assert.match(r1.json.receipt, /^1\./);
+    await srv.stop();
+
+    const out = JSON.parse(execFileSync(BIN, ['keygen', '--data', dir], { encoding: 'utf8' }));
+    assert.equal(out.key_id, 2);
+    srv = await startServer({ dataDir: dir });
+    const keys = (await call(srv, 'GET', '/v1/keys')).json.keys;
+    assert.deepEqual(keys.map((k) => [k.key_id, k.current]), [[1, false], [2, true]]);
+    const fresh = await seed(srv, p.token, { game: 'schulte', level: 1 });
+    assert.equal(keyId(fresh.seed_token), 2);
+    const r2 = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: old.seed_token, moves: solve('schulte', 1, old.seed) } });
+    assert.equal(r2.status, 200, 'a token MAC\'d under the retired key still verifies');
+    assert.match(r2.json.receipt, /^2\./, 'new receipts are signed with the current key');
+    const audit = await call(srv, 'GET', `/v1/scores/${r1.json.score_id}`);
+    assert.match(audit.json.receipt, /^1\./, 'old receipts keep the id that signed them');
+    assert.equal((await call(srv, 'POST', '/v1/players', { token: 'x', body: { name: 'still fine' } })).status, 201);
+    assert.equal((await call(srv, 'POST', '/v1/seeds', { token: p.token, body: { game: 'schulte', level: 1 } })).status, 201,
+      'player tokens survive the rotation');
+  } finally { await srv?.stop(); rmSync(dir, { recursive: true, force: true }); }
+});
