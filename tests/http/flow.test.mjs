@@ -110,3 +110,27 @@ test('metrics count requests and verifications', async () => {
   assert.match(m.text, /replayd_verifications_total\{game="pipes",outcome="retry"\} [1-9]/);
   assert.match(m.text, /replayd_request_duration_seconds_bucket\{route="scores",le="\+Inf"\} \d+/);
 });
+
+test('keep-alive: one connection serves many requests, bodies included', async () => {
+  const http = await import('node:http');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const ports = new Set();
+  const once = (method, path, body) => new Promise((resolve, reject) => {
+    const req = http.request(`${srv.base}${path}`, { method, agent, headers: body ? { 'Content-Type': 'application/json' } : {} }, (res) => {
+      ports.add(res.socket.localPort);
+      let text = '';
+      res.on('data', (c) => { text += c; });
+      res.on('end', () => resolve({ status: res.statusCode, text, connection: res.headers.connection }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+  for (let i = 0; i < 5; i++) {
+    const r = await once('POST', '/v1/players', JSON.stringify({ name: `ka${i}` }));
+    assert.equal(r.status, 201);
+    assert.notEqual(r.connection, 'close');
+    assert.equal((await once('GET', '/healthz')).status, 200);
+  }
+  assert.equal(ports.size, 1, 'every request went over the same connection');
+  agent.destroy();
+});
