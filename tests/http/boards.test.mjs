@@ -84,6 +84,25 @@ test('a cursor stays correct when scores arrive between pages', async () => {
   assert.equal(second.entries[0].rank, first.entries[3].rank + 2, 'ranks moved down by the newcomer');
 });
 
+test('a backwards cursor stays correct when scores arrive between pages', async () => {
+  const all = (await call(srv, 'GET', '/v1/leaderboards/schulte/3?limit=200')).json.entries;
+  const back = (await call(srv, 'GET', `/v1/leaderboards/schulte/3?limit=3&cursor=p.${all[8].score}.0`)).json;
+  // A key between entries: the page before it. Then scores land above and below.
+  const top = await register(srv, 'late-top');
+  players.push(top);
+  await play(top, 101);
+  const bottom = await register(srv, 'late-bottom');
+  players.push(bottom);
+  await play(bottom, 900);
+  const before = (await call(srv, 'GET', `/v1/leaderboards/schulte/3?limit=3&cursor=${back.prev_cursor}`)).json;
+  const ids = new Set(back.entries.map((e) => e.score_id));
+  assert.ok(before.entries.every((e) => !ids.has(e.score_id)), 'no entry twice');
+  const first = back.entries[0];
+  assert.ok(before.entries.every((e) => e.score >= first.score), 'the earlier page is above the later one');
+  // Adjacent: the new top score moved every rank down by one.
+  assert.equal(before.entries[before.entries.length - 1].rank, first.rank);
+});
+
 test('around me includes my entry with neighbours either side', async () => {
   const all = (await call(srv, 'GET', '/v1/leaderboards/schulte/3?limit=200')).json.entries;
   const mid = all[6];
