@@ -12,7 +12,8 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototyp
         -Wimplicit-fallthrough -Wold-style-definition -Wnull-dereference
 PKGS := libmicrohttpd jansson libsodium sqlite3
 APT_PKGS := libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev pkg-config \
-            cppcheck clang nodejs curl wrk sqlite3 openssl gcc-aarch64-linux-gnu qemu-user
+            cppcheck clang libclang-rt-14-dev nodejs curl wrk sqlite3 openssl \
+            gcc-aarch64-linux-gnu qemu-user
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
