@@ -435,8 +435,17 @@ const T_SPACE = 4096; // > any cap
  * The uniform-cost search for the pioneer with inventory `inv` ([5]).
  * Returns {status: 'solved'|'unsolvable'|'capped', capped, moves: [{tick, skill}],
  * route_ticks, expansions, alternatives, pushed}.
+ *
+ * The node cap (spec, Solver): a child that passes the dead, cap and closed checks is
+ * pushed, unless `pushCap` nodes have been pushed already (the root is the first of
+ * them), in which case the search stops as capped without pushing it; so a search
+ * holds at most `pushCap` nodes. A search that holds its goal when it stops this way
+ * (or on the carved-list store) is solved, with `capped: true`; only a search capped
+ * before any goal has status `capped`. `pushCap` is PUSH_CAP (65,536) except in
+ * the port's self-tests, which pin the rule with a small cap.
  */
-export function solve(lv, inv, countAlternatives) {
+export function solve(lv, inv, countAlternatives, pushCap = PUSH_CAP) {
+  if (!Number.isInteger(pushCap) || pushCap < 1 || pushCap > PUSH_CAP) throw new RangeError('solver push cap out of range');
   const W = lv.width;
   const H = lv.height;
   const cap = lv.cap;
@@ -585,7 +594,8 @@ export function solve(lv, inv, countAlternatives) {
       } else if (c.act === DEAD || t1 > cap) continue;
       const ckey = keyOf(c.x, c.y, c.dir, c.act, c.traits, c.fall, cleft, listId);
       if (closed.has(ckey)) continue;
-      if (pushed >= PUSH_CAP) {
+      if (pushed >= pushCap) {
+        // pushCap nodes (the root included) are held: stop without pushing this one
         capped = true;
         break search;
       }

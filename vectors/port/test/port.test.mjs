@@ -422,3 +422,60 @@ test('driftlings: the result runs on from the last move without changing the sho
   assert.deepEqual(D.result(st), r1);
   assert.equal(r1.duration_ms, 25 * lv.plan[0].tick);
 });
+
+test('driftlings spec: the node cap holds at most PUSH_CAP nodes, the root the first; a goal held at the cap is kept', () => {
+  assert.equal(D.PUSH_CAP, 65536);
+  assert.equal(D.STORE_CAP, 262144);
+  assert.equal(D.AFTER_GOAL, 2000);
+  const lv = D.generate(1, 5, 3);
+  const full = D.solve(lv, lv.needs, true);
+  const first = D.solve(lv, lv.needs, false);
+  assert.equal(full.status, 'solved');
+  assert.equal(full.capped, false);
+  const P = full.pushed; // every node the uncapped search pushed, the root included
+  const G = first.pushed; // pushed when the first goal is closed (the searches agree up to there)
+  assert.ok(G > 1 && G < P, `${G} ${P}`);
+  // a cap of exactly P is never hit: the search never tries a (P+1)th push
+  const atP = D.solve(lv, lv.needs, true, P);
+  assert.equal(atP.capped, false);
+  assert.deepEqual(atP, full);
+  // one less: the Pth push is refused, the search holds P-1 nodes and keeps its goal
+  const under = D.solve(lv, lv.needs, true, P - 1);
+  assert.equal(under.capped, true);
+  assert.equal(under.pushed, P - 1);
+  assert.equal(under.status, 'solved');
+  assert.deepEqual(under.moves, full.moves);
+  assert.equal(under.route_ticks, full.route_ticks);
+  // capped right after the goal is found: still solved, with the first search's solution
+  const atG = D.solve(lv, lv.needs, true, G);
+  assert.equal(atG.capped, true);
+  assert.equal(atG.pushed, G);
+  assert.equal(atG.status, 'solved');
+  assert.deepEqual(atG.moves, first.moves);
+  assert.ok(atG.alternatives >= 1 && atG.alternatives <= full.alternatives);
+  // capped before the goal: "capped", not a proof either way
+  const beforeG = D.solve(lv, lv.needs, true, G - 1);
+  assert.equal(beforeG.status, 'capped');
+  assert.equal(beforeG.pushed, G - 1);
+  assert.deepEqual(beforeG.moves, []);
+  // a cap of 1 holds only the root: its first child stops the search unpushed
+  const root = D.solve(lv, lv.needs, true, 1);
+  assert.equal(root.status, 'capped');
+  assert.equal(root.pushed, 1);
+  assert.equal(root.expansions, 1);
+  for (const bad of [0, D.PUSH_CAP + 1, 1.5]) assert.throws(() => D.solve(lv, lv.needs, true, bad), RangeError);
+});
+
+test('driftlings spec: the 2000 expansions after the goal do not count its own; ticks decode in 0..2^31-1', () => {
+  // level 13 seed 81 is the accepted candidate that reaches the rule (QUESTIONS.md 37):
+  // it stops at the pop after 2000 expansions past the goal's own, 7903 in all (7902 if the goal counted)
+  const lv = D.generate(1, 13, 81);
+  const full = D.solve(lv, lv.needs, true);
+  assert.equal(full.status, 'solved');
+  assert.equal(full.afterGoal, D.AFTER_GOAL);
+  assert.equal(full.expansions, 7903);
+  assert.equal(lv.metrics.expansions, 7903);
+  const st = D.start(lv);
+  assert.equal(D.apply(st, { tick: 2 ** 31 - 1, walker: 0, skill: 0 }), 'after_end');
+  for (const tick of [2 ** 31, 2 ** 32, Infinity]) assert.throws(() => D.apply(D.start(lv), { tick, walker: 0, skill: 0 }), TypeError);
+});
