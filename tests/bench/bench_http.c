@@ -30,6 +30,7 @@
 
 #include "../../core/game.h"
 #include "../../server/json_game.h"
+#include "solutions.h"
 
 #define PER_RUN 2400
 #define MAX_CONNS 64
@@ -106,43 +107,17 @@ typedef struct job {
     char *body;
 } job;
 
-static void add_move(json_t *moves, const char *f1, int v1, const char *f2, int v2)
-{
-    json_array_append_new(moves, json_pack("{s:i,s:i}", f1, v1, f2, v2));
-}
-
-/* The typical full solution of docs/BENCH.md, as a moves array. */
+/* The typical full solution of docs/BENCH.md (solutions.h), as JSON. */
 static json_t *solution(const game *g, uint32_t seed)
 {
     void *level = malloc(g->level_size);
+    game_move *moves = malloc(MAX_MOVES * sizeof *moves);
     g->generate(level, g->version, 1, seed);
-    json_t *d = level_to_json(g, level);
-    json_t *moves = json_array();
-    size_t i, j;
-    json_t *row, *v;
-    if (strcmp(g->name, "schulte") == 0) {
-        int cells = 0, where[50];
-        json_array_foreach(json_object_get(d, "grid"), i, row) json_array_foreach(row, j, v)
-            where[json_integer_value(v)] = cells++;
-        for (int k = 1; k <= cells; k++)
-            add_move(moves, "t", 110 * k, "cell", where[k]);
-    } else {
-        const json_t *start = json_object_get(d, "start"), *sol = json_object_get(d, "solution");
-        int cell = 0, t = 0;
-        json_array_foreach(start, i, row) json_array_foreach(row, j, v)
-        {
-            int m = (int)json_integer_value(v);
-            int want = (int)json_integer_value(json_array_get(json_array_get(sol, i), j));
-            while (m != want) {
-                m = ((m << 1) | (m >> 3)) & 15;
-                add_move(moves, "t", t += 55, "cell", cell);
-            }
-            cell++;
-        }
-    }
-    json_decref(d);
+    int n = typical(g, level, moves);
+    json_t *out = moves_to_json(g, moves, (size_t)n);
+    free(moves);
     free(level);
-    return moves;
+    return out;
 }
 
 static job *prepare(int port, const game *g, int n_players, int per_player, char **bearers)
@@ -333,7 +308,8 @@ int main(void)
         for (size_t k = 0; k < sizeof conn_counts / sizeof conn_counts[0]; k++) {
             job *jobs = prepare(port, g, PLAYERS, PER_RUN / PLAYERS, bearers);
             int n = PLAYERS * (PER_RUN / PLAYERS);
-            /* Give every token time to pass the plausibility check. */
+            /* Give every token time to pass the plausibility check (a typical
+             * Schulte run claims 2.7 s; the server allows 2 s of slack). */
             sleep(2);
             figures real = timed(port, jobs, n, conn_counts[k]);
             figures base = timed(bare_port, jobs, n, conn_counts[k]);
