@@ -25,6 +25,14 @@ static json_t *entry_json(const store_entry *e)
                      "submitted_at", at, "score_id", e->score_id);
 }
 
+static json_t *entries_json(const store_entry *entries, int n)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(list, entry_json(&entries[i]));
+    return list;
+}
+
 static json_t *cursor_json(char dir, const store_entry *e)
 {
     char buf[64];
@@ -92,10 +100,7 @@ static void board_page(request *r, const store_board *b, json_t *out)
         api_store_error(r, st);
         return;
     }
-    json_t *list = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(list, entry_json(&entries[i]));
-    json_object_set_new(out, "entries", list);
+    json_object_set_new(out, "entries", entries_json(entries, n));
     /* Forwards, "more" is about what follows; backwards, about what precedes. */
     bool has_next = backwards ? (n > 0) : more;
     bool has_prev = backwards ? more : (cursor != NULL && n > 0);
@@ -132,12 +137,9 @@ static void board_me(request *r, const store_board *b, json_t *out)
         api_store_error(r, st);
         return;
     }
-    json_t *list = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(list, entry_json(&entries[i]));
     json_object_set_new(out, "rank", json_integer(entries[self].rank));
     json_object_set_new(out, "me", entry_json(&entries[self]));
-    json_object_set_new(out, "entries", list);
+    json_object_set_new(out, "entries", entries_json(entries, n));
     free(entries);
     reply_json(r, 200, out);
 }

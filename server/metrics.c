@@ -1,5 +1,6 @@
 #include "metrics.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,6 @@ typedef struct text {
 
 __attribute__((format(printf, 2, 3))) static void emit(text *t, const char *fmt, ...);
 
-#include <stdarg.h>
 static void emit(text *t, const char *fmt, ...)
 {
     for (;;) {
