@@ -19,22 +19,39 @@
 
 #define DRAIN_LIMIT_MS 10000
 
+/* Reads issue_versions ("game=version,game=version"): sets *version to
+ * g's entry if it has one. Returns false with a message when any entry does
+ * not name a game and a version that game still replays. */
+static bool issue_override(const char *spec, const game *g, int *version, char *err, size_t err_len)
+{
+    char buf[sizeof ((config *)0)->issue_versions];
+    snprintf(buf, sizeof buf, "%s", spec);
+    char *save = NULL;
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        const game *named = NULL;
+        int64_t v = 0;
+        if (eq) {
+            *eq = '\0';
+            named = game_find(item);
+        }
+        if (!named || !parse_i64(eq + 1, named->min_version, named->version, &v)) {
+            snprintf(err, err_len, "issue_versions: entry \"%s\" is not game=version with a version it replays",
+                     item);
+            return false;
+        }
+        if (named == g)
+            *version = (int)v;
+    }
+    return true;
+}
+
 int app_issue_version(const app *a, const game *g)
 {
-    /* issue_versions: "game=version,game=version" */
-    const char *p = a->cfg.issue_versions;
-    size_t name_len = strlen(g->name);
-    while (p && *p) {
-        if (strncmp(p, g->name, name_len) == 0 && p[name_len] == '=') {
-            int v = atoi(p + name_len + 1);
-            if (v >= g->min_version && v <= g->version)
-                return v;
-        }
-        p = strchr(p, ',');
-        if (p)
-            p++;
-    }
-    return g->version;
+    int version = g->version;
+    char err[160];
+    (void)issue_override(a->cfg.issue_versions, g, &version, err, sizeof err); /* checked at start */
+    return version;
 }
 
 /* --config FILE, --listen ADDR:PORT, --data DIR, --set KEY=VALUE. The file
@@ -117,6 +134,11 @@ int cmd_serve(int argc, char **argv)
     memset(&a, 0, sizeof a);
     if (!load_config(&a.cfg, argc, argv))
         return 2;
+    int unused_version;
+    if (!issue_override(a.cfg.issue_versions, NULL, &unused_version, err, sizeof err)) {
+        fprintf(stderr, "replayd: %s\n", err);
+        return 2;
+    }
     http_set_clock_offset(a.cfg.clock_offset_s);
     if (!keys_load(&a.keys, a.cfg.data_dir, err, sizeof err)) {
         fprintf(stderr, "replayd: %s\n", err);

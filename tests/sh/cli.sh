@@ -63,4 +63,6 @@ check_bad "replay with an extra field" '{"moves":[{"t":100,"cell":1,"x":2}]}' re
 check_bad "daily with a bad date" "" daily 2026-13-01
 check_bad "daily before the schedule" "" daily 2025-12-31
 check_bad "daily for an unknown game" "" daily 2026-12-02 --game chess
+check_bad "serve with a version no game replays" "" serve --data /nonexistent/replayd --set issue_versions=opposites=7
+check_bad "serve with an unknown setting" "" serve --data /nonexistent/replayd --set colour=blue
 exit 0
