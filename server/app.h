@@ -21,7 +21,8 @@ typedef struct app {
     metrics stats;
     ratelimit limits;
     level_cache levels;
-    atomic_int in_flight;
+    atomic_int in_flight; /* requests begun and not yet completed */
+    atomic_int suspended; /* of those, deferred ones waiting for their work */
 } app;
 
 /* The version new seed tokens of g are issued under (config override or

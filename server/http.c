@@ -140,6 +140,7 @@ void req_defer(request *r, void (*then)(request *r))
 {
     r->deferred = true;
     r->then = then;
+    atomic_fetch_add(&r->app->suspended, 1);
     MHD_suspend_connection(r->conn);
 }
 
@@ -328,6 +329,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
     if (r->deferred) { /* resumed: the deferred work is done */
         r->deferred = false;
+        atomic_fetch_sub(&a->suspended, 1);
         r->then(r);
         if (r->deferred)
             return MHD_YES;

@@ -177,7 +177,12 @@ int cmd_serve(int argc, char **argv)
     sigwait(&set, &sig);
     fprintf(stderr, "{\"event\":\"draining\",\"signal\":%d}\n", sig);
     MHD_quiesce_daemon(d);
-    for (int waited = 0; atomic_load(&a.in_flight) > 0 && waited < DRAIN_LIMIT_MS; waited += 10) {
+    /* In-flight requests get DRAIN_LIMIT_MS; suspended ones get as long as
+     * their writes take (bounded by busy_timeout_ms), because the daemon
+     * must not stop while a connection is suspended. */
+    for (int waited = 0; atomic_load(&a.in_flight) > 0; waited += 10) {
+        if (waited >= DRAIN_LIMIT_MS && atomic_load(&a.suspended) == 0)
+            break;
         struct timespec ts = { 0, 10 * 1000 * 1000 };
         nanosleep(&ts, NULL);
     }
