@@ -23,6 +23,9 @@ void api_admin_player(request *r);
 /* Shared by handlers: the authenticated player, or NULL after a 401. */
 #include "store.h"
 bool api_auth(request *r, store_player *out);
+/* Hands w to the store's writer and suspends r until it committed (or
+ * failed); then `then` answers from w. w must live as long as r (req_own). */
+void api_write(request *r, store_write *w, void (*then)(request *r));
 /* Maps a store failure to 503/500 and answers. */
 void api_store_error(request *r, store_status st);
 /* "2026-12-02T13:10:35.123Z" */

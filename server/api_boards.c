@@ -91,8 +91,9 @@ static void board_page(request *r, const store_board *b, json_t *out)
     store_entry *entries = calloc((size_t)limit, sizeof *entries);
     int n = 0;
     bool more = false;
+    int64_t total = 0;
     store_status st = entries ? store_board_page(r->app->db, b, cursor ? &key : NULL, backwards,
-                                                 (int)limit, entries, &n, &more)
+                                                 (int)limit, entries, &n, &more, &total)
                               : STORE_ERROR;
     if (st != STORE_OK) {
         free(entries);
@@ -106,9 +107,7 @@ static void board_page(request *r, const store_board *b, json_t *out)
     bool has_prev = backwards ? more : (cursor != NULL && n > 0);
     json_object_set_new(out, "next_cursor", has_next && n ? cursor_json('n', &entries[n - 1]) : json_null());
     json_object_set_new(out, "prev_cursor", has_prev && n ? cursor_json('p', &entries[0]) : json_null());
-    int64_t size = 0;
-    if (store_board_size(r->app->db, b, &size) == STORE_OK)
-        json_object_set_new(out, "total", json_integer(size));
+    json_object_set_new(out, "total", json_integer(total));
     free(entries);
     reply_json(r, 200, out);
 }
@@ -149,7 +148,6 @@ static json_t *daily_board(request *r, store_board *b)
 {
     civil_date d;
     daily_pick p;
-    memset(b, 0, sizeof *b);
     if (!civil_parse(r->seg[3], &d)) {
         reply_error(r, 400, "bad_date", "date must be YYYY-MM-DD");
         return NULL;
@@ -158,15 +156,16 @@ static json_t *daily_board(request *r, store_board *b)
         reply_error(r, 404, "no_daily", "there is no daily challenge on that date");
         return NULL;
     }
-    civil_format(d, b->daily_date);
-    snprintf(b->game, sizeof b->game, "%s", p.game->name);
-    b->level = p.level;
-    return json_pack("{s:s,s:s,s:i}", "date", b->daily_date, "game", p.game->name, "level", p.level);
+    char date[11];
+    civil_format(d, date);
+    b->day = (int32_t)civil_to_days(d);
+    b->g = NULL;
+    b->level = 0;
+    return json_pack("{s:s,s:s,s:i}", "date", date, "game", p.game->name, "level", p.level);
 }
 
 static json_t *level_board(request *r, store_board *b)
 {
-    memset(b, 0, sizeof *b);
     const game *g = game_find(r->seg[2]);
     int64_t level;
     if (!g) {
@@ -177,7 +176,8 @@ static json_t *level_board(request *r, store_board *b)
         reply_error(r, 404, "bad_level", "no such level");
         return NULL;
     }
-    snprintf(b->game, sizeof b->game, "%s", g->name);
+    b->day = -1;
+    b->g = g;
     b->level = (int)level;
     return json_pack("{s:s,s:i}", "game", g->name, "level", (int)level);
 }

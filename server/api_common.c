@@ -29,6 +29,19 @@ bool api_auth(request *r, store_player *out)
     return true;
 }
 
+static void resume_writer(store_write *w)
+{
+    req_resume(w->ctx);
+}
+
+void api_write(request *r, store_write *w, void (*then)(request *r))
+{
+    w->done = resume_writer;
+    w->ctx = r;
+    req_defer(r, then); /* before the writer can finish and resume it */
+    store_write_async(r->app->db, w);
+}
+
 void api_store_error(request *r, store_status st)
 {
     if (st == STORE_BUSY)

@@ -1,8 +1,28 @@
 /* api_players: registration. The bearer token is shown once and stored
- * only as a keyed BLAKE2b hash. */
+ * only as a keyed BLAKE2b hash; the request is suspended until the new
+ * player's row committed. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
+
+#define PLAYER_TOKEN_LEN (3 + sodium_base64_ENCODED_LEN(32, sodium_base64_VARIANT_URLSAFE_NO_PADDING))
+
+/* What a registration keeps until its commit: the write, the name it
+ * points to, and the bearer token to show once. */
+typedef struct registration {
+    store_write w;
+    char name[STORE_NAME_MAX + 1];
+    char token[PLAYER_TOKEN_LEN];
+} registration;
+
+static void registration_free(void *p)
+{
+    registration *reg = p;
+    if (reg)
+        sodium_memzero(reg->token, sizeof reg->token);
+    free(reg);
+}
 
 static bool valid_name(const char *s, size_t len)
 {
@@ -12,6 +32,18 @@ static bool valid_name(const char *s, size_t len)
         if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
             return false;
     return true;
+}
+
+static void player_committed(request *r)
+{
+    registration *reg = r->work;
+    if (reg->w.status != STORE_OK) {
+        api_store_error(r, reg->w.status);
+        return;
+    }
+    const store_player *p = &reg->w.u.player.created;
+    reply_json(r, 201, json_pack("{s:I,s:s,s:s}", "player_id", (json_int_t)p->id, "name", p->name,
+                                 "token", reg->token));
 }
 
 void api_players_create(request *r)
@@ -32,23 +64,27 @@ void api_players_create(request *r)
         reply_error(r, 400, "bad_name", "name must be 1 to 64 bytes of text without control characters");
         return;
     }
-    unsigned char raw[32];
-    randombytes_buf(raw, sizeof raw);
-    char token[8 + sodium_base64_ENCODED_LEN(32, sodium_base64_VARIANT_URLSAFE_NO_PADDING)];
-    memcpy(token, "pt_", 3);
-    sodium_bin2base64(token + 3, sizeof token - 3, raw, sizeof raw,
-                      sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-    uint8_t hash[STORE_HASH_BYTES];
-    crypto_generichash(hash, sizeof hash, (const unsigned char *)token, strlen(token),
-                       r->app->keys.token_hash_key, sizeof r->app->keys.token_hash_key);
-    store_player p;
-    store_status st = store_player_create(r->app->db, json_string_value(name), hash, now_ms(), &p);
-    json_decref(doc);
-    if (st != STORE_OK) {
-        api_store_error(r, st);
+    registration *reg = calloc(1, sizeof *reg);
+    if (!reg) {
+        json_decref(doc);
+        reply_error(r, 500, "internal", "out of memory");
         return;
     }
-    reply_json(r, 201, json_pack("{s:I,s:s,s:s}", "player_id", (json_int_t)p.id, "name", p.name,
-                                 "token", token));
-    sodium_memzero(token, sizeof token);
+    req_own(r, reg, registration_free);
+    memcpy(reg->name, json_string_value(name), json_string_length(name) + 1);
+    json_decref(doc);
+
+    unsigned char raw[32];
+    randombytes_buf(raw, sizeof raw);
+    memcpy(reg->token, "pt_", 3);
+    sodium_bin2base64(reg->token + 3, sizeof reg->token - 3, raw, sizeof raw,
+                      sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+    sodium_memzero(raw, sizeof raw);
+    reg->w.kind = STORE_WRITE_PLAYER;
+    reg->w.u.player.name = reg->name;
+    reg->w.u.player.now = now_ms();
+    crypto_generichash(reg->w.u.player.token_hash, STORE_HASH_BYTES, (const unsigned char *)reg->token,
+                       strlen(reg->token), r->app->keys.token_hash_key,
+                       sizeof r->app->keys.token_hash_key);
+    api_write(r, &reg->w, player_committed);
 }

@@ -1,7 +1,16 @@
 /*
- * api_scores: the submission path (check the seed token, rebuild the
- * level, replay every move, check plausibility, record, sign) and the
- * public audit read of a recorded score.
+ * api_scores: the submission path and the public audit read of a score.
+ *
+ * A submission flows one way: decode (token, moves) → verify (pure: the
+ * level rebuilt, every move replayed, plausibility) → one store_score
+ * record handed to the writer, with the connection suspended → the
+ * writer's transaction makes the only redeem check and commits one row →
+ * the request resumes and the reply is built once from that row. A
+ * rejected replay is a rejection record instead, answered after its commit.
+ *
+ * Ownership: a submission (one per request) is owned by its request and
+ * freed when the request ends; it holds the decoded moves, the result as
+ * JSON and the write handed to the store.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,77 +31,130 @@ static int game_index(const game *g)
     return -1;
 }
 
-static void board_of(const store_score *sc, store_board *b)
+typedef struct submission {
+    seed_token t;
+    game_move *moves;
+    long n;
+    uint8_t hash[STORE_HASH_BYTES];
+    json_t *result;   /* the verified result, kept as JSON for the reply */
+    store_write w;    /* the record handed to the writer */
+} submission;
+
+static void submission_free(void *p)
 {
-    memset(b, 0, sizeof *b);
-    snprintf(b->daily_date, sizeof b->daily_date, "%s", sc->daily_date);
-    snprintf(b->game, sizeof b->game, "%s", sc->game);
-    b->level = sc->level;
+    submission *s = p;
+    if (!s)
+        return;
+    free(s->moves);
+    json_decref(s->result);
+    if (s->w.kind == STORE_WRITE_SCORE) {
+        store_score_clear(&s->w.u.score.score);
+        store_score_clear(&s->w.u.score.existing);
+    } else if (s->w.kind == STORE_WRITE_REJECTION) {
+        free((char *)s->w.u.rejection.rejection.moves_json);
+    }
+    free(s);
 }
 
-/* The 200 answer for a recorded score: the first time and on every retry. */
-static void answer_recorded(request *r, const store_score *sc)
+/* The 200 answer for a recorded score: the first time and on every retry.
+ * `result` is the score's result (borrowed). */
+static void answer_recorded(request *r, const store_score *sc, json_t *result)
 {
-    store_board b;
-    store_entry e;
-    board_of(sc, &b);
+    char hex[2 * STORE_HASH_BYTES + 1];
+    sodium_bin2hex(hex, sizeof hex, sc->moves_hash, STORE_HASH_BYTES);
     json_t *out = json_pack("{s:b,s:s,s:I,s:b}", "verified", 1, "score_id", sc->score_id, "score",
                             (json_int_t)sc->score, "completed", sc->completed);
-    store_status st = store_board_rank(r->app->db, &b, sc->player_id, &e);
-    if (st == STORE_OK) {
+    store_board b = store_board_of(&sc->p);
+    store_entry e;
+    if (store_board_rank(r->app->db, &b, sc->p.player_id, &e) == STORE_OK) {
         json_object_set_new(out, "rank", json_integer(e.rank));
         json_object_set_new(out, "best", json_boolean(strcmp(e.score_id, sc->score_id) == 0));
     } else {
         json_object_set_new(out, "rank", json_null());
     }
-    char hex[2 * STORE_HASH_BYTES + 1];
-    sodium_bin2hex(hex, sizeof hex, sc->moves_hash, STORE_HASH_BYTES);
     json_object_set_new(out, "moves_hash", json_string(hex));
     json_object_set_new(out, "receipt", json_string(sc->receipt));
-    if (sc->daily_date[0])
-        json_object_set_new(out, "date", json_string(sc->daily_date));
-    json_t *result = sc->result_json ? json_loads(sc->result_json, 0, NULL) : NULL;
-    json_object_set_new(out, "result", result ? result : json_null());
+    if (play_is_daily(&sc->p)) {
+        char date[11];
+        play_date(&sc->p, date);
+        json_object_set_new(out, "date", json_string(date));
+    }
+    json_object_set(out, "result", result ? result : json_null());
     reply_json(r, 200, out);
 }
 
 /* A token already redeemed: same moves is a retry, other moves a conflict. */
-static void answer_redeemed(request *r, const game *g, const store_score *existing,
-                            const uint8_t *hash)
+static void answer_redeemed(request *r, const store_score *existing, const uint8_t *hash)
 {
-    if (memcmp(existing->moves_hash, hash, STORE_HASH_BYTES) == 0) {
-        metrics_verification(&r->app->stats, game_index(g), VERIFY_RETRY);
-        answer_recorded(r, existing);
-    } else {
-        metrics_verification(&r->app->stats, game_index(g), VERIFY_CONFLICT);
+    int gi = game_index(existing->p.g);
+    if (memcmp(existing->moves_hash, hash, STORE_HASH_BYTES) != 0) {
+        metrics_verification(&r->app->stats, gi, VERIFY_CONFLICT);
         reply_error(r, 409, "token_used", "this seed token was already redeemed with other moves");
+        return;
+    }
+    metrics_verification(&r->app->stats, gi, VERIFY_RETRY);
+    json_t *result = existing->result_json ? json_loads(existing->result_json, 0, NULL) : NULL;
+    answer_recorded(r, existing, result);
+    json_decref(result);
+}
+
+/* Resumed after the score's commit. */
+static void score_committed(request *r)
+{
+    submission *s = r->work;
+    store_write *w = &s->w;
+    switch (w->status) {
+    case STORE_OK:
+        metrics_verification(&r->app->stats, game_index(s->t.p.g), VERIFY_ACCEPTED);
+        answer_recorded(r, &w->u.score.score, s->result);
+        break;
+    case STORE_CONFLICT:
+        answer_redeemed(r, &w->u.score.existing, s->hash);
+        break;
+    case STORE_NOT_FOUND:
+        reply_error(r, 400, "invalid_seed_token", "the seed token is not on record");
+        break;
+    default:
+        api_store_error(r, w->status);
     }
 }
 
-static void reject_replay(request *r, const game *g, const seed_token *t, const uint8_t *hash,
-                          const json_t *moves_json, const char *reason, long move)
+/* Resumed after a rejection's commit. A token already redeemed is a
+ * conflict whatever these moves were; a rejection that could not be kept
+ * is still a rejection (the store logged why). */
+static void rejection_committed(request *r)
 {
-    metrics_verification(&r->app->stats, game_index(g), VERIFY_REJECTED);
-    store_rejection rej;
-    memset(&rej, 0, sizeof rej);
-    memcpy(rej.nonce, t->nonce, sizeof rej.nonce);
-    rej.player_id = t->player_id;
-    snprintf(rej.game, sizeof rej.game, "%s", t->game);
-    rej.level = t->level;
-    rej.seed = t->seed;
-    rej.version = t->version;
-    snprintf(rej.reason, sizeof rej.reason, "%s", reason);
-    rej.move_index = move;
-    rej.received_at = now_ms();
-    memcpy(rej.moves_hash, hash, STORE_HASH_BYTES);
-    char *text = json_dumps(moves_json, JSON_COMPACT);
-    rej.moves_json = text ? text : "[]";
-    (void)store_rejection_add(r->app->db, &rej); /* best effort: the answer does not depend on it */
-    free(text);
+    submission *s = r->work;
+    const store_rejection *rej = &s->w.u.rejection.rejection;
+    if (s->w.status == STORE_CONFLICT) {
+        metrics_verification(&r->app->stats, game_index(s->t.p.g), VERIFY_CONFLICT);
+        reply_error(r, 409, "token_used", "this seed token was already redeemed with other moves");
+        return;
+    }
+    if (s->w.status == STORE_NOT_FOUND) {
+        reply_error(r, 400, "invalid_seed_token", "the seed token is not on record");
+        return;
+    }
+    metrics_verification(&r->app->stats, game_index(s->t.p.g), VERIFY_REJECTED);
     char msg[120];
-    snprintf(msg, sizeof msg, "the replay was rejected at move %ld: %s", move, reason);
+    snprintf(msg, sizeof msg, "the replay was rejected at move %ld: %s", rej->move_index, rej->reason);
     reply_error_with(r, 422, "replay_rejected", msg,
-                     json_pack("{s:s,s:I}", "reason", reason, "move", (json_int_t)move));
+                     json_pack("{s:s,s:I}", "reason", rej->reason, "move", (json_int_t)rej->move_index));
+}
+
+static void reject_replay(request *r, submission *s, const char *reason, long move)
+{
+    s->w.kind = STORE_WRITE_REJECTION;
+    store_rejection *rej = &s->w.u.rejection.rejection;
+    rej->p = s->t.p;
+    snprintf(rej->reason, sizeof rej->reason, "%s", reason);
+    rej->move_index = move;
+    rej->received_at = r->started_us / 1000;
+    memcpy(rej->moves_hash, s->hash, STORE_HASH_BYTES);
+    json_t *canon = moves_to_json(s->t.p.g, s->moves, (size_t)s->n);
+    rej->moves_json = json_dumps(canon, JSON_COMPACT);
+    json_decref(canon);
+    api_write(r, &s->w, rejection_committed);
 }
 
 /* The first move whose "t" is later than the allowed elapsed time. */
@@ -108,8 +170,7 @@ static long first_move_after(const game *g, const game_move *moves, size_t n, in
     return n ? (long)n - 1 : 0;
 }
 
-static bool token_checks(request *r, const store_player *player, const char *text, seed_token *t,
-                         const game **out)
+static bool token_checks(request *r, const store_player *player, const char *text, seed_token *t)
 {
     switch (token_verify(&r->app->keys, text, t)) {
     case TOKEN_OK:
@@ -121,86 +182,112 @@ static bool token_checks(request *r, const store_player *player, const char *tex
     case TOKEN_BAD_MAC:
         reply_error(r, 400, "invalid_seed_token", "the seed token is not one this server issued");
         return false;
-    }
-    if (t->player_id != player->id) {
-        reply_error(r, 403, "not_your_token", "this seed token was issued to another player");
-        return false;
-    }
-    const game *g = game_find(t->game);
-    if (!g || t->version < g->min_version || t->version > g->version) {
+    case TOKEN_UNKNOWN_GAME:
         reply_error(r, 400, "invalid_seed_token", "the seed token names a game or version not served");
         return false;
     }
-    if (t->daily_day >= 0) {
+    if (t->p.player_id != player->id) {
+        reply_error(r, 403, "not_your_token", "this seed token was issued to another player");
+        return false;
+    }
+    const game *g = t->p.g;
+    if (t->p.version < g->min_version || t->p.version > g->version || t->p.level < 1 ||
+        t->p.level > g->levels) {
+        reply_error(r, 400, "invalid_seed_token", "the seed token names a game or version not served");
+        return false;
+    }
+    if (play_is_daily(&t->p)) {
         daily_pick p;
-        if (!daily_for_date(civil_from_days(t->daily_day), &p) || p.game != g || p.level != t->level ||
-            p.seed != t->seed) {
+        if (!daily_for_date(civil_from_days(t->p.day), &p) || p.game != g || p.level != t->p.level ||
+            p.seed != t->p.seed) {
             reply_error(r, 400, "bad_daily", "the token does not match that date's daily challenge");
             return false;
         }
     }
-    *out = g;
     return true;
 }
 
-typedef struct submission {
-    seed_token t;
-    const game *g;
-    game_move *moves;
-    long n;
-    uint8_t hash[STORE_HASH_BYTES];
-    void *level;
-    void *state;
-    store_score sc, existing;
-} submission;
-
-static void submission_free(submission *s)
+/* An expired token: its score, if it was redeemed, still answers a retry. */
+static void answer_expired(request *r, submission *s)
 {
-    free(s->moves);
-    free(s->level);
-    free(s->state);
-    store_score_clear(&s->sc);
-    store_score_clear(&s->existing);
+    store_score existing;
+    memset(&existing, 0, sizeof existing);
+    store_status st = store_score_get(r->app->db, s->t.p.nonce, &existing);
+    if (st == STORE_OK)
+        answer_redeemed(r, &existing, s->hash);
+    else if (st == STORE_NOT_FOUND)
+        reply_error(r, 400, "token_expired", "the seed token has expired");
+    else
+        api_store_error(r, st);
+    store_score_clear(&existing);
 }
 
-static void record_verified(request *r, submission *s, const game_result *res)
+/* Builds the score record from a verified replay; false after a 500. */
+static bool build_score(request *r, submission *s, const game_result *res)
 {
-    store_score *sc = &s->sc;
-    sodium_bin2hex(sc->score_id, sizeof sc->score_id, s->t.nonce, sizeof s->t.nonce);
-    memcpy(sc->nonce, s->t.nonce, sizeof sc->nonce);
-    sc->player_id = s->t.player_id;
-    snprintf(sc->game, sizeof sc->game, "%s", s->t.game);
-    sc->level = s->t.level;
-    sc->seed = s->t.seed;
-    sc->version = s->t.version;
-    if (s->t.daily_day >= 0)
-        civil_format(civil_from_days(s->t.daily_day), sc->daily_date);
+    const game *g = s->t.p.g;
+    store_score *sc = &s->w.u.score.score;
+    sc->p = s->t.p;
+    play_score_id(&sc->p, sc->score_id);
     sc->score = res->score;
     sc->completed = res->completed;
     sc->received_at = r->started_us / 1000;
     memcpy(sc->moves_hash, s->hash, sizeof sc->moves_hash);
-    json_t *canon = moves_to_json(s->g, s->moves, (size_t)s->n);
+    json_t *canon = moves_to_json(g, s->moves, (size_t)s->n);
     sc->moves_json = json_dumps(canon, JSON_COMPACT);
     json_decref(canon);
-    json_t *rj = result_to_json(s->g, res);
-    sc->result_json = json_dumps(rj, JSON_COMPACT);
-    json_decref(rj);
-    receipt_fields f = { sc->score_id, sc->player_id, sc->game, sc->level, sc->seed, sc->version,
-                         sc->score, sc->moves_hash };
+    s->result = result_to_json(g, res);
+    sc->result_json = json_dumps(s->result, JSON_COMPACT);
+    receipt_fields f = { sc->score_id, sc->p.player_id, g->name, sc->p.level, sc->p.seed,
+                         sc->p.version, sc->score, sc->moves_hash };
     if (!sc->moves_json || !sc->result_json ||
         receipt_sign(&r->app->keys, &f, sc->receipt, sizeof sc->receipt) != 0) {
         reply_error(r, 500, "internal", "the score could not be prepared");
-        return;
+        return false;
     }
-    store_status st = store_submit(r->app->db, sc, &s->existing);
-    if (st == STORE_OK) {
-        metrics_verification(&r->app->stats, game_index(s->g), VERIFY_ACCEPTED);
-        answer_recorded(r, sc);
-    } else if (st == STORE_CONFLICT) {
-        answer_redeemed(r, s->g, &s->existing, s->hash);
-    } else {
-        api_store_error(r, st);
+    return true;
+}
+
+/* Decodes the body into s: the token checked, the moves decoded and
+ * hashed. false after answering. */
+static bool decode(request *r, const store_player *player, submission *s)
+{
+    json_t *doc = req_json_object(r);
+    if (!doc)
+        return false;
+    bool ok = false;
+    const json_t *tok = json_object_get(doc, "seed_token"), *moves_json = json_object_get(doc, "moves");
+    if (json_object_size(doc) != 2 || !json_is_string(tok) || !json_is_array(moves_json)) {
+        reply_error(r, 400, "bad_request", "expected {\"seed_token\": string, \"moves\": [...]}");
+        goto done;
     }
+    if (!token_checks(r, player, json_string_value(tok), &s->t))
+        goto done;
+    const game *g = s->t.p.g;
+    size_t cap = (size_t)r->app->cfg.max_moves < (size_t)g->max_moves ? (size_t)r->app->cfg.max_moves
+                                                                       : (size_t)g->max_moves;
+    if (json_array_size(moves_json) > cap) {
+        char msg[80];
+        snprintf(msg, sizeof msg, "at most %zu moves", cap);
+        reply_error(r, 413, "too_many_moves", msg);
+        goto done;
+    }
+    s->moves = calloc(json_array_size(moves_json) + 1, sizeof *s->moves);
+    if (!s->moves) {
+        reply_error(r, 500, "internal", "out of memory");
+        goto done;
+    }
+    move_error merr;
+    s->n = moves_from_json(g, moves_json, s->moves, cap, &merr);
+    if (s->n < 0) {
+        reply_error_with(r, 400, "bad_moves", merr.message, json_pack("{s:I}", "move", (json_int_t)merr.index));
+        goto done;
+    }
+    moves_hash(g, s->moves, (size_t)s->n, s->hash);
+    ok = true;
+done:
+    json_decref(doc);
+    return ok;
 }
 
 void api_scores_submit(request *r)
@@ -215,102 +302,63 @@ void api_scores_submit(request *r)
         reply_error(r, 429, "rate_limited", "too many submissions");
         return;
     }
-    json_t *doc = req_json_object(r);
-    if (!doc)
-        return;
-    submission s;
-    memset(&s, 0, sizeof s);
-    const json_t *tok = json_object_get(doc, "seed_token"), *moves_json = json_object_get(doc, "moves");
-    if (json_object_size(doc) != 2 || !json_is_string(tok) || !json_is_array(moves_json)) {
-        reply_error(r, 400, "bad_request", "expected {\"seed_token\": string, \"moves\": [...]}");
-        goto done;
-    }
-    if (!token_checks(r, &player, json_string_value(tok), &s.t, &s.g))
-        goto done;
-
-    size_t cap = (size_t)r->app->cfg.max_moves < (size_t)s.g->max_moves ? (size_t)r->app->cfg.max_moves
-                                                                         : (size_t)s.g->max_moves;
-    if (json_array_size(moves_json) > cap) {
-        char msg[80];
-        snprintf(msg, sizeof msg, "at most %zu moves", cap);
-        reply_error(r, 413, "too_many_moves", msg);
-        goto done;
-    }
-    s.moves = calloc(json_array_size(moves_json) + 1, sizeof *s.moves);
-    move_error merr;
-    if (!s.moves) {
+    submission *s = calloc(1, sizeof *s);
+    if (s)
+        s->w.kind = STORE_WRITE_SCORE; /* until it becomes a rejection */
+    if (!s) {
         reply_error(r, 500, "internal", "out of memory");
-        goto done;
+        return;
     }
-    s.n = moves_from_json(s.g, moves_json, s.moves, cap, &merr);
-    if (s.n < 0) {
-        reply_error_with(r, 400, "bad_moves", merr.message, json_pack("{s:I}", "move", (json_int_t)merr.index));
-        goto done;
-    }
-    moves_hash(s.g, s.moves, (size_t)s.n, s.hash);
-
-    store_token rec;
-    store_status st = store_token_get(r->app->db, s.t.nonce, &rec);
-    if (st == STORE_NOT_FOUND) {
-        reply_error(r, 400, "invalid_seed_token", "the seed token is not on record");
-        goto done;
-    }
-    if (st != STORE_OK) {
-        api_store_error(r, st);
-        goto done;
-    }
-    if (rec.redeemed) {
-        char id[33];
-        sodium_bin2hex(id, sizeof id, s.t.nonce, sizeof s.t.nonce);
-        st = store_score_get(r->app->db, id, &s.existing);
-        if (st == STORE_OK)
-            answer_redeemed(r, s.g, &s.existing, s.hash);
-        else
-            api_store_error(r, st);
-        goto done;
-    }
+    req_own(r, s, submission_free);
+    if (!decode(r, &player, s))
+        return;
+    const game *g = s->t.p.g;
     int64_t now = now_ms();
-    if (now > s.t.expires_at) {
-        reply_error(r, 400, "token_expired", "the seed token has expired");
-        goto done;
+    if (now > s->t.expires_at) {
+        answer_expired(r, s);
+        return;
     }
 
-    s.level = malloc(s.g->level_size);
-    s.state = malloc(s.g->state_size);
-    if (!s.level || !s.state ||
-        level_cache_get(&r->app->levels, s.g, s.t.version, s.t.level, s.t.seed, s.level) != GEN_OK) {
-        reply_error(r, 500, "internal", "the level could not be rebuilt");
-        goto done;
-    }
+    void *level = malloc(g->level_size), *state = malloc(g->state_size);
     replay_report rep;
-    replay_run(s.g, s.level, s.state, s.moves, (size_t)s.n, NULL, &rep);
+    bool rebuilt = level && state &&
+                   level_cache_get(&r->app->levels, g, s->t.p.version, s->t.p.level, s->t.p.seed,
+                                   level) == GEN_OK;
+    if (rebuilt)
+        replay_run(g, level, state, s->moves, (size_t)s->n, NULL, &rep);
+    free(level);
+    free(state);
+    if (!rebuilt) {
+        reply_error(r, 500, "internal", "the level could not be rebuilt");
+        return;
+    }
     if (rep.rejected) {
-        reject_replay(r, s.g, &s.t, s.hash, moves_json, s.g->outcomes[rep.rejected_outcome].code,
-                      (long)rep.rejected_move);
-        goto done;
+        reject_replay(r, s, g->outcomes[rep.rejected_outcome].code, (long)rep.rejected_move);
+        return;
     }
-    int64_t allowed = now - s.t.issued_at + r->app->cfg.plausibility_slack_ms;
+    int64_t allowed = now - s->t.issued_at + r->app->cfg.plausibility_slack_ms;
     if (rep.result.duration_ms > allowed) {
-        reject_replay(r, s.g, &s.t, s.hash, moves_json, "duration_exceeds_elapsed",
-                      first_move_after(s.g, s.moves, (size_t)s.n, allowed));
-        goto done;
+        reject_replay(r, s, "duration_exceeds_elapsed",
+                      first_move_after(g, s->moves, (size_t)s->n, allowed));
+        return;
     }
-    record_verified(r, &s, &rep.result);
-done:
-    submission_free(&s);
-    json_decref(doc);
+    if (!build_score(r, s, &rep.result))
+        return;
+    s->w.kind = STORE_WRITE_SCORE;
+    api_write(r, &s->w, score_committed);
 }
 
 void api_score_get(request *r)
 {
+    uint8_t nonce[PLAY_NONCE_BYTES];
     const char *id = r->seg[2];
-    if (strlen(id) != 32 || strspn(id, "0123456789abcdef") != 32) {
+    if (strspn(id, "0123456789abcdef") != PLAY_ID_LEN || !play_nonce_from_id(id, nonce)) {
         reply_error(r, 404, "not_found", "no such score");
         return;
     }
     store_score sc;
     memset(&sc, 0, sizeof sc);
-    store_status st = store_score_get(r->app->db, id, &sc);
+    store_status st = store_score_get(r->app->db, nonce, &sc);
     if (st == STORE_NOT_FOUND) {
         reply_error(r, 404, "not_found", "no such score");
         return;
@@ -325,13 +373,17 @@ void api_score_get(request *r)
     json_t *moves = sc.moves_json ? json_loads(sc.moves_json, 0, NULL) : NULL;
     json_t *result = sc.result_json ? json_loads(sc.result_json, 0, NULL) : NULL;
     json_t *out = json_pack("{s:s,s:I,s:s,s:s,s:i,s:I,s:i,s:I,s:b,s:s,s:s,s:s,s:o,s:o}", "score_id",
-                            sc.score_id, "player_id", (json_int_t)sc.player_id, "name", sc.player_name,
-                            "game", sc.game, "level", sc.level, "seed", (json_int_t)sc.seed, "version",
-                            sc.version, "score", (json_int_t)sc.score, "completed", sc.completed,
-                            "submitted_at", at, "moves_hash", hex, "receipt", sc.receipt, "moves",
-                            moves ? moves : json_array(), "result", result ? result : json_null());
-    if (sc.daily_date[0])
-        json_object_set_new(out, "date", json_string(sc.daily_date));
+                            sc.score_id, "player_id", (json_int_t)sc.p.player_id, "name", sc.player_name,
+                            "game", sc.p.g->name, "level", sc.p.level, "seed", (json_int_t)sc.p.seed,
+                            "version", sc.p.version, "score", (json_int_t)sc.score, "completed",
+                            sc.completed, "submitted_at", at, "moves_hash", hex, "receipt", sc.receipt,
+                            "moves", moves ? moves : json_array(), "result",
+                            result ? result : json_null());
+    if (play_is_daily(&sc.p)) {
+        char date[11];
+        play_date(&sc.p, date);
+        json_object_set_new(out, "date", json_string(date));
+    }
     store_score_clear(&sc);
     reply_json(r, 200, out);
 }

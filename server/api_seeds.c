@@ -2,6 +2,8 @@
  * api_seeds: issuing seed tokens, for a level or for today's daily, and
  * GET /v1/daily. The level is generated here once (into the level cache),
  * so an expensive game costs its generation at issue, not at submission.
+ * The token's record is a write: the request is suspended until it
+ * committed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,31 +15,32 @@
 
 #define DAY_MS 86400000LL
 
-static void token_json(json_t *out, const store_token *t, const char *date)
+static void token_json(json_t *out, const store_token *t)
 {
     char exp[32], iss[32];
     api_format_time(t->expires_at, exp);
     api_format_time(t->issued_at, iss);
     json_object_set_new(out, "seed_token", json_string(t->text));
-    json_object_set_new(out, "game", json_string(t->game));
-    json_object_set_new(out, "level", json_integer(t->level));
-    json_object_set_new(out, "seed", json_integer(t->seed));
-    json_object_set_new(out, "version", json_integer(t->version));
+    json_object_set_new(out, "game", json_string(t->p.g->name));
+    json_object_set_new(out, "level", json_integer(t->p.level));
+    json_object_set_new(out, "seed", json_integer(t->p.seed));
+    json_object_set_new(out, "version", json_integer(t->p.version));
     json_object_set_new(out, "issued_at", json_string(iss));
     json_object_set_new(out, "expires_at", json_string(exp));
-    if (date && *date)
+    if (play_is_daily(&t->p)) {
+        char date[11];
+        play_date(&t->p, date);
         json_object_set_new(out, "date", json_string(date));
+    }
 }
 
-/* Reads {"game","level"} or {"daily":true}. On success fills the token's
- * game, level, seed, version and daily day; else answers 400/404. */
-static bool read_seed_request(request *r, const json_t *doc, int64_t now, seed_token *t,
-                              const game **out_game)
+/* Reads {"game","level"} or {"daily":true} into the token's play (game,
+ * level, seed, version, day); else answers 400/404. */
+static bool read_seed_request(request *r, const json_t *doc, int64_t now, seed_token *t)
 {
     const json_t *daily = json_object_get(doc, "daily");
-    const game *g;
     memset(t, 0, sizeof *t);
-    t->daily_day = -1;
+    t->p.day = -1;
     if (daily) {
         if (!json_is_true(daily) || json_object_size(doc) != 1) {
             reply_error(r, 400, "bad_request", "a daily request is exactly {\"daily\":true}");
@@ -49,17 +52,17 @@ static bool read_seed_request(request *r, const json_t *doc, int64_t now, seed_t
             reply_error(r, 404, "no_daily", "there is no daily challenge today");
             return false;
         }
-        g = p.game;
-        t->level = p.level;
-        t->seed = p.seed;
-        t->daily_day = (int32_t)civil_to_days(today);
+        t->p.g = p.game;
+        t->p.level = p.level;
+        t->p.seed = p.seed;
+        t->p.day = (int32_t)civil_to_days(today);
     } else {
         const json_t *game_name = json_object_get(doc, "game"), *level = json_object_get(doc, "level");
         if (json_object_size(doc) != 2 || !json_is_string(game_name) || !json_is_integer(level)) {
             reply_error(r, 400, "bad_request", "expected {\"game\": string, \"level\": integer}");
             return false;
         }
-        g = game_find(json_string_value(game_name));
+        const game *g = game_find(json_string_value(game_name));
         if (!g) {
             reply_error(r, 404, "unknown_game", "no game of that name");
             return false;
@@ -71,13 +74,40 @@ static bool read_seed_request(request *r, const json_t *doc, int64_t now, seed_t
             reply_error(r, 400, "bad_level", msg);
             return false;
         }
-        t->level = (int)lv;
-        t->seed = randombytes_random();
+        t->p.g = g;
+        t->p.level = (int)lv;
+        t->p.seed = randombytes_random();
     }
-    snprintf(t->game, sizeof t->game, "%s", g->name);
-    t->version = app_issue_version(r->app, g);
-    *out_game = g;
+    t->p.version = app_issue_version(r->app, t->p.g);
     return true;
+}
+
+/* Resumed after the token's record committed. */
+static void token_committed(request *r)
+{
+    store_write *w = r->work;
+    json_t *out;
+    switch (w->status) {
+    case STORE_OK:
+        out = json_object();
+        token_json(out, &w->u.token.token);
+        reply_json(r, 201, out);
+        break;
+    case STORE_CONFLICT:
+        if (!w->u.token.existing.redeemed) {
+            out = json_object();
+            token_json(out, &w->u.token.existing);
+            reply_json(r, 200, out);
+        } else {
+            reply_error(r, 409, "daily_already_played", "today's daily was already played");
+        }
+        break;
+    case STORE_LIMIT:
+        reply_error(r, 429, "too_many_outstanding", "too many unredeemed seed tokens; play or let them expire");
+        break;
+    default:
+        api_store_error(r, w->status);
+    }
 }
 
 void api_seeds_create(request *r)
@@ -97,63 +127,38 @@ void api_seeds_create(request *r)
         return;
     int64_t now = now_ms();
     seed_token t;
-    const game *g = NULL;
-    bool ok = read_seed_request(r, doc, now, &t, &g);
+    bool ok = read_seed_request(r, doc, now, &t);
     json_decref(doc);
     if (!ok)
         return;
-
-    void *level = malloc(g->level_size);
-    if (!level || level_cache_get(&r->app->levels, g, t.version, t.level, t.seed, level) != GEN_OK) {
-        free(level);
+    /* generated once here, so an expensive game costs its generation at
+     * issue, not at submission */
+    if (level_cache_warm(&r->app->levels, t.p.g, t.p.version, t.p.level, t.p.seed) != GEN_OK) {
         reply_error(r, 500, "internal", "the level could not be generated");
         return;
     }
-    free(level);
-
-    t.player_id = player.id;
+    t.p.player_id = player.id;
     t.issued_at = now;
     t.expires_at = now + (int64_t)r->app->cfg.token_lifetime_s * 1000;
-    char date[11] = "";
-    if (t.daily_day >= 0) {
-        civil_format(civil_from_days(t.daily_day), date);
-        t.expires_at = ((int64_t)t.daily_day + 1) * DAY_MS + (int64_t)r->app->cfg.daily_grace_s * 1000;
+    if (play_is_daily(&t.p))
+        t.expires_at = ((int64_t)t.p.day + 1) * DAY_MS + (int64_t)r->app->cfg.daily_grace_s * 1000;
+    store_write *w = calloc(1, sizeof *w);
+    if (!w) {
+        reply_error(r, 500, "internal", "out of memory");
+        return;
     }
-    store_token rec;
-    memset(&rec, 0, sizeof rec);
-    if (!token_issue(&r->app->keys, &t, rec.text, sizeof rec.text)) {
+    req_own(r, w, free);
+    if (!token_issue(&r->app->keys, &t, w->u.token.token.text, sizeof w->u.token.token.text)) {
         reply_error(r, 500, "internal", "the token could not be issued");
         return;
     }
-    memcpy(rec.nonce, t.nonce, sizeof rec.nonce);
-    rec.player_id = t.player_id;
-    snprintf(rec.game, sizeof rec.game, "%s", t.game);
-    rec.level = t.level;
-    rec.seed = t.seed;
-    rec.version = t.version;
-    rec.issued_at = t.issued_at;
-    rec.expires_at = t.expires_at;
-    snprintf(rec.daily_date, sizeof rec.daily_date, "%s", date);
-
-    store_token existing;
-    store_status st = store_token_issue(r->app->db, &rec, r->app->cfg.max_outstanding_tokens, now, &existing);
-    json_t *out = json_object();
-    if (st == STORE_OK) {
-        token_json(out, &rec, date);
-        reply_json(r, 201, out);
-    } else if (st == STORE_CONFLICT && !existing.redeemed) {
-        token_json(out, &existing, date);
-        reply_json(r, 200, out);
-    } else if (st == STORE_CONFLICT) {
-        json_decref(out);
-        reply_error(r, 409, "daily_already_played", "today's daily was already played");
-    } else if (st == STORE_LIMIT) {
-        json_decref(out);
-        reply_error(r, 429, "too_many_outstanding", "too many unredeemed seed tokens; play or let them expire");
-    } else {
-        json_decref(out);
-        api_store_error(r, st);
-    }
+    w->kind = STORE_WRITE_TOKEN;
+    w->u.token.token.p = t.p;
+    w->u.token.token.issued_at = t.issued_at;
+    w->u.token.token.expires_at = t.expires_at;
+    w->u.token.max_outstanding = r->app->cfg.max_outstanding_tokens;
+    w->u.token.now = now;
+    api_write(r, w, token_committed);
 }
 
 void api_daily(request *r)

@@ -21,11 +21,14 @@ typedef struct app {
     metrics stats;
     ratelimit limits;
     level_cache levels;
-    atomic_int in_flight;
+    /* the version new tokens of game_catalog[i] are issued under: the
+     * game's current one, or issue_versions' override, read at start-up */
+    int issue_version[METRICS_GAMES];
+    atomic_int in_flight; /* requests begun and not yet completed */
+    atomic_int suspended; /* of those, deferred ones waiting for their work */
 } app;
 
-/* The version new seed tokens of g are issued under (config override or
- * the game's current version). */
+/* The version new seed tokens of g are issued under. */
 int app_issue_version(const app *a, const game *g);
 
 #endif

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #define NBUCKETS 256
-#define KEY_MAX (STORE_GAME_MAX + 32)
+#define KEY_MAX 64
 
 enum { SLOT_LOADING, SLOT_READY };
 
@@ -76,10 +76,10 @@ void board_cache_free(board_cache *c)
 
 static void board_key(const store_board *b, char *key)
 {
-    if (b->daily_date[0])
-        snprintf(key, KEY_MAX, "d:%.10s", b->daily_date);
+    if (b->day >= 0)
+        snprintf(key, KEY_MAX, "d:%ld", (long)b->day);
     else
-        snprintf(key, KEY_MAX, "l:%.*s:%d", STORE_GAME_MAX, b->game, b->level);
+        snprintf(key, KEY_MAX, "l:%.31s:%d", b->g ? b->g->name : "", b->level);
 }
 
 static size_t bucket_of(const char *key)

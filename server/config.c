@@ -12,7 +12,7 @@ void config_defaults(config *c)
     snprintf(c->listen_addr, sizeof c->listen_addr, "127.0.0.1");
     c->port = 8080;
     snprintf(c->data_dir, sizeof c->data_dir, "./var");
-    c->threads = 32; /* handlers block on the group commit: threads bound concurrent submissions */
+    c->threads = 0; /* as many as cores: no handler waits for I/O (writes suspend their request) */
     c->max_connections = 1024;
     c->max_connections_per_ip = 128;
     c->connection_timeout_s = 15;
@@ -56,7 +56,7 @@ static const key_def keys[] = {
     STR(data_dir),
     STR(tls_cert),
     STR(tls_key),
-    INT(threads, 1, 256),
+    INT(threads, 0, 256),
     INT(max_connections, 1, 100000),
     INT(max_connections_per_ip, 1, 100000),
     INT(connection_timeout_s, 1, 3600),

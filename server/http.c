@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "api.h"
 #include "parse.h"
@@ -133,6 +134,25 @@ const char *req_header(request *r, const char *name)
 const char *req_query(request *r, const char *name)
 {
     return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+void req_defer(request *r, void (*then)(request *r))
+{
+    r->deferred = true;
+    r->then = then;
+    atomic_fetch_add(&r->app->suspended, 1);
+    MHD_suspend_connection(r->conn);
+}
+
+void req_resume(request *r)
+{
+    MHD_resume_connection(r->conn);
+}
+
+void req_own(request *r, void *work, void (*work_free)(void *work))
+{
+    r->work = work;
+    r->work_free = work_free;
 }
 
 void reply_text(request *r, int status, const char *content_type, char *text, size_t len)
@@ -307,6 +327,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         *upload_size = 0;
         return MHD_YES;
     }
+    if (r->deferred) { /* resumed: the deferred work is done */
+        r->deferred = false;
+        atomic_fetch_sub(&a->suspended, 1);
+        r->then(r);
+        if (r->deferred)
+            return MHD_YES;
+        goto answer;
+    }
     if (r->status) /* already answered (413 on the first call) */
         return MHD_YES;
     if (r->body_too_large)
@@ -315,6 +343,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         reply_error(r, 429, "rate_limited", "too many requests from this address");
     else
         dispatch(r);
+    if (r->deferred)
+        return MHD_YES;
+answer:
     if (!r->status)
         reply_error(r, 500, "internal", "the handler gave no answer");
     return send_reply(r);
@@ -343,6 +374,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         }
         json_decref(line);
     }
+    if (r->work_free)
+        r->work_free(r->work);
     free(r->body);
     free(r->resp);
     free(r);
@@ -370,6 +403,14 @@ static char *read_file(const char *path)
     return buf;
 }
 
+/* threads = 0: one per online core (a handler never waits for I/O, so
+ * more threads than cores only add switches). */
+static int http_threads(const config *c)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return c->threads > 0 ? c->threads : cores > 0 ? (int)cores : 2;
+}
+
 struct MHD_Daemon *http_start(app *a, char *err, size_t err_len)
 {
     const config *c = &a->cfg;
@@ -382,7 +423,8 @@ struct MHD_Daemon *http_start(app *a, char *err, size_t err_len)
         return NULL;
     }
     /* ITC lets MHD_quiesce_daemon stop the listener while requests drain. */
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_USE_ITC;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
+                     MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
     /* libmicrohttpd may read the PEM text after start: keep it for the
      * life of the process. */
     static char *cert, *key;
@@ -403,7 +445,7 @@ struct MHD_Daemon *http_start(app *a, char *err, size_t err_len)
     struct MHD_Daemon *d = MHD_start_daemon(
         flags, (uint16_t)c->port, NULL, NULL, on_request, a,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr4,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)c->threads,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)http_threads(c),
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)c->max_connections,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)c->max_connections_per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->connection_timeout_s,

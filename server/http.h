@@ -4,6 +4,12 @@
  * capped buffer (no PostProcessor), routes, calls a handler, and sends
  * what the handler set. Every error body is
  * {"error":{"code":"...","message":"..."}}.
+ *
+ * A handler whose answer waits for I/O (a write's commit) does not hold
+ * its thread: it calls req_defer, hands its work on and returns; whoever
+ * finishes the work calls req_resume, and `then` runs on a request thread
+ * to set the answer. The connection is suspended (libmicrohttpd's
+ * suspend/resume) in between, so no thread waits.
  */
 #ifndef REPLAYD_SERVER_HTTP_H
 #define REPLAYD_SERVER_HTTP_H
@@ -33,6 +39,11 @@ typedef struct request {
     bool body_too_large;
     int64_t started_us;
     int route;                /* metrics route index */
+    /* deferred work (req_defer) */
+    bool deferred;
+    void (*then)(struct request *r);
+    void *work;                    /* the handler's, owned by the request */
+    void (*work_free)(void *work); /* runs when the request ends */
     /* the answer */
     int status;
     char *resp;               /* owned */
@@ -56,6 +67,15 @@ void reply_error(request *r, int status, const char *code, const char *message);
 void reply_error_with(request *r, int status, const char *code, const char *message,
                       json_t *extra);
 void reply_text(request *r, int status, const char *content_type, char *text, size_t len);
+
+/* Suspends the request: call from a handler, before handing the work on,
+ * then return. After req_resume, `then` runs on a request thread and sets
+ * the answer (or defers again). */
+void req_defer(request *r, void (*then)(request *r));
+/* From any thread, once the deferred work is done. */
+void req_resume(request *r);
+/* Gives the request a piece of work to free when it ends. */
+void req_own(request *r, void *work, void (*work_free)(void *work));
 
 /* Parses the body as a JSON object: checks the content type (415), the
  * nesting depth and duplicate keys (400). NULL after replying with the error. */

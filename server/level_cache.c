@@ -29,14 +29,35 @@ static size_t slot_of(const level_cache *c, const game *g, int version, int leve
     return (size_t)(h % c->n);
 }
 
+static bool slot_holds(const cache_slot *s, const game *g, int version, int level_no, uint32_t seed)
+{
+    return s->level && s->g == g && s->version == version && s->level_no == level_no && s->seed == seed;
+}
+
+/* Puts a generated level (owned, g->level_size bytes) into its slot, and
+ * frees what the slot held. */
+static void slot_store(level_cache *c, size_t i, const game *g, int version, int level_no,
+                       uint32_t seed, void *level)
+{
+    pthread_mutex_lock(&c->lock);
+    cache_slot *s = &c->slots[i];
+    void *old = s->level;
+    s->g = g;
+    s->version = version;
+    s->level_no = level_no;
+    s->seed = seed;
+    s->level = level;
+    pthread_mutex_unlock(&c->lock);
+    free(old);
+}
+
 gen_status level_cache_get(level_cache *c, const game *g, int version, int level_no,
                            uint32_t seed, void *out)
 {
     size_t i = slot_of(c, g, version, level_no, seed);
     pthread_mutex_lock(&c->lock);
-    cache_slot *s = &c->slots[i];
-    if (s->level && s->g == g && s->version == version && s->level_no == level_no && s->seed == seed) {
-        memcpy(out, s->level, g->level_size);
+    if (slot_holds(&c->slots[i], g, version, level_no, seed)) {
+        memcpy(out, c->slots[i].level, g->level_size);
         pthread_mutex_unlock(&c->lock);
         atomic_fetch_add(&c->hits, 1);
         return GEN_OK;
@@ -48,18 +69,33 @@ gen_status level_cache_get(level_cache *c, const game *g, int version, int level
     if (st != GEN_OK)
         return st;
     void *copy = malloc(g->level_size);
-    if (!copy)
-        return GEN_OK; /* caching is best effort */
-    memcpy(copy, out, g->level_size);
+    if (copy) { /* caching is best effort */
+        memcpy(copy, out, g->level_size);
+        slot_store(c, i, g, version, level_no, seed, copy);
+    }
+    return GEN_OK;
+}
+
+gen_status level_cache_warm(level_cache *c, const game *g, int version, int level_no,
+                            uint32_t seed)
+{
+    size_t i = slot_of(c, g, version, level_no, seed);
     pthread_mutex_lock(&c->lock);
-    s = &c->slots[i];
-    void *old = s->level;
-    s->g = g;
-    s->version = version;
-    s->level_no = level_no;
-    s->seed = seed;
-    s->level = copy;
+    bool held = slot_holds(&c->slots[i], g, version, level_no, seed);
     pthread_mutex_unlock(&c->lock);
-    free(old);
+    if (held) {
+        atomic_fetch_add(&c->hits, 1);
+        return GEN_OK;
+    }
+    atomic_fetch_add(&c->misses, 1);
+    void *level = malloc(g->level_size);
+    if (!level)
+        return GEN_OK; /* caching is best effort: a submission regenerates */
+    gen_status st = g->generate(level, version, level_no, seed);
+    if (st != GEN_OK) {
+        free(level);
+        return st;
+    }
+    slot_store(c, i, g, version, level_no, seed, level);
     return GEN_OK;
 }

@@ -38,4 +38,9 @@ void level_cache_free(level_cache *c);
 gen_status level_cache_get(level_cache *c, const game *g, int version, int level_no,
                            uint32_t seed, void *out);
 
+/* Makes sure the level is cached, generating it into its slot when it is
+ * not (no copy out). Returns the generator's status. */
+gen_status level_cache_warm(level_cache *c, const game *g, int version, int level_no,
+                            uint32_t seed);
+
 #endif

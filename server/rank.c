@@ -12,22 +12,29 @@
 #include <string.h>
 
 #define RANK_MAXLEVEL 32
+#define ARENA_BLOCK (64 * 1024) /* bytes a height's arena takes from malloc at a time */
 
 typedef struct rank_node rank_node;
 struct rank_node {
     rank_entry e;
-    rank_node *backward;
-    int nlevel;
+    uint8_t nlevel;
     struct {
         rank_node *forward;
         int64_t span;
     } level[]; /* nlevel of them */
 };
 
-typedef struct player_slot {
-    int64_t player_id;
-    rank_node *node; /* NULL: empty slot */
-} player_slot;
+/* Nodes of one height: carved from blocks, freed ones kept for reuse. */
+typedef struct arena_block {
+    struct arena_block *next;
+    max_align_t align_; /* the nodes start here, aligned */
+} arena_block;
+
+typedef struct arena {
+    arena_block *blocks;
+    char *bump, *end;
+    rank_node *free_list; /* linked through level[0].forward */
+} arena;
 
 struct rank_board {
     rank_node *head, *tail;
@@ -39,7 +46,11 @@ struct rank_board {
     bool tail_valid;
     rank_node *tail_upd[RANK_MAXLEVEL];
     int64_t tail_rank[RANK_MAXLEVEL];
-    player_slot *slots; /* open addressing, linear probing, never deleted */
+    arena arenas[RANK_MAXLEVEL + 1]; /* by node height */
+    size_t arena_bytes;
+    /* player id -> node: open addressing, linear probing, backward-shift
+     * deletion; an empty slot is NULL */
+    rank_node **slots;
     size_t nslots, nplayers;
 };
 
@@ -48,12 +59,44 @@ bool rank_before(int64_t a_score, int64_t a_seq, int64_t b_score, int64_t b_seq)
     return a_score > b_score || (a_score == b_score && a_seq < b_seq);
 }
 
-static rank_node *node_new(int nlevel)
+static size_t node_bytes(int nlevel)
 {
-    rank_node *n = calloc(1, sizeof *n + (size_t)nlevel * sizeof n->level[0]);
-    if (n)
-        n->nlevel = nlevel;
+    size_t n = sizeof(rank_node) + (size_t)nlevel * sizeof(((rank_node *)0)->level[0]);
+    return (n + 7) & ~(size_t)7;
+}
+
+static rank_node *node_new(rank_board *b, int nlevel)
+{
+    arena *a = &b->arenas[nlevel];
+    rank_node *n = a->free_list;
+    size_t size = node_bytes(nlevel);
+    if (n) {
+        a->free_list = n->level[0].forward;
+    } else {
+        if (!a->bump || (size_t)(a->end - a->bump) < size) {
+            size_t block = ARENA_BLOCK > size * 4 ? ARENA_BLOCK : size * 4;
+            arena_block *blk = malloc(offsetof(arena_block, align_) + block);
+            if (!blk)
+                return NULL;
+            blk->next = a->blocks;
+            a->blocks = blk;
+            a->bump = (char *)&blk->align_;
+            a->end = a->bump + block;
+            b->arena_bytes += offsetof(arena_block, align_) + block;
+        }
+        n = (rank_node *)(void *)a->bump;
+        a->bump += size;
+    }
+    memset(n, 0, size);
+    n->nlevel = (uint8_t)nlevel;
     return n;
+}
+
+static void node_free(rank_board *b, rank_node *n)
+{
+    arena *a = &b->arenas[n->nlevel];
+    n->level[0].forward = a->free_list;
+    a->free_list = n;
 }
 
 rank_board *rank_new(void)
@@ -61,13 +104,14 @@ rank_board *rank_new(void)
     rank_board *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
-    b->head = node_new(RANK_MAXLEVEL);
+    b->head = calloc(1, node_bytes(RANK_MAXLEVEL));
     b->nslots = 64;
     b->slots = calloc(b->nslots, sizeof *b->slots);
     if (!b->head || !b->slots) {
         rank_free(b);
         return NULL;
     }
+    b->head->nlevel = RANK_MAXLEVEL;
     b->level = 1;
     b->rng = 0x9e3779b97f4a7c15u;
     return b;
@@ -77,11 +121,13 @@ void rank_free(rank_board *b)
 {
     if (!b)
         return;
-    rank_node *x = b->head ? b->head->level[0].forward : NULL;
-    while (x) {
-        rank_node *next = x->level[0].forward;
-        free(x);
-        x = next;
+    for (int i = 0; i <= RANK_MAXLEVEL; i++) {
+        arena_block *blk = b->arenas[i].blocks;
+        while (blk) {
+            arena_block *next = blk->next;
+            free(blk);
+            blk = next;
+        }
     }
     free(b->head);
     free(b->slots);
@@ -91,6 +137,11 @@ void rank_free(rank_board *b)
 int64_t rank_size(const rank_board *b)
 {
     return b->length;
+}
+
+size_t rank_bytes(const rank_board *b)
+{
+    return sizeof *b + node_bytes(RANK_MAXLEVEL) + b->arena_bytes + b->nslots * sizeof *b->slots;
 }
 
 /* xorshift64: a board's own generator, so nothing touches libc rand. */
@@ -109,29 +160,56 @@ static int random_level(rank_board *b)
     return level;
 }
 
-static size_t slot_of(const rank_board *b, int64_t player_id)
+static size_t home_of(const rank_board *b, int64_t player_id)
 {
     uint64_t h = (uint64_t)player_id * 0x9e3779b97f4a7c15u;
-    size_t i = (size_t)(h >> 20) & (b->nslots - 1);
-    while (b->slots[i].node && b->slots[i].player_id != player_id)
+    return (size_t)(h >> 20) & (b->nslots - 1);
+}
+
+/* The slot holding the player's node, or the empty slot where it would go. */
+static size_t slot_of(const rank_board *b, int64_t player_id)
+{
+    size_t i = home_of(b, player_id);
+    while (b->slots[i] && b->slots[i]->e.player_id != player_id)
         i = (i + 1) & (b->nslots - 1);
     return i;
 }
 
 static int index_grow(rank_board *b)
 {
-    player_slot *old = b->slots;
+    rank_node **old = b->slots;
     size_t oldn = b->nslots;
-    player_slot *fresh = calloc(oldn * 2, sizeof *fresh);
+    rank_node **fresh = calloc(oldn * 2, sizeof *fresh);
     if (!fresh)
         return -1;
     b->slots = fresh;
     b->nslots = oldn * 2;
     for (size_t i = 0; i < oldn; i++)
-        if (old[i].node)
-            b->slots[slot_of(b, old[i].player_id)] = old[i];
+        if (old[i])
+            b->slots[slot_of(b, old[i]->e.player_id)] = old[i];
     free(old);
     return 0;
+}
+
+/* Empties slot i and shifts later members of its probe run back, so no
+ * tombstones are needed (Knuth's algorithm R). */
+static void index_delete(rank_board *b, size_t i)
+{
+    size_t mask = b->nslots - 1, j = i;
+    b->slots[i] = NULL;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (!b->slots[j])
+            return;
+        size_t home = home_of(b, b->slots[j]->e.player_id);
+        /* move j back to i unless its home lies cyclically in (i, j] */
+        bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+        if (!stays) {
+            b->slots[i] = b->slots[j];
+            b->slots[j] = NULL;
+            i = j;
+        }
+    }
 }
 
 static void compute_tails(rank_board *b)
@@ -169,10 +247,7 @@ static void link_node(rank_board *b, rank_node *x, rank_node **update, int64_t *
     }
     for (int i = level; i < b->level; i++)
         update[i]->level[i].span++;
-    x->backward = update[0] == b->head ? NULL : update[0];
-    if (x->level[0].forward)
-        x->level[0].forward->backward = x;
-    else
+    if (!x->level[0].forward)
         b->tail = x;
     b->length++;
 }
@@ -218,6 +293,7 @@ static void delete_node(rank_board *b, rank_node *x)
 {
     rank_node *update[RANK_MAXLEVEL];
     rank_node *y = b->head;
+    update[0] = b->head; /* b->level >= 1: the loop sets it too */
     for (int i = b->level - 1; i >= 0; i--) {
         while (y->level[i].forward && y->level[i].forward != x &&
                rank_before(y->level[i].forward->e.score, y->level[i].forward->e.seq, x->e.score,
@@ -233,10 +309,8 @@ static void delete_node(rank_board *b, rank_node *x)
             update[i]->level[i].span -= 1;
         }
     }
-    if (x->level[0].forward)
-        x->level[0].forward->backward = x->backward;
-    else
-        b->tail = x->backward;
+    if (!x->level[0].forward)
+        b->tail = update[0] == b->head ? NULL : update[0];
     while (b->level > 1 && b->head->level[b->level - 1].forward == NULL)
         b->level--;
     b->length--;
@@ -245,35 +319,40 @@ static void delete_node(rank_board *b, rank_node *x)
 
 int rank_offer(rank_board *b, const rank_entry *e)
 {
-    if ((b->nplayers + 1) * 2 > b->nslots && index_grow(b) != 0)
+    if ((b->nplayers + 1) * 4 > b->nslots * 3 && index_grow(b) != 0)
         return -1;
     size_t slot = slot_of(b, e->player_id);
-    rank_node *old = b->slots[slot].node;
+    rank_node *old = b->slots[slot];
     /* Only a strictly higher score replaces: an equal score keeps the
      * earlier submission, which is also the one that sorts first. */
     if (old && e->score <= old->e.score)
         return 0;
-    rank_node *x = node_new(random_level(b));
+    rank_node *x = node_new(b, random_level(b));
     if (!x)
         return -1;
     x->e = *e;
     if (old) {
         delete_node(b, old);
-        free(old);
+        node_free(b, old);
     } else {
-        b->slots[slot].player_id = e->player_id;
         b->nplayers++;
     }
-    b->slots[slot].node = x;
+    b->slots[slot] = x;
     insert_node(b, x);
     return 1;
 }
 
-void rank_set_name(rank_board *b, int64_t player_id, const char *name)
+bool rank_remove(rank_board *b, int64_t player_id)
 {
-    rank_node *x = b->slots[slot_of(b, player_id)].node;
-    if (x && name)
-        snprintf(x->e.name, sizeof x->e.name, "%s", name);
+    size_t slot = slot_of(b, player_id);
+    rank_node *x = b->slots[slot];
+    if (!x)
+        return false;
+    delete_node(b, x);
+    node_free(b, x);
+    index_delete(b, slot);
+    b->nplayers--;
+    return true;
 }
 
 int64_t rank_count_before(const rank_board *b, int64_t score, int64_t seq, bool inclusive)
@@ -298,7 +377,7 @@ int64_t rank_count_before(const rank_board *b, int64_t score, int64_t seq, bool 
 
 int64_t rank_of_player(const rank_board *b, int64_t player_id, rank_entry *out)
 {
-    const rank_node *x = b->slots[slot_of(b, player_id)].node;
+    const rank_node *x = b->slots[slot_of(b, player_id)];
     if (!x)
         return 0;
     if (out)

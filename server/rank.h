@@ -8,6 +8,11 @@
  * to that player's entry: a board holds at most one entry per player, the
  * player's best (rank_offer replaces it only with a strictly higher score).
  *
+ * Memory: nodes come from per-height arenas (no malloc header per entry,
+ * freed nodes reused) and the player index holds node pointers only, so an
+ * entry costs about 95 bytes on a large board; names are not kept here
+ * (the store looks them up for the entries it shows).
+ *
  * Ownership: the board owns its nodes and its index; entries are copied in
  * and copied out, nothing returned points into the board. No locking here:
  * the caller (board_cache.c) holds a rwlock around every call.
@@ -26,8 +31,7 @@ typedef struct rank_entry {
     int64_t seq;
     int64_t player_id;
     int64_t received_at;
-    uint8_t nonce[STORE_NONCE_BYTES];
-    char name[STORE_NAME_MAX + 1];
+    uint8_t nonce[PLAY_NONCE_BYTES];
 } rank_entry;
 
 typedef struct rank_board rank_board;
@@ -40,11 +44,13 @@ void rank_free(rank_board *b);
  * e was placed, 0 when the old entry stayed, -1 when out of memory. */
 int rank_offer(rank_board *b, const rank_entry *e);
 
+/* Takes the player's entry off the board; false when there was none. */
+bool rank_remove(rank_board *b, int64_t player_id);
+
 int64_t rank_size(const rank_board *b);
 
-/* Sets the name on the player's entry (a no-op when not on the board);
- * a board is loaded first and named after. */
-void rank_set_name(rank_board *b, int64_t player_id, const char *name);
+/* Bytes of memory the board holds (nodes, arenas and index). */
+size_t rank_bytes(const rank_board *b);
 
 /* The player's rank (1-based) with *out filled, or 0 if not on the board. */
 int64_t rank_of_player(const rank_board *b, int64_t player_id, rank_entry *out);

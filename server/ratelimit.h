@@ -1,7 +1,8 @@
 /*
  * ratelimit: token buckets per (kind, key), e.g. ("register", ip) or
- * ("scores", player id). A fixed-size table guarded by a mutex; a key that
- * collides with an idle bucket takes it over, so memory never grows.
+ * ("scores", player id). A fixed-size table guarded by a mutex; a key whose
+ * slot holds another key's bucket takes it over (starting full, and
+ * resetting the other key), so memory never grows.
  */
 #ifndef REPLAYD_SERVER_RATELIMIT_H
 #define REPLAYD_SERVER_RATELIMIT_H

@@ -19,13 +19,20 @@
 
 #define DRAIN_LIMIT_MS 10000
 
-/* Reads issue_versions ("game=version,game=version"): sets *version to
- * g's entry if it has one. Returns false with a message when any entry does
- * not name a game and a version that game still replays. */
-static bool issue_override(const char *spec, const game *g, int *version, char *err, size_t err_len)
+/* Reads issue_versions ("game=version,game=version") into
+ * a->issue_version, over each game's current version. Returns false with
+ * a message when an entry does not name a game and a version that game
+ * still replays. */
+static bool read_issue_versions(app *a, char *err, size_t err_len)
 {
+    if (game_catalog_count > sizeof a->issue_version / sizeof a->issue_version[0]) {
+        snprintf(err, err_len, "more games than issue_version slots");
+        return false;
+    }
+    for (size_t i = 0; i < game_catalog_count; i++)
+        a->issue_version[i] = game_catalog[i]->version;
     char buf[sizeof ((config *)0)->issue_versions];
-    snprintf(buf, sizeof buf, "%s", spec);
+    snprintf(buf, sizeof buf, "%s", a->cfg.issue_versions);
     char *save = NULL;
     for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(item, '=');
@@ -40,18 +47,19 @@ static bool issue_override(const char *spec, const game *g, int *version, char *
                      item);
             return false;
         }
-        if (named == g)
-            *version = (int)v;
+        for (size_t i = 0; i < game_catalog_count; i++)
+            if (game_catalog[i] == named)
+                a->issue_version[i] = (int)v;
     }
     return true;
 }
 
 int app_issue_version(const app *a, const game *g)
 {
-    int version = g->version;
-    char err[160];
-    (void)issue_override(a->cfg.issue_versions, g, &version, err, sizeof err); /* checked at start */
-    return version;
+    for (size_t i = 0; i < game_catalog_count; i++)
+        if (game_catalog[i] == g)
+            return a->issue_version[i];
+    return g->version;
 }
 
 /* --config FILE, --listen ADDR:PORT, --data DIR, --set KEY=VALUE. The file
@@ -134,8 +142,7 @@ int cmd_serve(int argc, char **argv)
     memset(&a, 0, sizeof a);
     if (!load_config(&a.cfg, argc, argv))
         return 2;
-    int unused_version;
-    if (!issue_override(a.cfg.issue_versions, NULL, &unused_version, err, sizeof err)) {
+    if (!read_issue_versions(&a, err, sizeof err)) {
         fprintf(stderr, "replayd: %s\n", err);
         return 2;
     }
@@ -177,7 +184,12 @@ int cmd_serve(int argc, char **argv)
     sigwait(&set, &sig);
     fprintf(stderr, "{\"event\":\"draining\",\"signal\":%d}\n", sig);
     MHD_quiesce_daemon(d);
-    for (int waited = 0; atomic_load(&a.in_flight) > 0 && waited < DRAIN_LIMIT_MS; waited += 10) {
+    /* In-flight requests get DRAIN_LIMIT_MS; suspended ones get as long as
+     * their writes take (bounded by busy_timeout_ms), because the daemon
+     * must not stop while a connection is suspended. */
+    for (int waited = 0; atomic_load(&a.in_flight) > 0; waited += 10) {
+        if (waited >= DRAIN_LIMIT_MS && atomic_load(&a.suspended) == 0)
+            break;
         struct timespec ts = { 0, 10 * 1000 * 1000 };
         nanosleep(&ts, NULL);
     }

@@ -4,10 +4,13 @@
  * serves; migrations and the short BEGIN/COMMIT of a board load are apart.
  */
 #include "sqlite_conn.h"
+#include "store_backend.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../core/civil.h"
 
 #define TOKEN_COLS                                                                         \
     "nonce, player_id, game, level, seed, version, issued_at, expires_at, daily_date, text, " \
@@ -27,8 +30,10 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_TOKEN_GET] = "SELECT " TOKEN_COLS " FROM seed_tokens WHERE nonce = ?",
     [ST_TOKEN_DAILY] = "SELECT " TOKEN_COLS
                        " FROM seed_tokens WHERE player_id = ? AND daily_date = ? AND daily_date <> ''",
+    /* level tokens only: the daily is exempt from max_outstanding_tokens */
     [ST_TOKEN_OUTSTANDING] = "SELECT COUNT(*) FROM seed_tokens"
-                             " WHERE player_id = ? AND redeemed = 0 AND expires_at > ?",
+                             " WHERE player_id = ? AND redeemed = 0 AND expires_at > ?"
+                             " AND daily_date = ''",
     [ST_TOKEN_STATS] = "SELECT COUNT(*), COALESCE(SUM(redeemed), 0),"
                        " COALESCE(SUM(redeemed = 0 AND expires_at > ?1), 0),"
                        " COALESCE(SUM(redeemed = 0 AND expires_at <= ?1), 0)"
@@ -58,8 +63,6 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* the extra daily_date <> '' lets SQLite use the partial index */
     [ST_LOAD_DAILY] = "SELECT score, seq, player_id, received_at, nonce FROM scores"
                       " WHERE daily_date = ? AND daily_date <> '' ORDER BY score DESC, seq ASC",
-    [ST_MAX_PLAYER] = "SELECT COALESCE(MAX(id), 0) FROM players",
-    [ST_ALL_NAMES] = "SELECT id, name FROM players",
 };
 
 store_status sq_status(int rc)
@@ -152,65 +155,98 @@ void sq_close(conn *c)
     c->db = NULL;
 }
 
-store_status sq_open(conn *c, const store_config *cfg, bool reader, char *err,
-                              size_t err_len)
+store_status sq_open(conn *c, const store_config *cfg, sq_role role, char *err, size_t err_len)
 {
     memset(c, 0, sizeof *c);
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-    int rc = sqlite3_open_v2(cfg->path, &c->db, flags, NULL);
+    int rc = sqlite3_open_v2(cfg->database, &c->db, flags, NULL);
     if (rc != SQLITE_OK)
         goto fail;
     sqlite3_busy_timeout(c->db, cfg->busy_timeout_ms);
-    /* readers map the file: a board load reads a lot of it */
-    const char *pragmas = reader ? "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
-                                   " PRAGMA query_only=1; PRAGMA mmap_size=1073741824;"
-                                 : "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
-                                   " PRAGMA foreign_keys=ON; PRAGMA cache_size=-65536;";
+    /* No memory map on readers: in WAL mode SQLite drops and rebuilds the
+     * mapping at every read that follows another connection's commit, and
+     * the writer commits all the time (mmap/munmap were a fifth of the CPU). */
+    static const char *const pragmas_of[] = {
+        [SQ_WRITER] = "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                      " PRAGMA foreign_keys=ON; PRAGMA cache_size=-16384;",
+        [SQ_READER] = "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA query_only=1;"
+                      " PRAGMA mmap_size=0; PRAGMA cache_size=-4096;",
+        [SQ_CHECKPOINTER] = "PRAGMA synchronous=FULL; PRAGMA cache_size=-1024;",
+    };
+    const char *pragmas = pragmas_of[role];
     rc = sqlite3_exec(c->db, pragmas, NULL, NULL, NULL);
     if (rc != SQLITE_OK)
         goto fail;
     return STORE_OK;
 fail:
-    snprintf(err, err_len, "%s: %s", cfg->path, c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc));
+    snprintf(err, err_len, "%s: %s", cfg->database, c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc));
     store_status st = sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
     sq_close(c);
     return st;
 }
 
-void sq_read_token(sqlite3_stmt *st, store_token *t)
+void sq_bind_game(sqlite3_stmt *st, int col, const play *p)
+{
+    sqlite3_bind_text(st, col, p->g->name, -1, SQLITE_STATIC);
+}
+
+void sq_bind_date(sqlite3_stmt *st, int col, const play *p)
+{
+    char date[11];
+    play_date(p, date);
+    sqlite3_bind_text(st, col, date, -1, SQLITE_TRANSIENT);
+}
+
+/* The game and day columns of a row back into a play. */
+static bool read_game_day(sqlite3_stmt *st, int game_col, int date_col, play *p)
+{
+    p->g = game_find((const char *)sqlite3_column_text(st, game_col));
+    const char *date = (const char *)sqlite3_column_text(st, date_col);
+    civil_date d;
+    p->day = -1;
+    if (date && date[0]) {
+        if (!civil_parse(date, &d))
+            return false;
+        p->day = (int32_t)civil_to_days(d);
+    }
+    return p->g != NULL;
+}
+
+bool sq_read_token(sqlite3_stmt *st, store_token *t)
 {
     memset(t, 0, sizeof *t);
-    sq_blob(t->nonce, STORE_NONCE_BYTES, st, 0);
-    t->player_id = sqlite3_column_int64(st, 1);
-    sq_text(t->game, sizeof t->game, st, 2);
-    t->level = sqlite3_column_int(st, 3);
-    t->seed = (uint32_t)sqlite3_column_int64(st, 4);
-    t->version = sqlite3_column_int(st, 5);
+    sq_blob(t->p.nonce, PLAY_NONCE_BYTES, st, 0);
+    t->p.player_id = sqlite3_column_int64(st, 1);
+    t->p.level = sqlite3_column_int(st, 3);
+    t->p.seed = (uint32_t)sqlite3_column_int64(st, 4);
+    t->p.version = sqlite3_column_int(st, 5);
     t->issued_at = sqlite3_column_int64(st, 6);
     t->expires_at = sqlite3_column_int64(st, 7);
-    sq_text(t->daily_date, sizeof t->daily_date, st, 8);
     sq_text(t->text, sizeof t->text, st, 9);
     t->redeemed = sqlite3_column_int(st, 10) != 0;
+    return read_game_day(st, 2, 8, &t->p);
 }
 
 store_status sq_read_score(sqlite3_stmt *st, store_score *o)
 {
     memset(o, 0, sizeof *o);
     sq_text(o->score_id, sizeof o->score_id, st, 0);
-    sq_blob(o->nonce, STORE_NONCE_BYTES, st, 1);
-    o->player_id = sqlite3_column_int64(st, 2);
+    sq_blob(o->p.nonce, PLAY_NONCE_BYTES, st, 1);
+    o->p.player_id = sqlite3_column_int64(st, 2);
     sq_text(o->player_name, sizeof o->player_name, st, 3);
-    sq_text(o->game, sizeof o->game, st, 4);
-    o->level = sqlite3_column_int(st, 5);
-    o->seed = (uint32_t)sqlite3_column_int64(st, 6);
-    o->version = sqlite3_column_int(st, 7);
-    sq_text(o->daily_date, sizeof o->daily_date, st, 8);
+    o->p.level = sqlite3_column_int(st, 5);
+    o->p.seed = (uint32_t)sqlite3_column_int64(st, 6);
+    o->p.version = sqlite3_column_int(st, 7);
     o->score = sqlite3_column_int64(st, 9);
     o->completed = sqlite3_column_int(st, 10) != 0;
     o->received_at = sqlite3_column_int64(st, 11);
     o->seq = sqlite3_column_int64(st, 12);
     sq_blob(o->moves_hash, STORE_HASH_BYTES, st, 13);
     sq_text(o->receipt, sizeof o->receipt, st, 14);
+    if (!read_game_day(st, 4, 8, &o->p)) {
+        store_log_error("sq_read_score", "a score row names a game this build does not serve");
+        return STORE_ERROR;
+    }
     o->moves_json = sq_dup(st, 15);
     o->result_json = sq_dup(st, 16);
     if (!o->moves_json || !o->result_json) {
@@ -220,13 +256,12 @@ store_status sq_read_score(sqlite3_stmt *st, store_score *o)
     return STORE_OK;
 }
 
-store_status sq_score_by_nonce(conn *c, const uint8_t nonce[STORE_NONCE_BYTES],
-                                   store_score *out)
+store_status sq_score_by_nonce(conn *c, const uint8_t nonce[PLAY_NONCE_BYTES], store_score *out)
 {
     sqlite3_stmt *st = sq_stmt(c, ST_SCORE_BY_NONCE);
     if (!st)
         return STORE_ERROR;
-    sqlite3_bind_blob(st, 1, nonce, STORE_NONCE_BYTES, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 1, nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     store_status res = rc == SQLITE_ROW ? sq_read_score(st, out)
                        : rc == SQLITE_DONE ? STORE_NOT_FOUND

@@ -7,7 +7,8 @@
  * Ownership: a conn owns its sqlite3 handle and statements; sq_close frees
  * them. A conn is used by one thread at a time (the store's pool or its
  * writer thread see to that). sq_read_score and sq_score_by_nonce fill
- * heap strings the caller frees with store_score_clear.
+ * heap strings the caller frees with store_score_clear. Game names and
+ * dates become a play's game pointer and day number here, and back.
  */
 #ifndef REPLAYD_SERVER_SQLITE_CONN_H
 #define REPLAYD_SERVER_SQLITE_CONN_H
@@ -41,8 +42,6 @@ enum stmt_id {
     ST_REJECTION_INSERT,
     ST_LOAD_LEVEL,
     ST_LOAD_DAILY,
-    ST_MAX_PLAYER,
-    ST_ALL_NAMES,
     ST_COUNT
 };
 
@@ -65,15 +64,22 @@ void sq_blob(uint8_t *dst, size_t n, sqlite3_stmt *st, int col); /* zeros unless
 char *sq_dup(sqlite3_stmt *st, int col);                          /* malloc'd, NULL: no memory */
 void sq_hex(const uint8_t *b, size_t n, char *out);               /* 2n digits and a NUL */
 
-/* Opens cfg->path: the writer's pragmas (WAL, FULL, a page cache) or, for
- * a reader, query_only and a memory map. Fills err on failure. */
-store_status sq_open(conn *c, const store_config *cfg, bool reader, char *err, size_t err_len);
+typedef enum sq_role { SQ_WRITER, SQ_READER, SQ_CHECKPOINTER } sq_role;
+
+/* Opens cfg->database with the role's pragmas (the writer: WAL, FULL, a
+ * page cache; a reader: query_only). Fills err on failure. */
+store_status sq_open(conn *c, const store_config *cfg, sq_role role, char *err, size_t err_len);
 void sq_close(conn *c);
 
-/* A row of ST_TOKEN_GET or ST_TOKEN_DAILY. */
-void sq_read_token(sqlite3_stmt *st, store_token *t);
+/* Binds a play's game name and daily date (text at the SQL edge). */
+void sq_bind_game(sqlite3_stmt *st, int col, const play *p);
+void sq_bind_date(sqlite3_stmt *st, int col, const play *p);
+
+/* A row of ST_TOKEN_GET or ST_TOKEN_DAILY; false when it names a game this
+ * build does not serve or a date that is not one. */
+bool sq_read_token(sqlite3_stmt *st, store_token *t);
 /* A row of ST_SCORE_BY_NONCE. */
 store_status sq_read_score(sqlite3_stmt *st, store_score *o);
-store_status sq_score_by_nonce(conn *c, const uint8_t nonce[STORE_NONCE_BYTES], store_score *out);
+store_status sq_score_by_nonce(conn *c, const uint8_t nonce[PLAY_NONCE_BYTES], store_score *out);
 
 #endif

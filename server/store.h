@@ -1,18 +1,25 @@
 /*
  * store: everything replayd keeps, behind one interface.
  *
- * Nothing outside store_*.c knows which database is underneath. The embedded
- * backend is SQLite (store_sqlite.c); a PostgreSQL backend can implement the
- * same operations. Thread safety: every function may be called from any
- * request thread at once. Writes that acknowledge a score (store_submit)
- * return only after their transaction committed; concurrent submissions are
- * group-committed by one writer thread.
+ * Nothing outside server/store*.c and the backends knows which database is
+ * underneath. store_open picks the backend that claims `database` (the
+ * embedded default is a SQLite file; see store_backend.h for the table of
+ * backends). Above the backend, the store owns what every backend shares:
+ * the writer queue that group-commits writes, the leaderboards held in
+ * memory (board_cache.h) and the cache of player names shown on boards.
  *
- * Ownership: out-structs are filled by the store; strings inside them that
- * are pointers (moves_json, result_json) are heap copies the caller frees
- * with store_score_clear. Everything else is inline.
+ * Writes are asynchronous records: the caller fills a store_write, hands it
+ * to store_write_async and gets it back through its `done` callback, once,
+ * on the writer thread, after the transaction that holds it committed (or
+ * failed). Nothing is acknowledged before its commit. store_write_wait is
+ * the same write for callers that may block (the CLI, tests, admin tools).
  *
- * Times are unix milliseconds. Every function returns a store_status.
+ * Thread safety: every function may be called from any thread at once.
+ *
+ * Ownership: a store_write belongs to its caller, who must keep it alive
+ * until `done` ran. Out-structs are filled by the store; the only heap
+ * strings in them are store_score's moves_json and result_json, freed with
+ * store_score_clear. Times are unix milliseconds.
  */
 #ifndef REPLAYD_SERVER_STORE_H
 #define REPLAYD_SERVER_STORE_H
@@ -21,38 +28,40 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "play.h"
+
 typedef enum store_status {
     STORE_OK = 0,
     STORE_NOT_FOUND,
-    STORE_CONFLICT, /* e.g. a token already redeemed with other moves */
+    STORE_CONFLICT, /* e.g. a token already redeemed */
     STORE_LIMIT,    /* e.g. too many outstanding tokens */
     STORE_BUSY,     /* the database stayed locked past the busy timeout: 503 */
-    STORE_ERROR     /* anything else: 500, logged */
+    STORE_ERROR     /* anything else: 500, logged once where it happened */
 } store_status;
 
-#define STORE_NAME_MAX 64    /* player names, bytes of UTF-8 */
-#define STORE_GAME_MAX 31
-#define STORE_TOKEN_MAX 255  /* a seed token's text */
-#define STORE_NONCE_BYTES 16
+#define STORE_NAME_MAX 64   /* player names, bytes of UTF-8 */
+#define STORE_TOKEN_MAX 255 /* a seed token's text */
 #define STORE_HASH_BYTES 32
 #define STORE_RECEIPT_MAX 255
+#define STORE_REASON_MAX 47
 
 typedef struct store store;
 
 typedef struct store_config {
-    const char *path;          /* SQLite file; created with its directory's migrations */
+    const char *database;     /* a SQLite file path (created with its directory) */
     int busy_timeout_ms;
-    int group_commit_max;      /* most submissions in one transaction */
-    int group_commit_wait_us;  /* how long the writer waits to fill a batch */
+    int group_commit_max;     /* most writes in one transaction */
+    int group_commit_wait_us; /* how long the writer waits to fill a batch */
 } store_config;
 
 store_status store_open(const store_config *cfg, store **out, char *err, size_t err_len);
-/* Stops the writer after draining its queue, closes the database. */
+/* Commits what the writer holds, stops it, closes the database. */
 void store_close(store *s);
-/* Applies schema/ migrations in order (also done by store_open). */
+/* The newest schema migration applied (store_open applies them all), or
+ * -1 when the database cannot say. */
 int store_schema_version(store *s);
 
-/* ---- players ---- */
+/* ---- records ---- */
 
 typedef struct store_player {
     int64_t id;
@@ -60,104 +69,131 @@ typedef struct store_player {
     int64_t created_at;
 } store_player;
 
-store_status store_player_create(store *s, const char *name,
-                                 const uint8_t token_hash[STORE_HASH_BYTES], int64_t now,
-                                 store_player *out);
-store_status store_player_by_token(store *s, const uint8_t token_hash[STORE_HASH_BYTES],
-                                   store_player *out);
-
-/* ---- seed tokens ---- */
-
+/* An issued seed token, as recorded. */
 typedef struct store_token {
-    uint8_t nonce[STORE_NONCE_BYTES]; /* the token's identity */
-    int64_t player_id;
-    char game[STORE_GAME_MAX + 1];
-    int level;
-    uint32_t seed;
-    int version;
+    play p;
     int64_t issued_at;
     int64_t expires_at;
-    char daily_date[11];              /* "YYYY-MM-DD", or "" for a level token */
-    char text[STORE_TOKEN_MAX + 1];   /* the token as issued, for re-issue */
+    char text[STORE_TOKEN_MAX + 1]; /* the token as issued, for re-issue */
     bool redeemed;
 } store_token;
-
-/* Records an issued token. STORE_LIMIT when the player already holds
- * max_outstanding unexpired, unredeemed tokens. For a daily token, when the
- * player already has one for that date: STORE_CONFLICT with *existing filled
- * (the caller returns the same outstanding token, or 409 once redeemed). */
-store_status store_token_issue(store *s, const store_token *t, int max_outstanding, int64_t now,
-                               store_token *existing);
-store_status store_token_get(store *s, const uint8_t nonce[STORE_NONCE_BYTES], store_token *out);
 
 typedef struct store_token_stats {
     int64_t issued, redeemed, outstanding, abandoned; /* abandoned = expired unredeemed */
 } store_token_stats;
-store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
-                                   store_token_stats *out);
 
-/* ---- scores ---- */
-
+/* A verified score: one per seed token. */
 typedef struct store_score {
-    char score_id[33];             /* hex of the token nonce: one score per token */
-    uint8_t nonce[STORE_NONCE_BYTES];
-    int64_t player_id;
-    char player_name[STORE_NAME_MAX + 1];
-    char game[STORE_GAME_MAX + 1];
-    int level;
-    uint32_t seed;
-    int version;
-    char daily_date[11];           /* "" for a level score */
+    play p;
+    char score_id[PLAY_ID_LEN + 1]; /* play_score_id(&p), computed once by whoever builds it */
+    char player_name[STORE_NAME_MAX + 1]; /* filled by reads (store_score_get) */
     int64_t score;
     bool completed;
     int64_t received_at;
-    int64_t seq;                   /* server-received order, assigned by the store */
+    int64_t seq; /* the server-received order, assigned by the store at commit */
     uint8_t moves_hash[STORE_HASH_BYTES];
     char receipt[STORE_RECEIPT_MAX + 1];
-    char *moves_json;              /* owned */
-    char *result_json;             /* owned */
+    char *moves_json;  /* owned */
+    char *result_json; /* owned */
 } store_score;
 
 void store_score_clear(store_score *sc);
 
-/* Atomically: mark the token redeemed, insert the score, update the player's
- * best on the level board and the daily board. Returns after the commit.
- * If the token was already redeemed: STORE_CONFLICT and *existing filled
- * with the recorded score (the caller compares moves hashes: same moves is an
- * idempotent retry, other moves a 409). sc->seq is set on success. */
-store_status store_submit(store *s, store_score *sc, store_score *existing);
-
-store_status store_score_get(store *s, const char *score_id, store_score *out);
-
 /* A rejected replay, kept for abuse review. */
 typedef struct store_rejection {
-    uint8_t nonce[STORE_NONCE_BYTES];
-    int64_t player_id;
-    char game[STORE_GAME_MAX + 1];
-    int level;
-    uint32_t seed;
-    int version;
-    char reason[48];
+    play p;
+    char reason[STORE_REASON_MAX + 1];
     long move_index;
     int64_t received_at;
     uint8_t moves_hash[STORE_HASH_BYTES];
-    const char *moves_json; /* borrowed */
+    const char *moves_json; /* borrowed until done */
 } store_rejection;
-store_status store_rejection_add(store *s, const store_rejection *r);
+
+/* ---- writes ---- */
+
+typedef enum store_write_kind {
+    STORE_WRITE_PLAYER,    /* register a player */
+    STORE_WRITE_TOKEN,     /* record an issued seed token */
+    STORE_WRITE_SCORE,     /* redeem a token with its verified score */
+    STORE_WRITE_REJECTION  /* record a rejected replay */
+} store_write_kind;
+
+typedef struct store_write store_write;
+typedef void (*store_write_done)(store_write *w);
+
+struct store_write {
+    store_write_kind kind;
+    store_write_done done; /* once, on the writer thread, after the commit; keep it short */
+    void *ctx;             /* the caller's */
+    store_status status;   /* set before done */
+    union {
+        /* in: name, token_hash, now. out: created (on STORE_OK). A taken
+         * token hash is STORE_CONFLICT. */
+        struct {
+            const char *name;
+            uint8_t token_hash[STORE_HASH_BYTES];
+            int64_t now;
+            store_player created;
+        } player;
+        /* in: token, max_outstanding, now. STORE_LIMIT when the player
+         * already holds max_outstanding unexpired unredeemed level tokens.
+         * A daily token when the player has one for that day already:
+         * STORE_CONFLICT with `existing` filled (the caller re-issues an
+         * outstanding one, or answers 409 once it is redeemed). */
+        struct {
+            store_token token;
+            int max_outstanding;
+            int64_t now;
+            store_token existing;
+        } token;
+        /* in: score (everything but seq and player_name). The only redeem
+         * check: in one transaction the token is marked redeemed, the score
+         * inserted and the boards' rows updated; score.seq is set. When the
+         * token was redeemed already: STORE_CONFLICT with `existing` filled
+         * by the recorded score (same moves hash: a retry; other moves: a
+         * conflict). STORE_NOT_FOUND when the token is not on record. */
+        struct {
+            store_score score;
+            store_score existing;
+        } score;
+        struct {
+            store_rejection rejection;
+        } rejection;
+    } u;
+    store_write *next; /* the writer queue's link */
+};
+
+/* Queues w; w->done runs once it is committed or failed (also while the
+ * store is closing: then with STORE_ERROR). */
+void store_write_async(store *s, store_write *w);
+/* Runs w and waits for it; w->done may be NULL. Returns w->status. */
+store_status store_write_wait(store *s, store_write *w);
+
+/* ---- reads ---- */
+
+store_status store_player_by_token(store *s, const uint8_t token_hash[STORE_HASH_BYTES],
+                                   store_player *out);
+/* The score redeemed by the token with that nonce, with its player's name. */
+store_status store_score_get(store *s, const uint8_t nonce[PLAY_NONCE_BYTES], store_score *out);
+store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
+                                   store_token_stats *out);
 
 /* ---- leaderboards ----
- * A board is either a daily board (daily_date set: every daily score of that
- * date) or a level board (game + level: each player's best). Order: higher
- * score first, then lower seq (the earlier server-received submission).
- * Ranks are 1-based and unique. Cursors are opaque to callers: a
- * store_board_key of the boundary entry, so pages stay correct under
- * concurrent inserts. */
+ * A board is either a daily board (day >= 0: every daily score of that
+ * day) or a level board (g + level: each player's best level score).
+ * Order: higher score first, then lower seq (the earlier server-received
+ * submission). Ranks are 1-based and unique. Cursors are opaque to
+ * callers: a store_board_key of the boundary entry, so pages stay correct
+ * under concurrent inserts. */
 
 typedef struct store_board {
-    char daily_date[11]; /* "" for a level board */
-    char game[STORE_GAME_MAX + 1];
+    int32_t day;  /* a daily board's day number, or -1 */
+    const game *g; /* a level board's game (NULL for a daily board) */
     int level;
 } store_board;
+
+/* The board a play's score goes to. */
+store_board store_board_of(const play *p);
 
 typedef struct store_board_key {
     int64_t score;
@@ -171,15 +207,16 @@ typedef struct store_entry {
     int64_t score;
     int64_t seq;
     int64_t submitted_at;
-    char score_id[33];
+    char score_id[PLAY_ID_LEN + 1];
 } store_entry;
 
 /* Up to limit entries strictly after `after` (NULL: from the top), or, when
  * backwards, the limit entries strictly before `after`, returned in board
  * order. *n is the number written; *more says whether entries remain in
- * that direction. */
+ * that direction. *total, when not NULL, is the board's size. */
 store_status store_board_page(store *s, const store_board *b, const store_board_key *after,
-                              bool backwards, int limit, store_entry *out, int *n, bool *more);
+                              bool backwards, int limit, store_entry *out, int *n, bool *more,
+                              int64_t *total);
 
 /* The player's entry and rank, STORE_NOT_FOUND if not on the board. */
 store_status store_board_rank(store *s, const store_board *b, int64_t player_id,

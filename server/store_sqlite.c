@@ -1,16 +1,10 @@
 /*
- * store_sqlite: the SQLite backend of store.h: opening, migrations, reads
- * and leaderboards. Writes are jobs for store_writer.c.
+ * store_sqlite: the SQLite backend of store.h (the embedded default):
+ * opening, migrations, reads and board loads; commits are in
+ * sqlite_commit.c, checkpoints in sqlite_checkpoint.c. It claims every
+ * `database` that is not a URL: a file path.
  *
- * Connections: one writer (used only by the writer thread), a pool of
- * READERS read connections (WAL lets them read while the writer writes,
- * so a read never waits for a commit), and one for the checkpointer.
- * Leaderboards are answered from board_cache (memory), which loads a board
- * through load_board the first time it is read and is offered every
- * committed score by the writer.
- *
- * Ownership: the store owns its connections, statements, threads, queue and
- * board cache; store_close frees them all.
+ * Ownership: see store_sqlite.h; sqlite_close frees everything.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,32 +16,11 @@
 #include "schema.h"
 #include "store_sqlite.h"
 
-/* Exactly 32 hex digits (either case) to 16 bytes. */
-static bool nonce_from_hex(const char *hex, uint8_t out[STORE_NONCE_BYTES])
-{
-    if (!hex || strlen(hex) != 2 * STORE_NONCE_BYTES)
-        return false;
-    for (size_t i = 0; i < 2 * STORE_NONCE_BYTES; i++) {
-        char ch = hex[i];
-        int v = ch >= '0' && ch <= '9'   ? ch - '0'
-                : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
-                : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
-                                         : -1;
-        if (v < 0)
-            return false;
-        if (i % 2 == 0)
-            out[i / 2] = (uint8_t)(v << 4);
-        else
-            out[i / 2] |= (uint8_t)v;
-    }
-    return true;
-}
-
-static conn *reader_get(store *s)
+static conn *reader_get(store_db *s)
 {
     pthread_mutex_lock(&s->pool_mu);
     for (;;) {
-        for (int i = 0; i < READERS; i++) {
+        for (int i = 0; i < SQLITE_READERS; i++) {
             if (!s->reader_busy[i]) {
                 s->reader_busy[i] = true;
                 pthread_mutex_unlock(&s->pool_mu);
@@ -58,7 +31,7 @@ static conn *reader_get(store *s)
     }
 }
 
-static void reader_put(store *s, conn *c)
+static void reader_put(store_db *s, conn *c)
 {
     pthread_mutex_lock(&s->pool_mu);
     s->reader_busy[c - s->readers] = false;
@@ -151,7 +124,7 @@ static store_status migrate(conn *c, char *err, size_t err_len)
     return STORE_OK;
 }
 
-int store_schema_version(store *s)
+static int sqlite_schema_version(store_db *s)
 {
     conn *c = reader_get(s);
     int v = -1;
@@ -161,71 +134,21 @@ int store_schema_version(store *s)
     return v;
 }
 
-/* ---- board loading (reader connection, board_cache callback) ---- */
+/* ---- board loading (a reader connection, for the board cache) ---- */
 
-/* Names for a loaded board: by one scan of players when the board holds a
- * good share of them, else one lookup per entry. */
-static int load_names(conn *c, rank_board *into)
+static store_status sqlite_load_board(store_db *s, const store_board *b, rank_board *into)
 {
-    int64_t n = rank_size(into), max_id = 0;
-    sqlite3_stmt *st = sq_stmt(c, ST_MAX_PLAYER);
-    if (!st)
-        return SQLITE_ERROR;
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        max_id = sqlite3_column_int64(st, 0);
-    sq_done(st);
-    if (rc != SQLITE_ROW)
-        return rc;
-    if (n == 0)
-        return SQLITE_DONE;
-    if (n * 4 >= max_id) {
-        st = sq_stmt(c, ST_ALL_NAMES);
-        if (!st)
-            return SQLITE_ERROR;
-        while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-            rank_set_name(into, sqlite3_column_int64(st, 0),
-                          (const char *)sqlite3_column_text(st, 1));
-        sq_done(st);
-        return rc;
-    }
-    st = sq_stmt(c, ST_PLAYER_NAME);
-    if (!st)
-        return SQLITE_ERROR;
-    rank_entry buf[64];
-    rc = SQLITE_DONE;
-    for (int64_t first = 1; first <= n && rc == SQLITE_DONE; first += 64) {
-        int got = rank_range(into, first, 64, buf);
-        for (int i = 0; i < got && rc == SQLITE_DONE; i++) {
-            sqlite3_bind_int64(st, 1, buf[i].player_id);
-            rc = sqlite3_step(st);
-            if (rc == SQLITE_ROW) {
-                rank_set_name(into, buf[i].player_id, (const char *)sqlite3_column_text(st, 0));
-                rc = SQLITE_DONE;
-            }
-            sqlite3_reset(st);
-        }
-    }
-    sq_done(st);
-    return rc;
-}
-
-static store_status load_board(void *ctx, const store_board *b, rank_board *into)
-{
-    store *s = ctx;
     conn *c = reader_get(s);
-    bool daily = b->daily_date[0] != '\0';
-    int rc = SQLITE_ERROR;
-    /* one read transaction: the names see the same snapshot as the rows */
-    if (sqlite3_exec(c->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
-        goto out;
+    bool daily = b->day >= 0;
     sqlite3_stmt *st = sq_stmt(c, daily ? ST_LOAD_DAILY : ST_LOAD_LEVEL);
+    int rc = SQLITE_ERROR;
     if (!st)
-        goto out_end;
+        goto out;
     if (daily) {
-        sqlite3_bind_text(st, 1, b->daily_date, -1, SQLITE_STATIC);
+        play p = { .day = b->day };
+        sq_bind_date(st, 1, &p);
     } else {
-        sqlite3_bind_text(st, 1, b->game, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 1, b->g->name, -1, SQLITE_STATIC);
         sqlite3_bind_int(st, 2, b->level);
     }
     rank_entry e;
@@ -235,18 +158,16 @@ static store_status load_board(void *ctx, const store_board *b, rank_board *into
         e.seq = sqlite3_column_int64(st, 1);
         e.player_id = sqlite3_column_int64(st, 2);
         e.received_at = sqlite3_column_int64(st, 3);
-        sq_blob(e.nonce, STORE_NONCE_BYTES, st, 4);
+        sq_blob(e.nonce, PLAY_NONCE_BYTES, st, 4);
         if (rank_offer(into, &e) < 0) {
             rc = SQLITE_NOMEM;
             break;
         }
     }
     sq_done(st);
-    if (rc == SQLITE_DONE)
-        rc = load_names(c, into);
-out_end:
-    sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
 out:
+    if (rc != SQLITE_DONE && sq_status(rc) != STORE_BUSY)
+        store_log_error("sqlite_load_board", sqlite3_errmsg(c->db));
     reader_put(s, c);
     return rc == SQLITE_DONE ? STORE_OK : sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
 }
@@ -276,16 +197,28 @@ static bool make_parent_dir(const char *path, char *err, size_t err_len)
     return ok;
 }
 
-store_status store_open(const store_config *cfg, store **out, char *err, size_t err_len)
+static bool sqlite_claims(const char *database)
+{
+    return strstr(database, "://") == NULL;
+}
+
+static void sqlite_close(store_db *s)
+{
+    if (!s)
+        return;
+    sqlite_checkpointer_stop(s);
+    for (int i = 0; i < SQLITE_READERS; i++)
+        sq_close(&s->readers[i]);
+    sq_close(&s->writer); /* the last connection checkpoints the WAL */
+    pthread_cond_destroy(&s->pool_cv);
+    pthread_mutex_destroy(&s->pool_mu);
+    free(s);
+}
+
+static store_status sqlite_open(const store_config *cfg, store_db **out, char *err, size_t err_len)
 {
     *out = NULL;
-    if (err_len)
-        err[0] = '\0';
-    if (!cfg || !cfg->path) {
-        snprintf(err, err_len, "no database path");
-        return STORE_ERROR;
-    }
-    store *s = calloc(1, sizeof *s);
+    store_db *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, err_len, "out of memory");
         return STORE_ERROR;
@@ -293,94 +226,40 @@ store_status store_open(const store_config *cfg, store **out, char *err, size_t 
     s->cfg = *cfg;
     if (s->cfg.busy_timeout_ms <= 0)
         s->cfg.busy_timeout_ms = 5000;
-    if (s->cfg.group_commit_max <= 0)
-        s->cfg.group_commit_max = 64;
-    if (s->cfg.group_commit_wait_us < 0)
-        s->cfg.group_commit_wait_us = 0;
-    s->cfg.path = NULL; /* not kept: the caller's string */
+    s->cfg.database = NULL; /* not kept: the caller's string */
     pthread_mutex_init(&s->pool_mu, NULL);
     pthread_cond_init(&s->pool_cv, NULL);
-    pthread_mutex_init(&s->q_mu, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&s->q_cv, &ca);
-    pthread_condattr_destroy(&ca);
-    pthread_mutex_init(&s->ck_mu, NULL);
-    pthread_cond_init(&s->ck_cv, NULL);
 
     store_config open_cfg = s->cfg;
-    open_cfg.path = cfg->path;
+    open_cfg.database = cfg->database;
     store_status st = STORE_ERROR;
-    if (!make_parent_dir(cfg->path, err, err_len))
+    if (!make_parent_dir(cfg->database, err, err_len))
         goto fail;
-    st = sq_open(&s->writer, &open_cfg, false, err, err_len);
+    st = sq_open(&s->writer, &open_cfg, SQ_WRITER, err, err_len);
     if (st != STORE_OK)
         goto fail;
     st = migrate(&s->writer, err, err_len);
     if (st != STORE_OK)
         goto fail;
-    for (int i = 0; i < READERS; i++) {
-        st = sq_open(&s->readers[i], &open_cfg, true, err, err_len);
+    for (int i = 0; i < SQLITE_READERS; i++) {
+        st = sq_open(&s->readers[i], &open_cfg, SQ_READER, err, err_len);
         if (st != STORE_OK)
             goto fail;
     }
-    st = sq_open(&s->ckpt, &open_cfg, false, err, err_len);
-    if (st != STORE_OK)
-        goto fail;
-    st = STORE_ERROR;
-    s->boards = board_cache_new(load_board, s);
-    if (!s->boards) {
-        snprintf(err, err_len, "out of memory");
-        goto fail;
-    }
-    st = store_writer_start(s, err, err_len);
+    st = sqlite_checkpointer_start(s, &open_cfg, err, err_len);
     if (st != STORE_OK)
         goto fail;
     *out = s;
     return STORE_OK;
 fail:
-    store_close(s);
+    sqlite_close(s);
     return st;
 }
 
-void store_close(store *s)
-{
-    if (!s)
-        return;
-    store_writer_stop(s); /* drains the queue first */
-    sq_close(&s->ckpt);
-    for (int i = 0; i < READERS; i++)
-        sq_close(&s->readers[i]);
-    sq_close(&s->writer); /* the last connection checkpoints the WAL */
-    board_cache_free(s->boards);
-    pthread_cond_destroy(&s->q_cv);
-    pthread_mutex_destroy(&s->q_mu);
-    pthread_cond_destroy(&s->pool_cv);
-    pthread_mutex_destroy(&s->pool_mu);
-    pthread_cond_destroy(&s->ck_cv);
-    pthread_mutex_destroy(&s->ck_mu);
-    free(s);
-}
+/* ---- reads ---- */
 
-/* ---- players ---- */
-
-store_status store_player_create(store *s, const char *name,
-                                 const uint8_t token_hash[STORE_HASH_BYTES], int64_t now,
-                                 store_player *out)
-{
-    job j;
-    memset(&j, 0, sizeof j);
-    j.kind = JOB_PLAYER;
-    j.name = name;
-    j.hash = token_hash;
-    j.now = now;
-    j.player = out;
-    return store_writer_run(s, &j);
-}
-
-store_status store_player_by_token(store *s, const uint8_t token_hash[STORE_HASH_BYTES],
-                                   store_player *out)
+static store_status sqlite_player_by_token(store_db *s, const uint8_t token_hash[STORE_HASH_BYTES],
+                                           store_player *out)
 {
     conn *c = reader_get(s);
     store_status res = STORE_ERROR;
@@ -399,47 +278,40 @@ store_status store_player_by_token(store *s, const uint8_t token_hash[STORE_HASH
         }
         sq_done(st);
     }
+    if (res == STORE_ERROR)
+        store_log_error("sqlite_player_by_token", sqlite3_errmsg(c->db));
     reader_put(s, c);
     return res;
 }
 
-/* ---- seed tokens ---- */
-
-store_status store_token_issue(store *s, const store_token *t, int max_outstanding, int64_t now,
-                               store_token *existing)
-{
-    job j;
-    memset(&j, 0, sizeof j);
-    j.kind = JOB_TOKEN;
-    j.token = t;
-    j.max_outstanding = max_outstanding;
-    j.now = now;
-    j.token_existing = existing;
-    return store_writer_run(s, &j);
-}
-
-store_status store_token_get(store *s, const uint8_t nonce[STORE_NONCE_BYTES], store_token *out)
+static store_status sqlite_player_names(store_db *s, int n, const int64_t *ids,
+                                        char (*names)[STORE_NAME_MAX + 1])
 {
     conn *c = reader_get(s);
     store_status res = STORE_ERROR;
-    sqlite3_stmt *st = sq_stmt(c, ST_TOKEN_GET);
+    sqlite3_stmt *st = sq_stmt(c, ST_PLAYER_NAME);
     if (st) {
-        sqlite3_bind_blob(st, 1, nonce, STORE_NONCE_BYTES, SQLITE_STATIC);
-        int rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
-            sq_read_token(st, out);
-            res = STORE_OK;
-        } else {
-            res = rc == SQLITE_DONE ? STORE_NOT_FOUND : sq_status(rc);
+        res = STORE_OK;
+        for (int i = 0; i < n && res == STORE_OK; i++) {
+            sqlite3_bind_int64(st, 1, ids[i]);
+            int rc = sqlite3_step(st);
+            names[i][0] = '\0';
+            if (rc == SQLITE_ROW)
+                sq_text(names[i], STORE_NAME_MAX + 1, st, 0);
+            else if (rc != SQLITE_DONE)
+                res = sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
+            sqlite3_reset(st);
         }
         sq_done(st);
     }
+    if (res == STORE_ERROR)
+        store_log_error("sqlite_player_names", sqlite3_errmsg(c->db));
     reader_put(s, c);
     return res;
 }
 
-store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
-                                   store_token_stats *out)
+static store_status sqlite_token_stats(store_db *s, int64_t player_id, int64_t now,
+                                       store_token_stats *out)
 {
     conn *c = reader_get(s);
     store_status res = STORE_ERROR;
@@ -459,164 +331,35 @@ store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
         }
         sq_done(st);
     }
+    if (res == STORE_ERROR)
+        store_log_error("sqlite_token_stats", sqlite3_errmsg(c->db));
     reader_put(s, c);
     return res;
 }
 
-/* ---- scores ---- */
-
-void store_score_clear(store_score *sc)
-{
-    if (!sc)
-        return;
-    free(sc->moves_json);
-    free(sc->result_json);
-    memset(sc, 0, sizeof *sc);
-}
-
-store_status store_submit(store *s, store_score *sc, store_score *existing)
-{
-    if (existing) {
-        existing->moves_json = NULL;
-        existing->result_json = NULL;
-    }
-    job j;
-    memset(&j, 0, sizeof j);
-    j.kind = JOB_SUBMIT;
-    j.sc = sc;
-    j.existing = existing;
-    return store_writer_run(s, &j);
-}
-
-store_status store_score_get(store *s, const char *score_id, store_score *out)
+static store_status sqlite_score_get(store_db *s, const uint8_t nonce[PLAY_NONCE_BYTES],
+                                     store_score *out)
 {
     out->moves_json = NULL;
     out->result_json = NULL;
-    uint8_t nonce[STORE_NONCE_BYTES];
-    if (!nonce_from_hex(score_id, nonce))
-        return STORE_NOT_FOUND;
     conn *c = reader_get(s);
     store_status res = sq_score_by_nonce(c, nonce, out);
+    if (res == STORE_ERROR)
+        store_log_error("sqlite_score_get", sqlite3_errmsg(c->db));
     reader_put(s, c);
     return res == STORE_CONFLICT ? STORE_ERROR : res;
 }
 
-store_status store_rejection_add(store *s, const store_rejection *r)
-{
-    job j;
-    memset(&j, 0, sizeof j);
-    j.kind = JOB_REJECTION;
-    j.rejection = r;
-    return store_writer_run(s, &j);
-}
-
-/* ---- leaderboards ---- */
-
-static void entry_out(const rank_entry *e, int64_t rank, store_entry *o)
-{
-    o->rank = rank;
-    o->player_id = e->player_id;
-    memcpy(o->player_name, e->name, sizeof o->player_name);
-    o->score = e->score;
-    o->seq = e->seq;
-    o->submitted_at = e->received_at;
-    sq_hex(e->nonce, STORE_NONCE_BYTES, o->score_id);
-}
-
-/* Copies ranks first.. (up to n) into out; a small stack buffer at a time. */
-static int copy_range(const rank_board *rb, int64_t first, int n, store_entry *out)
-{
-    rank_entry buf[32];
-    int done = 0;
-    while (done < n) {
-        int want = n - done < 32 ? n - done : 32;
-        int got = rank_range(rb, first + done, want, buf);
-        for (int i = 0; i < got; i++)
-            entry_out(&buf[i], first + done + i, &out[done + i]);
-        done += got;
-        if (got < want)
-            break;
-    }
-    return done;
-}
-
-store_status store_board_page(store *s, const store_board *b, const store_board_key *after,
-                              bool backwards, int limit, store_entry *out, int *n, bool *more)
-{
-    *n = 0;
-    *more = false;
-    board_slot *slot;
-    const rank_board *rb;
-    store_status st = board_cache_acquire(s->boards, b, &slot, &rb);
-    if (st != STORE_OK)
-        return st;
-    if (limit < 0)
-        limit = 0;
-    int64_t size = rank_size(rb);
-    if (!backwards) {
-        int64_t before = after ? rank_count_before(rb, after->score, after->seq, true) : 0;
-        *n = copy_range(rb, before + 1, limit, out);
-        *more = before + *n < size;
-    } else {
-        int64_t end = after ? rank_count_before(rb, after->score, after->seq, false) : size;
-        int64_t first = end - limit + 1 < 1 ? 1 : end - limit + 1;
-        *n = end >= first ? copy_range(rb, first, (int)(end - first + 1), out) : 0;
-        *more = first > 1;
-    }
-    board_cache_release(slot);
-    return STORE_OK;
-}
-
-store_status store_board_rank(store *s, const store_board *b, int64_t player_id,
-                              store_entry *out)
-{
-    board_slot *slot;
-    const rank_board *rb;
-    store_status st = board_cache_acquire(s->boards, b, &slot, &rb);
-    if (st != STORE_OK)
-        return st;
-    rank_entry e;
-    int64_t r = rank_of_player(rb, player_id, &e);
-    board_cache_release(slot);
-    if (r == 0)
-        return STORE_NOT_FOUND;
-    entry_out(&e, r, out);
-    return STORE_OK;
-}
-
-store_status store_board_around(store *s, const store_board *b, int64_t player_id, int around,
-                                store_entry *out, int *n, int *self)
-{
-    *n = 0;
-    *self = -1;
-    if (around < 0)
-        around = 0;
-    board_slot *slot;
-    const rank_board *rb;
-    store_status st = board_cache_acquire(s->boards, b, &slot, &rb);
-    if (st != STORE_OK)
-        return st;
-    int64_t r = rank_of_player(rb, player_id, NULL);
-    if (r == 0) {
-        board_cache_release(slot);
-        return STORE_NOT_FOUND;
-    }
-    int64_t first = r - around < 1 ? 1 : r - around;
-    int64_t last = r + around > rank_size(rb) ? rank_size(rb) : r + around;
-    *n = copy_range(rb, first, (int)(last - first + 1), out);
-    *self = (int)(r - first);
-    board_cache_release(slot);
-    return STORE_OK;
-}
-
-store_status store_board_size(store *s, const store_board *b, int64_t *out)
-{
-    board_slot *slot;
-    const rank_board *rb;
-    store_status st = board_cache_acquire(s->boards, b, &slot, &rb);
-    if (st != STORE_OK)
-        return st;
-    *out = rank_size(rb);
-    board_cache_release(slot);
-    return STORE_OK;
-}
+const store_backend store_sqlite_backend = {
+    .name = "sqlite",
+    .claims = sqlite_claims,
+    .open = sqlite_open,
+    .close = sqlite_close,
+    .schema_version = sqlite_schema_version,
+    .commit = sqlite_commit,
+    .player_by_token = sqlite_player_by_token,
+    .player_names = sqlite_player_names,
+    .score_get = sqlite_score_get,
+    .token_stats = sqlite_token_stats,
+    .load_board = sqlite_load_board,
+};

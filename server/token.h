@@ -14,33 +14,28 @@
 #include <stdint.h>
 
 #include "keys.h"
+#include "play.h"
 
-#define TOKEN_NONCE_BYTES 16
 #define TOKEN_GAME_MAX 31
 #define TOKEN_TEXT_MAX 255
 
 typedef struct seed_token {
     uint32_t key_id;
-    int64_t player_id;
-    char game[TOKEN_GAME_MAX + 1];
-    int level;
-    uint32_t seed;
-    int version;
+    play p;
     int64_t issued_at;  /* unix ms */
     int64_t expires_at; /* unix ms */
-    int32_t daily_day;  /* day number of a daily token, -1 otherwise */
-    unsigned char nonce[TOKEN_NONCE_BYTES];
 } seed_token;
 
 typedef enum token_status {
     TOKEN_OK,
-    TOKEN_MALFORMED,   /* not a token at all */
-    TOKEN_UNKNOWN_KEY, /* key id we do not hold */
-    TOKEN_BAD_MAC      /* forged or altered */
+    TOKEN_MALFORMED,    /* not a token at all */
+    TOKEN_UNKNOWN_KEY,  /* key id we do not hold */
+    TOKEN_BAD_MAC,      /* forged or altered */
+    TOKEN_UNKNOWN_GAME  /* ours, but it names a game this build does not serve */
 } token_status;
 
-/* Fills a fresh random nonce, MACs under the current key, writes the text
- * (at most TOKEN_TEXT_MAX bytes + NUL). Sets t->key_id. */
+/* Fills a fresh random nonce into t->p, MACs under the current key, writes
+ * the text (at most TOKEN_TEXT_MAX bytes + NUL). Sets t->key_id. */
 bool token_issue(const keyring *kr, seed_token *t, char *text, size_t text_len);
 
 token_status token_verify(const keyring *kr, const char *text, seed_token *out);

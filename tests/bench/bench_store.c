@@ -157,22 +157,29 @@ static void *submitter(void *arg)
         pthread_mutex_unlock(&r->mu);
         if (i >= SUBMIT_TOKENS || now_s() > r->deadline)
             break;
-        store_score sc;
-        memset(&sc, 0, sizeof sc);
-        nonce_of(i, sc.nonce);
-        sc.player_id = 1 + i % 1000;
-        snprintf(sc.game, sizeof sc.game, "schulte");
-        sc.level = 1 + (int)(i % 15);
-        sc.score = (int64_t)(((uint64_t)i * 2654435761u) % 100000);
-        sc.completed = true;
-        sc.received_at = 1;
-        snprintf(sc.receipt, sizeof sc.receipt, "receipt");
-        sc.moves_json = moves;
-        sc.result_json = (char *)"{}";
+        store_write w;
+        memset(&w, 0, sizeof w);
+        w.kind = STORE_WRITE_SCORE;
+        store_score *sc = &w.u.score.score;
+        nonce_of(i, sc->p.nonce);
+        sc->p.player_id = 1 + i % 1000;
+        sc->p.g = game_find("schulte");
+        sc->p.level = 1 + (int)(i % 15);
+        sc->p.seed = 1;
+        sc->p.version = 1;
+        sc->p.day = -1;
+        play_score_id(&sc->p, sc->score_id);
+        sc->score = (int64_t)(((uint64_t)i * 2654435761u) % 100000);
+        sc->completed = true;
+        sc->received_at = 1;
+        snprintf(sc->receipt, sizeof sc->receipt, "receipt");
+        sc->moves_json = moves;
+        sc->result_json = (char *)"{}";
         double t0 = now_s();
-        store_score ex;
-        store_status st = store_submit(r->s, &sc, &ex);
+        store_status st = store_write_wait(r->s, &w);
         double dt = now_s() - t0;
+        if (st == STORE_CONFLICT)
+            store_score_clear(&w.u.score.existing);
         pthread_mutex_lock(&r->mu);
         if (st != STORE_OK)
             r->errors++;
@@ -410,10 +417,7 @@ static int board_bench(const char *path)
         fprintf(stderr, "bench_store: %s\n", err);
         return -1;
     }
-    store_board b;
-    memset(&b, 0, sizeof b);
-    snprintf(b.game, sizeof b.game, "pipes");
-    b.level = 1;
+    store_board b = { -1, game_find("pipes"), 1 };
     int64_t size = 0;
     long rss0 = rss_kib();
     t0 = now_s();
@@ -421,8 +425,8 @@ static int board_bench(const char *path)
     double load = now_s() - t0;
     long rss1 = rss_kib();
     printf("level board of %lld scores (built by plain SQL in %.1f s):\n", (long long)size, built);
-    printf("  lazy load from SQLite        %.0f ms (resident memory +%ld MiB, mapped file"
-           " pages included)\n", load * 1e3, (rss1 - rss0) / 1024);
+    printf("  lazy load from SQLite        %.0f ms (resident memory +%ld MiB: %.0f bytes per entry)\n",
+           load * 1e3, (rss1 - rss0) / 1024, (double)(rss1 - rss0) * 1024.0 / (double)(size ? size : 1));
     if (st != STORE_OK || size != BOARD_SIZE) {
         store_close(s);
         return -1;
@@ -434,7 +438,7 @@ static int board_bench(const char *path)
     long bad = 0;
     for (int i = 0; i < QUERIES; i++) {
         t0 = now_s();
-        if (store_board_page(s, &b, NULL, false, 100, out, &n, &more) != STORE_OK || n != 100)
+        if (store_board_page(s, &b, NULL, false, 100, out, &n, &more, NULL) != STORE_OK || n != 100)
             bad++;
         lat[i] = now_s() - t0;
     }
@@ -463,7 +467,7 @@ static int board_bench(const char *path)
     store_board_key key = { mid.score, mid.seq };
     for (int i = 0; i < QUERIES; i++) {
         t0 = now_s();
-        if (store_board_page(s, &b, &key, false, 100, out, &n, &more) != STORE_OK || n != 100)
+        if (store_board_page(s, &b, &key, false, 100, out, &n, &more, NULL) != STORE_OK || n != 100)
             bad++;
         lat[i] = now_s() - t0;
     }

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../core/civil.h"
 #include "../../server/rank.h"
 #include "../../server/store.h"
 
@@ -57,11 +58,88 @@ static void hash_of(int64_t i, uint8_t h[STORE_HASH_BYTES])
     h[31] = 0xAB;
 }
 
-static void nonce_of(int64_t i, uint8_t n[STORE_NONCE_BYTES])
+static void nonce_of(int64_t i, uint8_t n[PLAY_NONCE_BYTES])
 {
-    memset(n, 0, STORE_NONCE_BYTES);
+    memset(n, 0, PLAY_NONCE_BYTES);
     memcpy(n, &i, sizeof i);
     n[15] = 0x5A;
+}
+
+/* The day number of "YYYY-MM-DD", or -1 for "". */
+static int32_t day_of(const char *date)
+{
+    civil_date d;
+    return date[0] && civil_parse(date, &d) ? (int32_t)civil_to_days(d) : -1;
+}
+
+static void play_fill(play *p, int64_t nonce, int64_t player, const char *game_name, int level,
+                      const char *daily)
+{
+    memset(p, 0, sizeof *p);
+    nonce_of(nonce, p->nonce);
+    p->player_id = player;
+    p->g = game_find(game_name);
+    p->level = level;
+    p->seed = (uint32_t)(nonce * 2654435761u);
+    p->version = 1;
+    p->day = day_of(daily);
+}
+
+/* ---- the store's writes, waited for (as the CLI and admin tools do) ---- */
+
+static store_status player_create(store *s, const char *name, const uint8_t h[STORE_HASH_BYTES],
+                                  int64_t now, store_player *out)
+{
+    store_write w;
+    memset(&w, 0, sizeof w);
+    w.kind = STORE_WRITE_PLAYER;
+    w.u.player.name = name;
+    memcpy(w.u.player.token_hash, h, STORE_HASH_BYTES);
+    w.u.player.now = now;
+    store_status st = store_write_wait(s, &w);
+    *out = w.u.player.created;
+    return st;
+}
+
+static store_status token_issue(store *s, const store_token *t, int max_outstanding, int64_t now,
+                                store_token *existing)
+{
+    store_write w;
+    memset(&w, 0, sizeof w);
+    w.kind = STORE_WRITE_TOKEN;
+    w.u.token.token = *t;
+    w.u.token.max_outstanding = max_outstanding;
+    w.u.token.now = now;
+    store_status st = store_write_wait(s, &w);
+    if (existing)
+        *existing = w.u.token.existing;
+    return st;
+}
+
+/* Submits *sc (its seq is set); on a conflict *existing takes the
+ * recorded score (the caller clears it), or it is cleared here. */
+static store_status submit(store *s, store_score *sc, store_score *existing)
+{
+    store_write w;
+    memset(&w, 0, sizeof w);
+    w.kind = STORE_WRITE_SCORE;
+    w.u.score.score = *sc;
+    store_status st = store_write_wait(s, &w);
+    sc->seq = w.u.score.score.seq;
+    if (existing)
+        *existing = w.u.score.existing;
+    else
+        store_score_clear(&w.u.score.existing);
+    return st;
+}
+
+static store_status rejection_add(store *s, const store_rejection *r)
+{
+    store_write w;
+    memset(&w, 0, sizeof w);
+    w.kind = STORE_WRITE_REJECTION;
+    w.u.rejection.rejection = *r;
+    return store_write_wait(s, &w);
 }
 
 static int64_t new_player(store *s, int64_t i)
@@ -71,46 +149,36 @@ static int64_t new_player(store *s, int64_t i)
     char name[32];
     snprintf(name, sizeof name, "player%lld", (long long)i);
     store_player p;
-    if (store_player_create(s, name, h, T0, &p) != STORE_OK)
+    if (player_create(s, name, h, T0, &p) != STORE_OK)
         return 0;
     return p.id;
 }
 
-static void token_fill(store_token *t, int64_t nonce, int64_t player, const char *game, int level,
+static void token_fill(store_token *t, int64_t nonce, int64_t player, const char *game_name, int level,
                        const char *daily, int64_t issued)
 {
     memset(t, 0, sizeof *t);
-    nonce_of(nonce, t->nonce);
-    t->player_id = player;
-    snprintf(t->game, sizeof t->game, "%s", game);
-    t->level = level;
-    t->seed = (uint32_t)(nonce * 2654435761u);
-    t->version = 1;
+    play_fill(&t->p, nonce, player, game_name, level, daily);
     t->issued_at = issued;
     t->expires_at = issued + HOUR;
-    snprintf(t->daily_date, sizeof t->daily_date, "%s", daily);
     snprintf(t->text, sizeof t->text, "tok.%lld", (long long)nonce);
 }
 
-static store_status issue(store *s, int64_t nonce, int64_t player, const char *game, int level,
+static store_status issue(store *s, int64_t nonce, int64_t player, const char *game_name, int level,
                           const char *daily)
 {
     store_token t, ex;
-    token_fill(&t, nonce, player, game, level, daily, T0);
-    return store_token_issue(s, &t, 1000000, T0, &ex);
+    token_fill(&t, nonce, player, game_name, level, daily, T0);
+    return token_issue(s, &t, 1000000, T0, &ex);
 }
 
-static void score_fill(store_score *sc, int64_t nonce, int64_t player, const char *game, int level,
+/* moves_json and result_json point to static text: never clear *sc. */
+static void score_fill(store_score *sc, int64_t nonce, int64_t player, const char *game_name, int level,
                        const char *daily, int64_t score)
 {
     memset(sc, 0, sizeof *sc);
-    nonce_of(nonce, sc->nonce);
-    sc->player_id = player;
-    snprintf(sc->game, sizeof sc->game, "%s", game);
-    sc->level = level;
-    sc->seed = (uint32_t)(nonce * 2654435761u);
-    sc->version = 1;
-    snprintf(sc->daily_date, sizeof sc->daily_date, "%s", daily);
+    play_fill(&sc->p, nonce, player, game_name, level, daily);
+    play_score_id(&sc->p, sc->score_id);
     sc->score = score;
     sc->completed = true;
     sc->received_at = T0 + nonce;
@@ -121,20 +189,21 @@ static void score_fill(store_score *sc, int64_t nonce, int64_t player, const cha
 }
 
 /* Issues a token and submits a score on it; returns the submit status. */
-static store_status play(store *s, int64_t nonce, int64_t player, const char *game, int level,
-                         const char *daily, int64_t score, int64_t *seq)
+static store_status play_level(store *s, int64_t nonce, int64_t player, const char *game_name, int level,
+                               const char *daily, int64_t score, int64_t *seq)
 {
-    if (issue(s, nonce, player, game, level, daily) != STORE_OK)
+    if (issue(s, nonce, player, game_name, level, daily) != STORE_OK)
         return STORE_ERROR;
-    store_score sc, ex;
-    score_fill(&sc, nonce, player, game, level, daily, score);
-    store_status st = store_submit(s, &sc, &ex);
-    if (st == STORE_CONFLICT)
-        store_score_clear(&ex);
+    store_score sc;
+    score_fill(&sc, nonce, player, game_name, level, daily, score);
+    store_status st = submit(s, &sc, NULL);
     if (seq)
         *seq = sc.seq;
     return st;
 }
+
+/* The recorded token's redeemed flag, read with SQL: 1, 0, or -1 when absent. */
+static int64_t token_redeemed(const char *path, int64_t nonce);
 
 static int64_t sql_int(const char *path, const char *sql)
 {
@@ -152,20 +221,23 @@ static int64_t sql_int(const char *path, const char *sql)
     return v;
 }
 
-static store_board level_board(const char *game, int level)
+static int64_t token_redeemed(const char *path, int64_t nonce)
 {
-    store_board b;
-    memset(&b, 0, sizeof b);
-    snprintf(b.game, sizeof b.game, "%s", game);
-    b.level = level;
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT redeemed FROM seed_tokens WHERE hex(nonce) = '%016llX0000000000000%s'",
+             (unsigned long long)__builtin_bswap64((uint64_t)nonce), "05A");
+    return sql_int(path, sql);
+}
+
+static store_board level_board(const char *game_name, int level)
+{
+    store_board b = { -1, game_find(game_name), level };
     return b;
 }
 
 static store_board daily_board(const char *date)
 {
-    store_board b;
-    memset(&b, 0, sizeof b);
-    snprintf(b.daily_date, sizeof b.daily_date, "%s", date);
+    store_board b = { day_of(date), NULL, 0 };
     return b;
 }
 
@@ -241,8 +313,8 @@ static void players_and_token_lookup(void)
     hash_of(2, h2);
     hash_of(3, h3);
     store_player a, b, got;
-    CHECK_EQ(store_player_create(s, "Ada", h1, T0, &a), STORE_OK);
-    CHECK_EQ(store_player_create(s, "Bo", h2, T0 + 1, &b), STORE_OK);
+    CHECK_EQ(player_create(s, "Ada", h1, T0, &a), STORE_OK);
+    CHECK_EQ(player_create(s, "Bo", h2, T0 + 1, &b), STORE_OK);
     CHECK(a.id > 0 && b.id > 0 && a.id != b.id);
     CHECK(strcmp(a.name, "Ada") == 0 && a.created_at == T0);
     CHECK_EQ(store_player_by_token(s, h2, &got), STORE_OK);
@@ -251,11 +323,11 @@ static void players_and_token_lookup(void)
     CHECK_EQ(got.created_at, T0 + 1);
     CHECK_EQ(store_player_by_token(s, h3, &got), STORE_NOT_FOUND);
     /* the token hash is unique */
-    CHECK_EQ(store_player_create(s, "Copy", h1, T0, &got), STORE_CONFLICT);
+    CHECK_EQ(player_create(s, "Copy", h1, T0, &got), STORE_CONFLICT);
     char longname[STORE_NAME_MAX + 2];
     memset(longname, 'x', sizeof longname - 1);
     longname[sizeof longname - 1] = '\0';
-    CHECK_EQ(store_player_create(s, longname, h3, T0, &got), STORE_ERROR);
+    CHECK_EQ(player_create(s, longname, h3, T0, &got), STORE_ERROR);
     store_close(s);
     tmp_remove(&t);
 }
@@ -269,55 +341,56 @@ static void token_limits_and_daily(void)
     if (!s)
         return;
     int64_t p = new_player(s, 1), q = new_player(s, 2);
-    store_token tok, ex, got;
+    store_token tok, ex;
     for (int i = 0; i < 3; i++) {
         token_fill(&tok, 10 + i, p, "schulte", 1, "", T0);
-        CHECK_EQ(store_token_issue(s, &tok, 3, T0, &ex), STORE_OK);
+        CHECK_EQ(token_issue(s, &tok, 3, T0, &ex), STORE_OK);
     }
     token_fill(&tok, 13, p, "schulte", 1, "", T0);
-    CHECK_EQ(store_token_issue(s, &tok, 3, T0, &ex), STORE_LIMIT);
+    CHECK_EQ(token_issue(s, &tok, 3, T0, &ex), STORE_LIMIT);
     /* another player is not affected */
     token_fill(&tok, 14, q, "schulte", 1, "", T0);
-    CHECK_EQ(store_token_issue(s, &tok, 3, T0, &ex), STORE_OK);
+    CHECK_EQ(token_issue(s, &tok, 3, T0, &ex), STORE_OK);
     /* once the three expire they no longer count */
     token_fill(&tok, 13, p, "schulte", 1, "", T0 + HOUR);
-    CHECK_EQ(store_token_issue(s, &tok, 3, T0 + HOUR, &ex), STORE_OK);
-    CHECK_EQ(store_token_get(s, tok.nonce, &got), STORE_OK);
-    CHECK(memcmp(got.nonce, tok.nonce, STORE_NONCE_BYTES) == 0);
-    CHECK_EQ(got.player_id, p);
-    CHECK(strcmp(got.game, "schulte") == 0 && got.level == 1 && got.seed == tok.seed);
-    CHECK(got.version == 1 && got.issued_at == T0 + HOUR && got.expires_at == T0 + 2 * HOUR);
-    CHECK(strcmp(got.text, "tok.13") == 0 && got.daily_date[0] == '\0' && !got.redeemed);
-    uint8_t unknown[STORE_NONCE_BYTES];
-    nonce_of(999, unknown);
-    CHECK_EQ(store_token_get(s, unknown, &got), STORE_NOT_FOUND);
+    CHECK_EQ(token_issue(s, &tok, 3, T0 + HOUR, &ex), STORE_OK);
+    CHECK_EQ(token_redeemed(t.path, 13), 0);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM seed_tokens WHERE text = 'tok.13' AND game = 'schulte'"
+                             " AND level = 1 AND version = 1 AND daily_date = ''"),
+             1);
+    CHECK_EQ(sql_int(t.path, "SELECT expires_at - issued_at FROM seed_tokens WHERE text = 'tok.13'"), HOUR);
+    CHECK_EQ(token_redeemed(t.path, 999), -1);
+    /* daily tokens do not count towards max_outstanding */
+    token_fill(&tok, 30, q, "pipes", 4, "2025-12-01", T0);
+    CHECK_EQ(token_issue(s, &tok, 1, T0, &ex), STORE_OK);
 
     /* daily: one per player per date; asking again returns the first */
     token_fill(&tok, 20, q, "pipes", 4, "2025-12-02", T0);
-    CHECK_EQ(store_token_issue(s, &tok, 3, T0, &ex), STORE_OK);
+    CHECK_EQ(token_issue(s, &tok, 3, T0, &ex), STORE_OK);
     token_fill(&tok, 21, q, "pipes", 4, "2025-12-02", T0 + 5);
     memset(&ex, 0, sizeof ex);
-    CHECK_EQ(store_token_issue(s, &tok, 3, T0 + 5, &ex), STORE_CONFLICT);
-    uint8_t first[STORE_NONCE_BYTES];
+    CHECK_EQ(token_issue(s, &tok, 3, T0 + 5, &ex), STORE_CONFLICT);
+    uint8_t first[PLAY_NONCE_BYTES];
     nonce_of(20, first);
-    CHECK(memcmp(ex.nonce, first, STORE_NONCE_BYTES) == 0);
-    CHECK(strcmp(ex.text, "tok.20") == 0 && strcmp(ex.daily_date, "2025-12-02") == 0);
+    CHECK(memcmp(ex.p.nonce, first, PLAY_NONCE_BYTES) == 0);
+    CHECK(strcmp(ex.text, "tok.20") == 0 && ex.p.day == day_of("2025-12-02"));
+    CHECK(ex.p.g == game_find("pipes") && ex.p.level == 4 && ex.p.player_id == q);
     CHECK(!ex.redeemed);
-    CHECK_EQ(store_token_get(s, tok.nonce, &got), STORE_NOT_FOUND);
+    CHECK_EQ(token_redeemed(t.path, 21), -1);
     /* even at the limit the daily answer is the outstanding token */
     token_fill(&tok, 22, q, "schulte", 1, "", T0);
-    CHECK_EQ(store_token_issue(s, &tok, 3, T0, &ex), STORE_OK);
+    CHECK_EQ(token_issue(s, &tok, 3, T0, &ex), STORE_OK);
     token_fill(&tok, 23, q, "pipes", 4, "2025-12-02", T0);
-    CHECK_EQ(store_token_issue(s, &tok, 3, T0, &ex), STORE_CONFLICT);
+    CHECK_EQ(token_issue(s, &tok, 3, T0, &ex), STORE_CONFLICT);
     /* after redemption it is still a conflict, now with redeemed set */
     store_score sc;
     score_fill(&sc, 20, q, "pipes", 4, "2025-12-02", 7);
-    CHECK_EQ(store_submit(s, &sc, NULL), STORE_OK);
-    CHECK_EQ(store_token_issue(s, &tok, 3, T0, &ex), STORE_CONFLICT);
+    CHECK_EQ(submit(s, &sc, NULL), STORE_OK);
+    CHECK_EQ(token_issue(s, &tok, 3, T0, &ex), STORE_CONFLICT);
     CHECK(ex.redeemed);
     /* another date is another daily */
     token_fill(&tok, 24, q, "pipes", 4, "2025-12-03", T0 + HOUR);
-    CHECK_EQ(store_token_issue(s, &tok, 3, T0 + HOUR, &ex), STORE_OK);
+    CHECK_EQ(token_issue(s, &tok, 3, T0 + HOUR, &ex), STORE_OK);
     store_close(s);
     tmp_remove(&t);
 }
@@ -336,7 +409,7 @@ static void token_stats_abandoned(void)
     store_score sc;
     for (int i = 0; i < 2; i++) {
         score_fill(&sc, 100 + i, p, "schulte", 2, "", 10 + i);
-        CHECK_EQ(store_submit(s, &sc, NULL), STORE_OK);
+        CHECK_EQ(submit(s, &sc, NULL), STORE_OK);
     }
     store_token_stats st;
     CHECK_EQ(store_token_stats_for(s, p, T0 + 1, &st), STORE_OK);
@@ -361,18 +434,18 @@ static void submit_conflict_and_idempotency_data(void)
     CHECK_EQ(issue(s, 1, p, "pipes", 3, ""), STORE_OK);
     store_score sc, ex, got;
     score_fill(&sc, 1, p, "pipes", 3, "", 4242);
-    CHECK_EQ(store_submit(s, &sc, &ex), STORE_OK);
+    CHECK_EQ(submit(s, &sc, &ex), STORE_OK);
     CHECK(sc.seq > 0);
     CHECK(strcmp(sc.score_id, "01000000000000000000000000000000") != 0);
     char want_id[33];
     snprintf(want_id, sizeof want_id, "0100000000000000000000000000005a");
     CHECK(strcmp(sc.score_id, want_id) == 0);
-    CHECK_EQ(store_score_get(s, want_id, &got), STORE_OK);
+    CHECK_EQ(store_score_get(s, sc.p.nonce, &got), STORE_OK);
     CHECK(strcmp(got.score_id, want_id) == 0);
-    CHECK(memcmp(got.nonce, sc.nonce, STORE_NONCE_BYTES) == 0);
-    CHECK(got.player_id == p && strcmp(got.player_name, "player7") == 0);
-    CHECK(strcmp(got.game, "pipes") == 0 && got.level == 3 && got.seed == sc.seed);
-    CHECK(got.version == 1 && got.daily_date[0] == '\0' && got.score == 4242 && got.completed);
+    CHECK(memcmp(got.p.nonce, sc.p.nonce, PLAY_NONCE_BYTES) == 0);
+    CHECK(got.p.player_id == p && strcmp(got.player_name, "player7") == 0);
+    CHECK(got.p.g == game_find("pipes") && got.p.level == 3 && got.p.seed == sc.p.seed);
+    CHECK(got.p.version == 1 && got.p.day == -1 && got.score == 4242 && got.completed);
     CHECK(got.received_at == sc.received_at && got.seq == sc.seq);
     CHECK(memcmp(got.moves_hash, sc.moves_hash, STORE_HASH_BYTES) == 0);
     CHECK(strcmp(got.receipt, sc.receipt) == 0);
@@ -380,13 +453,15 @@ static void submit_conflict_and_idempotency_data(void)
     CHECK(got.result_json && strcmp(got.result_json, sc.result_json) == 0);
     store_score_clear(&got);
     CHECK(got.moves_json == NULL);
-    CHECK_EQ(store_score_get(s, "ffffffffffffffffffffffffffffffff", &got), STORE_NOT_FOUND);
+    uint8_t missing[PLAY_NONCE_BYTES];
+    memset(missing, 0xff, sizeof missing);
+    CHECK_EQ(store_score_get(s, missing, &got), STORE_NOT_FOUND);
 
     /* the same token again: conflict with the recorded score filled in */
     store_score again;
     score_fill(&again, 1, p, "pipes", 3, "", 1);
     again.moves_json = (char *)"[]";
-    CHECK_EQ(store_submit(s, &again, &ex), STORE_CONFLICT);
+    CHECK_EQ(submit(s, &again, &ex), STORE_CONFLICT);
     CHECK(strcmp(ex.score_id, want_id) == 0 && ex.score == 4242 && ex.seq == sc.seq);
     CHECK(memcmp(ex.moves_hash, sc.moves_hash, STORE_HASH_BYTES) == 0);
     CHECK(ex.moves_json && strcmp(ex.moves_json, sc.moves_json) == 0);
@@ -396,33 +471,34 @@ static void submit_conflict_and_idempotency_data(void)
     /* a score that does not match its token is refused */
     CHECK_EQ(issue(s, 3, p, "pipes", 3, ""), STORE_OK);
     score_fill(&again, 3, p + 1, "pipes", 3, "", 1);
-    CHECK_EQ(store_submit(s, &again, &ex), STORE_ERROR);
+    CHECK_EQ(submit(s, &again, &ex), STORE_ERROR);
     score_fill(&again, 3, p, "pipes", 4, "", 1);
-    CHECK_EQ(store_submit(s, &again, &ex), STORE_ERROR);
+    CHECK_EQ(submit(s, &again, &ex), STORE_ERROR);
     score_fill(&again, 3, p, "pipes", 3, "2025-12-02", 1);
-    CHECK_EQ(store_submit(s, &again, &ex), STORE_ERROR);
+    CHECK_EQ(submit(s, &again, &ex), STORE_ERROR);
 
     /* a token never issued */
     score_fill(&again, 55, p, "pipes", 3, "", 1);
-    CHECK_EQ(store_submit(s, &again, &ex), STORE_NOT_FOUND);
+    CHECK_EQ(submit(s, &again, &ex), STORE_NOT_FOUND);
 
-    store_token tok;
-    CHECK_EQ(store_token_get(s, sc.nonce, &tok), STORE_OK);
-    CHECK(tok.redeemed);
+    CHECK_EQ(token_redeemed(t.path, 1), 1);
 
+    /* rejections: kept while the token is open; a redeemed token's run is
+     * over (a conflict, not kept); a token never issued is not found */
+    CHECK_EQ(issue(s, 2, p, "pipes", 3, ""), STORE_OK);
     store_rejection r;
     memset(&r, 0, sizeof r);
-    nonce_of(2, r.nonce);
-    r.player_id = p;
-    snprintf(r.game, sizeof r.game, "pipes");
-    r.level = 3;
-    r.version = 1;
+    play_fill(&r.p, 2, p, "pipes", 3, "");
     snprintf(r.reason, sizeof r.reason, "illegal_move");
     r.move_index = 4;
     r.received_at = T0;
     r.moves_json = "[1,2]";
-    CHECK_EQ(store_rejection_add(s, &r), STORE_OK);
-    CHECK_EQ(store_rejection_add(s, &r), STORE_OK);
+    CHECK_EQ(rejection_add(s, &r), STORE_OK);
+    CHECK_EQ(rejection_add(s, &r), STORE_OK);
+    play_fill(&r.p, 1, p, "pipes", 3, "");
+    CHECK_EQ(rejection_add(s, &r), STORE_CONFLICT);
+    play_fill(&r.p, 77, p, "pipes", 3, "");
+    CHECK_EQ(rejection_add(s, &r), STORE_NOT_FOUND);
     store_close(s);
     CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM rejections WHERE reason = 'illegal_move'"
                              " AND move_index = 4"),
@@ -445,23 +521,23 @@ static void bests_replace_rule(void)
     CHECK_EQ(size, 0);
     int64_t seq100, seq, seq150;
     store_entry e;
-    CHECK_EQ(play(s, 1, p, "schulte", 5, "", 100, &seq100), STORE_OK);
-    CHECK_EQ(play(s, 2, p, "schulte", 5, "", 50, &seq), STORE_OK); /* lower: kept 100 */
+    CHECK_EQ(play_level(s, 1, p, "schulte", 5, "", 100, &seq100), STORE_OK);
+    CHECK_EQ(play_level(s, 2, p, "schulte", 5, "", 50, &seq), STORE_OK); /* lower: kept 100 */
     CHECK_EQ(store_board_rank(s, &b, p, &e), STORE_OK);
     CHECK(e.score == 100 && e.seq == seq100 && e.rank == 1);
-    CHECK_EQ(play(s, 3, p, "schulte", 5, "", 100, &seq), STORE_OK); /* equal: kept the first */
+    CHECK_EQ(play_level(s, 3, p, "schulte", 5, "", 100, &seq), STORE_OK); /* equal: kept the first */
     CHECK_EQ(store_board_rank(s, &b, p, &e), STORE_OK);
     CHECK(e.score == 100 && e.seq == seq100);
-    CHECK_EQ(play(s, 4, q, "schulte", 5, "", 120, &seq), STORE_OK);
+    CHECK_EQ(play_level(s, 4, q, "schulte", 5, "", 120, &seq), STORE_OK);
     CHECK_EQ(store_board_rank(s, &b, p, &e), STORE_OK);
     CHECK_EQ(e.rank, 2);
-    CHECK_EQ(play(s, 5, p, "schulte", 5, "", 150, &seq150), STORE_OK); /* higher: replaced */
+    CHECK_EQ(play_level(s, 5, p, "schulte", 5, "", 150, &seq150), STORE_OK); /* higher: replaced */
     CHECK_EQ(store_board_rank(s, &b, p, &e), STORE_OK);
     CHECK(e.score == 150 && e.seq == seq150 && e.rank == 1);
     CHECK_EQ(store_board_size(s, &b, &size), STORE_OK);
     CHECK_EQ(size, 2);
     /* a score on another level or a daily of the same player elsewhere */
-    CHECK_EQ(play(s, 6, p, "schulte", 6, "", 999, &seq), STORE_OK);
+    CHECK_EQ(play_level(s, 6, p, "schulte", 6, "", 999, &seq), STORE_OK);
     CHECK_EQ(store_board_size(s, &b, &size), STORE_OK);
     CHECK_EQ(size, 2);
     store_close(s);
@@ -497,7 +573,7 @@ static void board_order_ties_and_pages(void)
     int64_t ids[8], seqs[8];
     for (int i = 0; i < 8; i++) {
         ids[i] = new_player(s, i + 1);
-        CHECK_EQ(play(s, 100 + i, ids[i], "pipes", 1, "2025-12-02", scores[i], &seqs[i]),
+        CHECK_EQ(play_level(s, 100 + i, ids[i], "pipes", 1, "2025-12-02", scores[i], &seqs[i]),
                  STORE_OK);
     }
     const int want[8] = { 3, 7, 1, 4, 0, 2, 5, 6 }; /* indexes in board order */
@@ -506,7 +582,7 @@ static void board_order_ties_and_pages(void)
         store_entry out[16];
         int n = 0;
         bool more = true;
-        CHECK_EQ(store_board_page(s, &boards[bi], NULL, false, 16, out, &n, &more), STORE_OK);
+        CHECK_EQ(store_board_page(s, &boards[bi], NULL, false, 16, out, &n, &more, NULL), STORE_OK);
         CHECK_EQ(n, 8);
         CHECK(!more);
         for (int i = 0; i < n; i++) {
@@ -520,7 +596,7 @@ static void board_order_ties_and_pages(void)
         int seen = 0;
         const store_board_key *after = NULL;
         do {
-            CHECK_EQ(store_board_page(s, &boards[bi], after, false, 3, out, &n, &more), STORE_OK);
+            CHECK_EQ(store_board_page(s, &boards[bi], after, false, 3, out, &n, &more, NULL), STORE_OK);
             for (int i = 0; i < n; i++)
                 CHECK_EQ(out[i].player_id, ids[want[seen + i]]);
             seen += n;
@@ -534,7 +610,7 @@ static void board_order_ties_and_pages(void)
         int end = 8;
         after = NULL;
         do {
-            CHECK_EQ(store_board_page(s, &boards[bi], after, true, 3, out, &n, &more), STORE_OK);
+            CHECK_EQ(store_board_page(s, &boards[bi], after, true, 3, out, &n, &more, NULL), STORE_OK);
             CHECK(n <= end);
             for (int i = 0; i < n; i++) {
                 CHECK_EQ(out[i].player_id, ids[want[end - n + i]]);
@@ -551,9 +627,9 @@ static void board_order_ties_and_pages(void)
         /* a cursor key that is not on the board still orders correctly */
         key.score = 70;
         key.seq = 0;
-        CHECK_EQ(store_board_page(s, &boards[bi], &key, false, 2, out, &n, &more), STORE_OK);
+        CHECK_EQ(store_board_page(s, &boards[bi], &key, false, 2, out, &n, &more, NULL), STORE_OK);
         CHECK(n == 2 && out[0].player_id == ids[1] && out[0].rank == 3 && more);
-        CHECK_EQ(store_board_page(s, &boards[bi], &key, true, 5, out, &n, &more), STORE_OK);
+        CHECK_EQ(store_board_page(s, &boards[bi], &key, true, 5, out, &n, &more, NULL), STORE_OK);
         CHECK(n == 2 && out[1].player_id == ids[7] && !more);
     }
     store_close(s);
@@ -573,25 +649,25 @@ static void cursor_under_inserts(void)
     for (int i = 0; i < 12; i++)
         ids[i] = new_player(s, i + 1);
     for (int i = 0; i < 6; i++) /* scores 600, 500, ..., 100 */
-        CHECK_EQ(play(s, i + 1, ids[i], "schulte", 1, "", 600 - 100 * i, NULL), STORE_OK);
+        CHECK_EQ(play_level(s, i + 1, ids[i], "schulte", 1, "", 600 - 100 * i, NULL), STORE_OK);
     store_entry out[8];
     int n;
     bool more;
-    CHECK_EQ(store_board_page(s, &b, NULL, false, 3, out, &n, &more), STORE_OK);
+    CHECK_EQ(store_board_page(s, &b, NULL, false, 3, out, &n, &more, NULL), STORE_OK);
     CHECK(n == 3 && more && out[2].score == 400);
     store_board_key key = { out[2].score, out[2].seq };
     /* new entries above and below the cursor between two page reads */
-    CHECK_EQ(play(s, 7, ids[6], "schulte", 1, "", 1000, NULL), STORE_OK);
-    CHECK_EQ(play(s, 8, ids[7], "schulte", 1, "", 450, NULL), STORE_OK);
-    CHECK_EQ(play(s, 9, ids[8], "schulte", 1, "", 400, NULL), STORE_OK); /* tie, later seq */
-    CHECK_EQ(play(s, 10, ids[9], "schulte", 1, "", 350, NULL), STORE_OK);
-    CHECK_EQ(store_board_page(s, &b, &key, false, 3, out, &n, &more), STORE_OK);
+    CHECK_EQ(play_level(s, 7, ids[6], "schulte", 1, "", 1000, NULL), STORE_OK);
+    CHECK_EQ(play_level(s, 8, ids[7], "schulte", 1, "", 450, NULL), STORE_OK);
+    CHECK_EQ(play_level(s, 9, ids[8], "schulte", 1, "", 400, NULL), STORE_OK); /* tie, later seq */
+    CHECK_EQ(play_level(s, 10, ids[9], "schulte", 1, "", 350, NULL), STORE_OK);
+    CHECK_EQ(store_board_page(s, &b, &key, false, 3, out, &n, &more, NULL), STORE_OK);
     CHECK(n == 3 && more);
     CHECK(out[0].player_id == ids[8] && out[0].score == 400 && out[0].rank == 6);
     CHECK(out[1].player_id == ids[9] && out[1].score == 350);
     CHECK(out[2].player_id == ids[3] && out[2].score == 300);
     /* backwards from the cursor: what sorts before it now */
-    CHECK_EQ(store_board_page(s, &b, &key, true, 10, out, &n, &more), STORE_OK);
+    CHECK_EQ(store_board_page(s, &b, &key, true, 10, out, &n, &more, NULL), STORE_OK);
     CHECK(n == 4 && !more && out[0].score == 1000 && out[3].score == 450);
     store_close(s);
     tmp_remove(&t);
@@ -611,8 +687,8 @@ static void rank_and_around_edges(void)
     store_board b = level_board("pipes", 2), one = level_board("pipes", 3),
                 empty = level_board("pipes", 4);
     for (int i = 0; i < 5; i++) /* ids[0] top ... ids[4] bottom */
-        CHECK_EQ(play(s, i + 1, ids[i], "pipes", 2, "", 50 - i, NULL), STORE_OK);
-    CHECK_EQ(play(s, 9, ids[5], "pipes", 3, "", 1, NULL), STORE_OK);
+        CHECK_EQ(play_level(s, i + 1, ids[i], "pipes", 2, "", 50 - i, NULL), STORE_OK);
+    CHECK_EQ(play_level(s, 9, ids[5], "pipes", 3, "", 1, NULL), STORE_OK);
     store_entry e, out[21];
     int n, self;
     CHECK_EQ(store_board_rank(s, &b, ids[0], &e), STORE_OK);
@@ -640,9 +716,9 @@ static void rank_and_around_edges(void)
     CHECK_EQ(store_board_size(s, &empty, &size), STORE_OK);
     CHECK_EQ(size, 0);
     bool more = true;
-    CHECK_EQ(store_board_page(s, &empty, NULL, false, 10, out, &n, &more), STORE_OK);
+    CHECK_EQ(store_board_page(s, &empty, NULL, false, 10, out, &n, &more, NULL), STORE_OK);
     CHECK(n == 0 && !more);
-    CHECK_EQ(store_board_page(s, &empty, NULL, true, 10, out, &n, &more), STORE_OK);
+    CHECK_EQ(store_board_page(s, &empty, NULL, true, 10, out, &n, &more, NULL), STORE_OK);
     CHECK(n == 0 && !more);
     CHECK_EQ(store_board_rank(s, &empty, ids[0], &e), STORE_NOT_FOUND);
     store_close(s);
@@ -728,7 +804,7 @@ static int compare_with_sql(store *s, const char *path, const store_board *b, co
     store_entry *all = calloc((size_t)size + 1, sizeof *all);
     int n = 0;
     bool more = false;
-    int ok = all && store_board_page(s, b, NULL, false, (int)size, all, &n, &more) == STORE_OK &&
+    int ok = all && store_board_page(s, b, NULL, false, (int)size, all, &n, &more, NULL) == STORE_OK &&
              n == size && !more;
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
@@ -788,7 +864,7 @@ static void order_matches_sql_on_random_data(void)
             daily = "2025-12-02";
             daily_used[p] = true;
         }
-        CHECK_EQ(play(s, nonce++, ids[p], "schulte", 9, daily, (int64_t)(rnd() % 30), NULL),
+        CHECK_EQ(play_level(s, nonce++, ids[p], "schulte", 9, daily, (int64_t)(rnd() % 30), NULL),
                  STORE_OK);
     }
     CHECK(compare_with_sql(s, t.path, &lb, lsql));
@@ -824,11 +900,11 @@ static void *submit_worker(void *arg)
             int64_t nonce = 1 + owner * PER_THREAD + k;
             store_score sc, ex;
             score_fill(&sc, nonce, w->players[owner], "pipes", 7, "", (int64_t)(nonce % 97));
-            store_status st = store_submit(w->s, &sc, &ex);
+            store_status st = submit(w->s, &sc, &ex);
             if (st == STORE_OK) {
                 w->ok++;
             } else if (st == STORE_CONFLICT) {
-                if (ex.seq <= 0 || memcmp(ex.nonce, sc.nonce, STORE_NONCE_BYTES) != 0)
+                if (ex.seq <= 0 || memcmp(ex.p.nonce, sc.p.nonce, PLAY_NONCE_BYTES) != 0)
                     w->bad++;
                 store_score_clear(&ex);
                 w->conflict++;
@@ -848,7 +924,7 @@ static void *board_reader(void *arg)
     for (int i = 0; i < 300; i++) {
         int n;
         bool more;
-        if (store_board_page(w->s, &b, NULL, false, 20, out, &n, &more) != STORE_OK)
+        if (store_board_page(w->s, &b, NULL, false, 20, out, &n, &more, NULL) != STORE_OK)
             w->bad++;
         for (int k = 1; k < n; k++)
             if (!rank_before(out[k - 1].score, out[k - 1].seq, out[k].score, out[k].seq))
@@ -904,17 +980,10 @@ static void concurrent_submits(void)
     CHECK(s != NULL);
     if (s) {
         for (int64_t nonce = 1; nonce <= THREADS * PER_THREAD; nonce++) {
-            uint8_t nb[STORE_NONCE_BYTES];
+            uint8_t nb[PLAY_NONCE_BYTES];
             nonce_of(nonce, nb);
-            char id[33];
-            static const char hx[] = "0123456789abcdef";
-            for (int i = 0; i < STORE_NONCE_BYTES; i++) {
-                id[2 * i] = hx[nb[i] >> 4];
-                id[2 * i + 1] = hx[nb[i] & 15];
-            }
-            id[32] = '\0';
             store_score got;
-            CHECK_EQ(store_score_get(s, id, &got), STORE_OK);
+            CHECK_EQ(store_score_get(s, nb, &got), STORE_OK);
             CHECK_EQ(got.score, nonce % 97);
             store_score_clear(&got);
         }
@@ -942,7 +1011,7 @@ static void *race_submitter(void *arg)
         int64_t player = 1 + (nonce * 7919) % BIG;
         store_score sc;
         score_fill(&sc, nonce, player, "schulte", 3, "", (int64_t)((nonce * 31) % 100000));
-        if (store_submit(r->s, &sc, NULL) != STORE_OK)
+        if (submit(r->s, &sc, NULL) != STORE_OK)
             r->bad++;
     }
     return NULL;
@@ -967,19 +1036,19 @@ static int build_big_board(const char *path)
                             -1, &b, NULL) == SQLITE_OK &&
          sqlite3_prepare_v2(db, "INSERT INTO seed_tokens (nonce, player_id, game, level, seed,"
                                 " version, issued_at, expires_at, text) VALUES (?1, ?2, 'schulte',"
-                                " 3, 0, 1, 0, 9e15, '')", -1, &t, NULL) == SQLITE_OK;
+                                " 3, ?3, 1, 0, 9e15, '')", -1, &t, NULL) == SQLITE_OK;
     for (int64_t i = 1; ok && i <= BIG; i++) {
-        uint8_t h[STORE_HASH_BYTES], n[STORE_NONCE_BYTES];
+        uint8_t h[STORE_HASH_BYTES], n[PLAY_NONCE_BYTES];
         hash_of(i, h);
         nonce_of(-i, n);
         int64_t score = (int64_t)(rnd() % 50000);
         sqlite3_bind_int64(p, 1, i);
         sqlite3_bind_blob(p, 2, h, STORE_HASH_BYTES, SQLITE_TRANSIENT);
         sqlite3_bind_int64(sc, 1, i);
-        sqlite3_bind_blob(sc, 2, n, STORE_NONCE_BYTES, SQLITE_TRANSIENT);
+        sqlite3_bind_blob(sc, 2, n, PLAY_NONCE_BYTES, SQLITE_TRANSIENT);
         sqlite3_bind_int64(sc, 3, score);
         sqlite3_bind_int64(b, 1, i);
-        sqlite3_bind_blob(b, 2, n, STORE_NONCE_BYTES, SQLITE_TRANSIENT);
+        sqlite3_bind_blob(b, 2, n, PLAY_NONCE_BYTES, SQLITE_TRANSIENT);
         sqlite3_bind_int64(b, 3, score);
         ok = sqlite3_step(p) == SQLITE_DONE && sqlite3_step(sc) == SQLITE_DONE &&
              sqlite3_step(b) == SQLITE_DONE;
@@ -988,10 +1057,11 @@ static int build_big_board(const char *path)
         sqlite3_reset(b);
     }
     for (int64_t i = 0; ok && i < RACERS * PER_RACER; i++) {
-        uint8_t n[STORE_NONCE_BYTES];
+        uint8_t n[PLAY_NONCE_BYTES];
         nonce_of(1000000 + i, n);
-        sqlite3_bind_blob(t, 1, n, STORE_NONCE_BYTES, SQLITE_TRANSIENT);
+        sqlite3_bind_blob(t, 1, n, PLAY_NONCE_BYTES, SQLITE_TRANSIENT);
         sqlite3_bind_int64(t, 2, 1 + ((1000000 + i) * 7919) % BIG);
+        sqlite3_bind_int64(t, 3, (uint32_t)((1000000 + i) * 2654435761u)); /* score_fill's seed */
         ok = sqlite3_step(t) == SQLITE_DONE;
         sqlite3_reset(t);
     }
@@ -1063,7 +1133,7 @@ static void *submit_one(void *arg)
     same_token *a = arg;
     store_score sc;
     score_fill(&sc, a->nonce, a->player, "pipes", 1, "", 500);
-    a->st = store_submit(a->s, &sc, &a->ex);
+    a->st = submit(a->s, &sc, &a->ex);
     return NULL;
 }
 
@@ -1105,9 +1175,9 @@ static void duplicate_in_one_batch(void)
     CHECK(ok == 1 && conflict == 1);
     same_token *lost = a[1].st == STORE_CONFLICT ? &a[1] : &a[2];
     CHECK(lost->ex.seq > 0 && lost->ex.score == 500 && lost->ex.moves_json != NULL);
-    uint8_t n2[STORE_NONCE_BYTES];
+    uint8_t n2[PLAY_NONCE_BYTES];
     nonce_of(2, n2);
-    CHECK(memcmp(lost->ex.nonce, n2, STORE_NONCE_BYTES) == 0);
+    CHECK(memcmp(lost->ex.p.nonce, n2, PLAY_NONCE_BYTES) == 0);
     for (int i = 0; i < 3; i++)
         if (a[i].st == STORE_CONFLICT)
             store_score_clear(&a[i].ex);
@@ -1132,11 +1202,11 @@ static void busy_maps_to_store_busy(void)
     uint8_t h[STORE_HASH_BYTES];
     hash_of(1, h);
     store_player p;
-    CHECK_EQ(store_player_create(s, "x", h, T0, &p), STORE_BUSY);
+    CHECK_EQ(player_create(s, "x", h, T0, &p), STORE_BUSY);
     CHECK_EQ(store_player_by_token(s, h, &p), STORE_NOT_FOUND); /* reads still work */
     CHECK(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK);
     sqlite3_close(db);
-    CHECK_EQ(store_player_create(s, "x", h, T0, &p), STORE_OK);
+    CHECK_EQ(player_create(s, "x", h, T0, &p), STORE_OK);
     store_close(s);
     tmp_remove(&t);
 }

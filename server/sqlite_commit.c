@@ -1,0 +1,293 @@
+/*
+ * sqlite_commit: the SQLite backend's commit(): a batch of writes in one
+ * BEGIN IMMEDIATE transaction, each write inside its own SAVEPOINT (a
+ * write's failure rolls back only its own work), one COMMIT (one fsync)
+ * for all. Runs on the store's writer thread, on the writer connection.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "store_sqlite.h"
+
+/* A statement's failure as a status: BUSY stays BUSY, the rest is an error
+ * logged here, once. */
+static store_status failed(conn *c, int rc, const char *where)
+{
+    store_status st = sq_status(rc);
+    if (st == STORE_BUSY)
+        return STORE_BUSY;
+    store_log_error(where, sqlite3_errmsg(c->db));
+    return STORE_ERROR;
+}
+
+static store_status run_player(conn *c, store_write *w)
+{
+    if (strlen(w->u.player.name) > STORE_NAME_MAX)
+        return STORE_ERROR;
+    sqlite3_stmt *st = sq_stmt(c, ST_PLAYER_INSERT);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "player_insert");
+    sqlite3_bind_text(st, 1, w->u.player.name, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 2, w->u.player.token_hash, STORE_HASH_BYTES, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, w->u.player.now);
+    int rc = sqlite3_step(st);
+    sq_done(st);
+    if (rc != SQLITE_DONE)
+        /* a repeated token hash is a unique-constraint conflict */
+        return sq_status(rc) == STORE_CONFLICT ? STORE_CONFLICT : failed(c, rc, "player_insert");
+    store_player *p = &w->u.player.created;
+    memset(p, 0, sizeof *p);
+    p->id = sqlite3_last_insert_rowid(c->db);
+    snprintf(p->name, sizeof p->name, "%s", w->u.player.name);
+    p->created_at = w->u.player.now;
+    return STORE_OK;
+}
+
+static store_status run_token(conn *c, store_write *w)
+{
+    const store_token *t = &w->u.token.token;
+    sqlite3_stmt *st;
+    int rc;
+    if (play_is_daily(&t->p)) {
+        st = sq_stmt(c, ST_TOKEN_DAILY);
+        if (!st)
+            return failed(c, SQLITE_ERROR, "token_daily");
+        sqlite3_bind_int64(st, 1, t->p.player_id);
+        sq_bind_date(st, 2, &t->p);
+        rc = sqlite3_step(st);
+        bool readable = rc == SQLITE_ROW && sq_read_token(st, &w->u.token.existing);
+        sq_done(st);
+        if (rc == SQLITE_ROW)
+            return readable ? STORE_CONFLICT : failed(c, SQLITE_CORRUPT, "token_daily");
+        if (rc != SQLITE_DONE)
+            return failed(c, rc, "token_daily");
+    } else {
+        st = sq_stmt(c, ST_TOKEN_OUTSTANDING);
+        if (!st)
+            return failed(c, SQLITE_ERROR, "token_outstanding");
+        sqlite3_bind_int64(st, 1, t->p.player_id);
+        sqlite3_bind_int64(st, 2, w->u.token.now);
+        rc = sqlite3_step(st);
+        int64_t outstanding = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+        sq_done(st);
+        if (rc != SQLITE_ROW)
+            return failed(c, rc, "token_outstanding");
+        if (outstanding >= w->u.token.max_outstanding)
+            return STORE_LIMIT;
+    }
+    st = sq_stmt(c, ST_TOKEN_INSERT);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "token_insert");
+    sqlite3_bind_blob(st, 1, t->p.nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, t->p.player_id);
+    sq_bind_game(st, 3, &t->p);
+    sqlite3_bind_int(st, 4, t->p.level);
+    sqlite3_bind_int64(st, 5, t->p.seed);
+    sqlite3_bind_int(st, 6, t->p.version);
+    sqlite3_bind_int64(st, 7, t->issued_at);
+    sqlite3_bind_int64(st, 8, t->expires_at);
+    sq_bind_date(st, 9, &t->p);
+    sqlite3_bind_text(st, 10, t->text, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    sq_done(st);
+    /* a repeated nonce is a caller bug, not a user conflict */
+    return rc == SQLITE_DONE ? STORE_OK : failed(c, rc, "token_insert");
+}
+
+/* The token's record, read inside the transaction: STORE_NOT_FOUND when
+ * it is not on record, STORE_ERROR when it disagrees with the play (the
+ * token text was MAC-checked upstream: that is a bug and must not reach a
+ * board). */
+static store_status token_record(conn *c, const play *p, store_token *tok)
+{
+    sqlite3_stmt *st = sq_stmt(c, ST_TOKEN_GET);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "token_get");
+    sqlite3_bind_blob(st, 1, p->nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    bool readable = rc == SQLITE_ROW && sq_read_token(st, tok);
+    sq_done(st);
+    if (rc == SQLITE_DONE)
+        return STORE_NOT_FOUND;
+    if (rc != SQLITE_ROW)
+        return failed(c, rc, "token_get");
+    if (!readable || tok->p.player_id != p->player_id || tok->p.g != p->g ||
+        tok->p.level != p->level || tok->p.day != p->day || tok->p.seed != p->seed ||
+        tok->p.version != p->version) {
+        store_log_error("token_get", "a play does not match its token's record");
+        return STORE_ERROR;
+    }
+    return STORE_OK;
+}
+
+/* A rejection on a token already redeemed is answered as a conflict and
+ * not kept: the token's run is over. */
+static store_status run_rejection(conn *c, store_write *w)
+{
+    const store_rejection *r = &w->u.rejection.rejection;
+    store_token tok;
+    store_status checked = token_record(c, &r->p, &tok);
+    if (checked != STORE_OK)
+        return checked;
+    if (tok.redeemed)
+        return STORE_CONFLICT;
+    sqlite3_stmt *st = sq_stmt(c, ST_REJECTION_INSERT);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "rejection_insert");
+    sqlite3_bind_blob(st, 1, r->p.nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, r->p.player_id);
+    sq_bind_game(st, 3, &r->p);
+    sqlite3_bind_int(st, 4, r->p.level);
+    sqlite3_bind_int64(st, 5, r->p.seed);
+    sqlite3_bind_int(st, 6, r->p.version);
+    sqlite3_bind_text(st, 7, r->reason, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 8, r->move_index);
+    sqlite3_bind_int64(st, 9, r->received_at);
+    sqlite3_bind_blob(st, 10, r->moves_hash, STORE_HASH_BYTES, SQLITE_STATIC);
+    sqlite3_bind_text(st, 11, r->moves_json ? r->moves_json : "", -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sq_done(st);
+    return rc == SQLITE_DONE ? STORE_OK : failed(c, rc, "rejection_insert");
+}
+
+/* The one redeem check, inside the transaction. */
+static store_status check_token(conn *c, const store_score *sc, store_score *existing)
+{
+    store_token tok;
+    store_status checked = token_record(c, &sc->p, &tok);
+    if (checked != STORE_OK || !tok.redeemed)
+        return checked;
+    /* also the case for a second submission of one token in one batch:
+     * the first one's row is visible inside the transaction */
+    store_status got = sq_score_by_nonce(c, sc->p.nonce, existing);
+    return got == STORE_OK ? STORE_CONFLICT : failed(c, SQLITE_ERROR, "score_by_nonce");
+}
+
+static store_status run_score(conn *c, store_write *w)
+{
+    store_score *sc = &w->u.score.score;
+    store_status checked = check_token(c, sc, &w->u.score.existing);
+    if (checked != STORE_OK)
+        return checked;
+    sqlite3_stmt *st = sq_stmt(c, ST_SCORE_INSERT);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "score_insert");
+    sqlite3_bind_text(st, 1, sc->score_id, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 2, sc->p.nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, sc->p.player_id);
+    sq_bind_game(st, 4, &sc->p);
+    sqlite3_bind_int(st, 5, sc->p.level);
+    sqlite3_bind_int64(st, 6, sc->p.seed);
+    sqlite3_bind_int(st, 7, sc->p.version);
+    sq_bind_date(st, 8, &sc->p);
+    sqlite3_bind_int64(st, 9, sc->score);
+    sqlite3_bind_int(st, 10, sc->completed ? 1 : 0);
+    sqlite3_bind_int64(st, 11, sc->received_at);
+    sqlite3_bind_blob(st, 12, sc->moves_hash, STORE_HASH_BYTES, SQLITE_STATIC);
+    sqlite3_bind_text(st, 13, sc->receipt, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 14, sc->moves_json ? sc->moves_json : "", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 15, sc->result_json ? sc->result_json : "", -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sq_done(st);
+    if (rc != SQLITE_DONE)
+        return failed(c, rc, "score_insert");
+    sc->seq = sqlite3_last_insert_rowid(c->db);
+
+    st = sq_stmt(c, ST_TOKEN_REDEEM);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "token_redeem");
+    sqlite3_bind_int64(st, 1, sc->seq);
+    sqlite3_bind_blob(st, 2, sc->p.nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    sq_done(st);
+    if (rc != SQLITE_DONE)
+        return failed(c, rc, "token_redeem");
+
+    /* every score counts for its level board; a daily one also for its
+     * day, whose board is read from the scores table itself */
+    st = sq_stmt(c, ST_BEST_UPSERT);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "best_upsert");
+    sq_bind_game(st, 1, &sc->p);
+    sqlite3_bind_int(st, 2, sc->p.level);
+    sqlite3_bind_int64(st, 3, sc->score);
+    sqlite3_bind_int64(st, 4, sc->seq);
+    sqlite3_bind_int64(st, 5, sc->p.player_id);
+    sqlite3_bind_int64(st, 6, sc->received_at);
+    sqlite3_bind_blob(st, 7, sc->p.nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    sq_done(st);
+    return rc == SQLITE_DONE ? STORE_OK : failed(c, rc, "best_upsert");
+}
+
+static store_status run_write(conn *c, store_write *w)
+{
+    switch (w->kind) {
+    case STORE_WRITE_SCORE:
+        return run_score(c, w);
+    case STORE_WRITE_PLAYER:
+        return run_player(c, w);
+    case STORE_WRITE_TOKEN:
+        return run_token(c, w);
+    case STORE_WRITE_REJECTION:
+        return run_rejection(c, w);
+    }
+    return STORE_ERROR;
+}
+
+/* Drops what a write filled for its caller when its work is undone. */
+static void forget_outputs(store_write *w)
+{
+    if (w->kind == STORE_WRITE_SCORE)
+        store_score_clear(&w->u.score.existing);
+}
+
+void sqlite_commit(store_db *db, store_write **batch, int n)
+{
+    conn *c = &db->writer;
+    int rc = sq_exec(c, ST_BEGIN);
+    if (rc != SQLITE_OK) {
+        store_status st = failed(c, rc, "begin");
+        for (int i = 0; i < n; i++)
+            batch[i]->status = st;
+        return;
+    }
+    bool aborted = false;
+    for (int i = 0; i < n; i++) {
+        store_write *w = batch[i];
+        if (aborted) {
+            w->status = STORE_ERROR;
+            continue;
+        }
+        if (sq_exec(c, ST_SAVEPOINT) != SQLITE_OK) {
+            w->status = failed(c, SQLITE_ERROR, "savepoint");
+            aborted = sqlite3_get_autocommit(c->db) != 0;
+            continue;
+        }
+        w->status = run_write(c, w);
+        if (sqlite3_get_autocommit(c->db)) {
+            /* SQLite rolled the whole transaction back (I/O error, full disk) */
+            aborted = true;
+            forget_outputs(w);
+            w->status = STORE_ERROR;
+            continue;
+        }
+        if (w->status != STORE_OK)
+            sq_exec(c, ST_ROLLBACK_TO);
+        sq_exec(c, ST_RELEASE);
+    }
+    rc = aborted ? SQLITE_ABORT : sq_exec(c, ST_COMMIT);
+    if (rc == SQLITE_OK)
+        return;
+    if (!aborted)
+        store_log_error("commit", sqlite3_errmsg(c->db));
+    if (!sqlite3_get_autocommit(c->db))
+        sq_exec(c, ST_ROLLBACK);
+    store_status st = sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
+    for (int i = 0; i < n; i++) {
+        store_write *w = batch[i];
+        forget_outputs(w);
+        if (w->status != STORE_ERROR && w->status != STORE_BUSY)
+            w->status = st;
+    }
+}

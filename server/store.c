@@ -1,0 +1,374 @@
+/*
+ * store: the part of the store every backend shares (see store.h): picking
+ * the backend, the writer queue, offering committed scores to the boards
+ * in memory, answering board reads from them, and the names on entries.
+ */
+#include "store.h"
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board_cache.h"
+#include "name_cache.h"
+#include "store_backend.h"
+#include "write_queue.h"
+
+#define NAME_SLOTS 8192
+
+static const store_backend *const store_backends[] = {
+    &store_sqlite_backend,
+};
+
+struct store {
+    const store_backend *be;
+    store_db *db;
+    board_cache *boards;
+    name_cache *names;
+    write_queue *queue;
+};
+
+void store_log_error(const char *where, const char *detail)
+{
+    json_t *line = json_pack("{s:s,s:s,s:s}", "event", "store_error", "where", where, "detail",
+                             detail ? detail : "");
+    char *text = line ? json_dumps(line, JSON_COMPACT) : NULL;
+    if (text)
+        fprintf(stderr, "%s\n", text);
+    free(text);
+    json_decref(line);
+}
+
+store_board store_board_of(const play *p)
+{
+    store_board b = { -1, NULL, 0 };
+    if (play_is_daily(p)) {
+        b.day = p->day;
+    } else {
+        b.g = p->g;
+        b.level = p->level;
+    }
+    return b;
+}
+
+static store_status load_board(void *ctx, const store_board *b, rank_board *into)
+{
+    store *s = ctx;
+    return s->be->load_board(s->db, b, into);
+}
+
+static void entry_of(const store_score *sc, rank_entry *e)
+{
+    memset(e, 0, sizeof *e);
+    e->score = sc->score;
+    e->seq = sc->seq;
+    e->player_id = sc->p.player_id;
+    e->received_at = sc->received_at;
+    memcpy(e->nonce, sc->p.nonce, PLAY_NONCE_BYTES);
+}
+
+/* After the commit: offer each new score to the boards in memory, then
+ * answer every write. A board that cannot take a durable score is out of
+ * memory and says so on its next read. */
+static void run_batch(void *ctx, store_write **batch, int n)
+{
+    store *s = ctx;
+    s->be->commit(s->db, batch, n);
+    for (int i = 0; i < n; i++) {
+        const store_write *w = batch[i];
+        if (w->kind != STORE_WRITE_SCORE || w->status != STORE_OK)
+            continue;
+        const store_score *sc = &w->u.score.score;
+        rank_entry e;
+        entry_of(sc, &e);
+        /* every score counts for its level board; a daily one also for its day */
+        store_board level = { -1, sc->p.g, sc->p.level };
+        board_cache_offer(s->boards, &level, &e);
+        if (play_is_daily(&sc->p)) {
+            store_board daily = store_board_of(&sc->p);
+            board_cache_offer(s->boards, &daily, &e);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        batch[i]->done(batch[i]);
+}
+
+store_status store_open(const store_config *cfg, store **out, char *err, size_t err_len)
+{
+    *out = NULL;
+    if (err_len)
+        err[0] = '\0';
+    if (!cfg || !cfg->database || !cfg->database[0]) {
+        snprintf(err, err_len, "no database configured");
+        return STORE_ERROR;
+    }
+    store *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, err_len, "out of memory");
+        return STORE_ERROR;
+    }
+    for (size_t i = 0; i < sizeof store_backends / sizeof store_backends[0] && !s->be; i++)
+        if (store_backends[i]->claims(cfg->database))
+            s->be = store_backends[i];
+    store_status st = STORE_ERROR;
+    if (!s->be) {
+        snprintf(err, err_len, "%s: no storage backend serves that database", cfg->database);
+        goto fail;
+    }
+    st = s->be->open(cfg, &s->db, err, err_len);
+    if (st != STORE_OK)
+        goto fail;
+    st = STORE_ERROR;
+    s->boards = board_cache_new(load_board, s);
+    s->names = name_cache_new(NAME_SLOTS);
+    if (!s->boards || !s->names) {
+        snprintf(err, err_len, "out of memory");
+        goto fail;
+    }
+    int max_batch = cfg->group_commit_max > 0 ? cfg->group_commit_max : 64;
+    s->queue = write_queue_start(max_batch, cfg->group_commit_wait_us, run_batch, s, err, err_len);
+    if (!s->queue)
+        goto fail;
+    *out = s;
+    return STORE_OK;
+fail:
+    store_close(s);
+    return st;
+}
+
+void store_close(store *s)
+{
+    if (!s)
+        return;
+    write_queue_stop(s->queue); /* commits what it holds first */
+    if (s->db)
+        s->be->close(s->db);
+    board_cache_free(s->boards);
+    name_cache_free(s->names);
+    free(s);
+}
+
+int store_schema_version(store *s)
+{
+    return s->be->schema_version(s->db);
+}
+
+void store_score_clear(store_score *sc)
+{
+    if (!sc)
+        return;
+    free(sc->moves_json);
+    free(sc->result_json);
+    memset(sc, 0, sizeof *sc);
+}
+
+/* ---- writes ---- */
+
+void store_write_async(store *s, store_write *w)
+{
+    w->status = STORE_ERROR;
+    write_queue_push(s->queue, w);
+}
+
+typedef struct waiter {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool done;
+} waiter;
+
+static void wake(store_write *w)
+{
+    waiter *wt = w->ctx;
+    pthread_mutex_lock(&wt->mu);
+    wt->done = true;
+    pthread_cond_signal(&wt->cv);
+    pthread_mutex_unlock(&wt->mu);
+}
+
+store_status store_write_wait(store *s, store_write *w)
+{
+    waiter wt = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false };
+    store_write_done done = w->done;
+    void *ctx = w->ctx;
+    w->done = wake;
+    w->ctx = &wt;
+    store_write_async(s, w);
+    pthread_mutex_lock(&wt.mu);
+    while (!wt.done)
+        pthread_cond_wait(&wt.cv, &wt.mu);
+    pthread_mutex_unlock(&wt.mu);
+    pthread_cond_destroy(&wt.cv);
+    pthread_mutex_destroy(&wt.mu);
+    w->done = done;
+    w->ctx = ctx;
+    if (done)
+        done(w);
+    return w->status;
+}
+
+/* ---- reads ---- */
+
+store_status store_player_by_token(store *s, const uint8_t token_hash[STORE_HASH_BYTES],
+                                   store_player *out)
+{
+    return s->be->player_by_token(s->db, token_hash, out);
+}
+
+store_status store_score_get(store *s, const uint8_t nonce[PLAY_NONCE_BYTES], store_score *out)
+{
+    return s->be->score_get(s->db, nonce, out);
+}
+
+store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
+                                   store_token_stats *out)
+{
+    return s->be->token_stats(s->db, player_id, now, out);
+}
+
+/* ---- leaderboards ---- */
+
+static void entry_out(const rank_entry *e, int64_t rank, store_entry *o)
+{
+    memset(o, 0, sizeof *o);
+    o->rank = rank;
+    o->player_id = e->player_id;
+    o->score = e->score;
+    o->seq = e->seq;
+    o->submitted_at = e->received_at;
+    play p;
+    memcpy(p.nonce, e->nonce, PLAY_NONCE_BYTES);
+    play_score_id(&p, o->score_id);
+}
+
+/* Fills the names of n entries: from the cache, the rest in one backend
+ * call. A failed lookup leaves names empty rather than failing the page. */
+static void fill_names(store *s, store_entry *out, int n)
+{
+    enum { CHUNK = 64 };
+    int64_t ids[CHUNK];
+    int where[CHUNK];
+    char names[CHUNK][STORE_NAME_MAX + 1];
+    int k = 0;
+    for (int i = 0; i <= n; i++) {
+        if (i < n && !name_cache_get(s->names, out[i].player_id, out[i].player_name)) {
+            ids[k] = out[i].player_id;
+            where[k++] = i;
+        }
+        if (k == CHUNK || (i == n && k > 0)) {
+            if (s->be->player_names(s->db, k, ids, names) == STORE_OK) {
+                for (int j = 0; j < k; j++) {
+                    memcpy(out[where[j]].player_name, names[j], sizeof names[j]);
+                    if (names[j][0])
+                        name_cache_put(s->names, ids[j], names[j]);
+                }
+            }
+            k = 0;
+        }
+    }
+}
+
+/* Copies ranks first.. (up to n) into out; a small stack buffer at a time. */
+static int copy_range(const rank_board *rb, int64_t first, int n, store_entry *out)
+{
+    rank_entry buf[32];
+    int done = 0;
+    while (done < n) {
+        int want = n - done < 32 ? n - done : 32;
+        int got = rank_range(rb, first + done, want, buf);
+        for (int i = 0; i < got; i++)
+            entry_out(&buf[i], first + done + i, &out[done + i]);
+        done += got;
+        if (got < want)
+            break;
+    }
+    return done;
+}
+
+store_status store_board_page(store *s, const store_board *b, const store_board_key *after,
+                              bool backwards, int limit, store_entry *out, int *n, bool *more,
+                              int64_t *total)
+{
+    *n = 0;
+    *more = false;
+    board_slot *slot;
+    const rank_board *rb;
+    store_status st = board_cache_acquire(s->boards, b, &slot, &rb);
+    if (st != STORE_OK)
+        return st;
+    if (limit < 0)
+        limit = 0;
+    int64_t size = rank_size(rb);
+    if (!backwards) {
+        int64_t before = after ? rank_count_before(rb, after->score, after->seq, true) : 0;
+        *n = copy_range(rb, before + 1, limit, out);
+        *more = before + *n < size;
+    } else {
+        int64_t end = after ? rank_count_before(rb, after->score, after->seq, false) : size;
+        int64_t first = end - limit + 1 < 1 ? 1 : end - limit + 1;
+        *n = end >= first ? copy_range(rb, first, (int)(end - first + 1), out) : 0;
+        *more = first > 1;
+    }
+    board_cache_release(slot);
+    if (total)
+        *total = size;
+    fill_names(s, out, *n);
+    return STORE_OK;
+}
+
+store_status store_board_rank(store *s, const store_board *b, int64_t player_id,
+                              store_entry *out)
+{
+    board_slot *slot;
+    const rank_board *rb;
+    store_status st = board_cache_acquire(s->boards, b, &slot, &rb);
+    if (st != STORE_OK)
+        return st;
+    rank_entry e;
+    int64_t r = rank_of_player(rb, player_id, &e);
+    board_cache_release(slot);
+    if (r == 0)
+        return STORE_NOT_FOUND;
+    entry_out(&e, r, out);
+    fill_names(s, out, 1);
+    return STORE_OK;
+}
+
+store_status store_board_around(store *s, const store_board *b, int64_t player_id, int around,
+                                store_entry *out, int *n, int *self)
+{
+    *n = 0;
+    *self = -1;
+    if (around < 0)
+        around = 0;
+    board_slot *slot;
+    const rank_board *rb;
+    store_status st = board_cache_acquire(s->boards, b, &slot, &rb);
+    if (st != STORE_OK)
+        return st;
+    int64_t r = rank_of_player(rb, player_id, NULL);
+    if (r == 0) {
+        board_cache_release(slot);
+        return STORE_NOT_FOUND;
+    }
+    int64_t first = r - around < 1 ? 1 : r - around;
+    int64_t last = r + around > rank_size(rb) ? rank_size(rb) : r + around;
+    *n = copy_range(rb, first, (int)(last - first + 1), out);
+    *self = (int)(r - first);
+    board_cache_release(slot);
+    fill_names(s, out, *n);
+    return STORE_OK;
+}
+
+store_status store_board_size(store *s, const store_board *b, int64_t *out)
+{
+    board_slot *slot;
+    const rank_board *rb;
+    store_status st = board_cache_acquire(s->boards, b, &slot, &rb);
+    if (st != STORE_OK)
+        return st;
+    *out = rank_size(rb);
+    board_cache_release(slot);
+    return STORE_OK;
+}

@@ -1,0 +1,57 @@
+/*
+ * store_backend: what a database must provide to be replayd's store, as a
+ * struct of function pointers in the manner of sqlite3_vfs. store.c picks
+ * the first backend in store_backends[] that claims the configured
+ * `database` and calls nothing else of it; the handlers above never see a
+ * backend at all.
+ *
+ * A backend keeps the rows; store.c keeps what is shared above them (the
+ * writer queue and its batching, the boards in memory, the name cache).
+ * Contract:
+ * - commit() runs a batch of writes in one transaction, each isolated so
+ *   that one write's failure leaves the others to commit, sets every
+ *   w->status (and the write's outputs) and returns after the commit is
+ *   durable. It runs on the one writer thread only.
+ * - Every other function may be called from any thread at once.
+ * - A failure a backend reports as STORE_ERROR is logged by the backend,
+ *   once, where it happened (store_log_error).
+ *
+ * Ownership: the backend owns its store_db and everything in it; close()
+ * frees it all. load_board fills a caller-owned rank_board.
+ */
+#ifndef REPLAYD_SERVER_STORE_BACKEND_H
+#define REPLAYD_SERVER_STORE_BACKEND_H
+
+#include "rank.h"
+#include "store.h"
+
+typedef struct store_db store_db;
+
+typedef struct store_backend {
+    const char *name;
+    /* true when this backend serves that `database` setting */
+    bool (*claims)(const char *database);
+    store_status (*open)(const store_config *cfg, store_db **out, char *err, size_t err_len);
+    void (*close)(store_db *db);
+    int (*schema_version)(store_db *db);
+
+    void (*commit)(store_db *db, store_write **batch, int n);
+
+    store_status (*player_by_token)(store_db *db, const uint8_t token_hash[STORE_HASH_BYTES],
+                                    store_player *out);
+    /* names[i] for ids[i]; "" for an id with no player */
+    store_status (*player_names)(store_db *db, int n, const int64_t *ids,
+                                 char (*names)[STORE_NAME_MAX + 1]);
+    store_status (*score_get)(store_db *db, const uint8_t nonce[PLAY_NONCE_BYTES], store_score *out);
+    store_status (*token_stats)(store_db *db, int64_t player_id, int64_t now,
+                                store_token_stats *out);
+    /* every entry of board b as committed now, in any order */
+    store_status (*load_board)(store_db *db, const store_board *b, rank_board *into);
+} store_backend;
+
+extern const store_backend store_sqlite_backend;
+
+/* One JSON line on stderr: {"event":"store_error","where":...,"detail":...}. */
+void store_log_error(const char *where, const char *detail);
+
+#endif
