@@ -149,8 +149,8 @@ typedef struct submission {
     game_move *moves;
     long n;
     uint8_t hash[STORE_HASH_BYTES];
-    void *level;
-    void *state;
+    game_level *level;
+    game_state *state;
     store_score sc, existing;
 } submission;
 

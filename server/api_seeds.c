@@ -103,7 +103,7 @@ void api_seeds_create(request *r)
     if (!ok)
         return;
 
-    void *level = malloc(g->level_size);
+    game_level *level = malloc(g->level_size);
     if (!level || level_cache_get(&r->app->levels, g, t.version, t.level, t.seed, level) != GEN_OK) {
         free(level);
         reply_error(r, 500, "internal", "the level could not be generated");

@@ -30,7 +30,7 @@ static size_t slot_of(const level_cache *c, const game *g, int version, int leve
 }
 
 gen_status level_cache_get(level_cache *c, const game *g, int version, int level_no,
-                           uint32_t seed, void *out)
+                           uint32_t seed, game_level *out)
 {
     size_t i = slot_of(c, g, version, level_no, seed);
     pthread_mutex_lock(&c->lock);
@@ -44,16 +44,16 @@ gen_status level_cache_get(level_cache *c, const game *g, int version, int level
     pthread_mutex_unlock(&c->lock);
     atomic_fetch_add(&c->misses, 1);
     /* Generate outside the lock: it may take milliseconds. */
-    gen_status st = g->generate(out, version, level_no, seed);
+    gen_status st = game_generate(g, out, version, level_no, seed);
     if (st != GEN_OK)
         return st;
-    void *copy = malloc(g->level_size);
+    game_level *copy = malloc(g->level_size);
     if (!copy)
         return GEN_OK; /* caching is best effort */
     memcpy(copy, out, g->level_size);
     pthread_mutex_lock(&c->lock);
     s = &c->slots[i];
-    void *old = s->level;
+    game_level *old = s->level;
     s->g = g;
     s->version = version;
     s->level_no = level_no;
