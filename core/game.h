@@ -6,14 +6,21 @@
  * into a game_move (small integers named by the game's fields, in declared
  * order) and drives the game through this table.
  *
+ * Handles: game_level and game_state are opaque types that are never
+ * defined; a game converts them to its own private structs at its top. They
+ * only keep a state from being passed where a level is expected.
+ *
  * Memory: the caller owns every buffer. A level is `level_size` bytes that
- * generate() fills; a play state is `state_size` bytes that start() fills.
+ * generate() fills; a play state is `state_size` bytes that start() fills
+ * (malloc'd storage is aligned for both).
  * start() may keep a pointer to the level, so the level must outlive every
  * state started from it. Both are plain bytes: copying one clones it.
  *
- * Versions: `version` is the spec version new seed tokens are issued under;
- * every version from `min_version` up stays replayable for scores recorded
- * under it. generate() takes the version; the level remembers it.
+ * Versions and levels: `version` is the spec version new seed tokens are
+ * issued under; every version from `min_version` up stays replayable for
+ * scores recorded under it. The shell checks the version and level ranges
+ * (game_generate); a game's generate() only ever gets valid input. The
+ * level remembers its version.
  */
 #ifndef REPLAYD_CORE_GAME_H
 #define REPLAYD_CORE_GAME_H
@@ -23,6 +30,10 @@
 #include <stdint.h>
 
 #include "civil.h"
+
+/* Opaque handles: declared here, defined nowhere. */
+typedef struct game_level game_level;
+typedef struct game_state game_state;
 
 #define GAME_MAX_FIELDS 4
 #define GAME_MAX_EXTRAS 8
@@ -96,18 +107,44 @@ typedef struct game {
     size_t level_size;
     size_t state_size;
 
-    gen_status (*generate)(void *level, int version, int level_no, uint32_t seed);
-    void (*start)(void *state, const void *level);
+    /* Only called through game_generate, so version is within
+     * min_version..version and level_no within 1..levels. */
+    void (*generate)(game_level *level, int version, int level_no, uint32_t seed);
+    void (*start)(game_state *state, const game_level *level);
     /* Returns an index into outcomes. After a rejected move the state is
      * unspecified; the caller stops. */
-    int (*apply)(void *state, const game_move *move);
-    void (*result)(const void *state, game_result *out);
-    void (*describe_level)(const void *level, const game_writer *w);
-    void (*describe_state)(const void *state, const game_writer *w);
+    int (*apply)(game_state *state, const game_move *move);
+    void (*result)(const game_state *state, game_result *out);
+    void (*describe_level)(const game_level *level, const game_writer *w);
+    void (*describe_state)(const game_state *state, const game_writer *w);
     /* The game's own daily seed for a UTC date; NULL means the catalogue
      * derivation (core/daily.h). */
     uint32_t (*daily_seed)(civil_date date);
 } game;
+
+/* For a game's own .c file: defines level_of, level_view, state_of and
+ * state_view, which turn the opaque handles into the game's private structs
+ * (and nothing else into them). */
+#define GAME_HANDLES(level_type, state_type)                                   \
+    GAME_HANDLE_CASTS_(level_of, level_view, game_level, level_type)           \
+    GAME_HANDLE_CASTS_(state_of, state_view, game_state, state_type)
+
+#define GAME_HANDLE_CASTS_(of, view, handle_type, own_type)                    \
+    static inline own_type *of(handle_type *p)                                 \
+    {                                                                          \
+        return (own_type *)(void *)p;                                          \
+    }                                                                          \
+    static inline const own_type *view(const handle_type *p)                   \
+    {                                                                          \
+        return (const own_type *)(const void *)p;                              \
+    }
+
+/* Caller-owned storage seen as a handle where it is not malloc's void *
+ * (which converts by itself): a static byte buffer, or a game's own struct
+ * in its generator, tests and benches. */
+static inline game_level *game_level_handle(void *storage) { return storage; }
+static inline const game_level *game_level_const_handle(const void *storage) { return storage; }
+static inline game_state *game_state_handle(void *storage) { return storage; }
 
 /* The catalogue: one static table, in core/catalog.c. */
 extern const game *const game_catalog[];
@@ -115,6 +152,12 @@ extern const size_t game_catalog_count;
 
 /* NULL when no game has that name. */
 const game *game_find(const char *name);
+
+/* The checked way to generate: GEN_BAD_VERSION for a version outside
+ * min_version..version, else GEN_BAD_LEVEL for a level outside 1..levels
+ * (`out` untouched), else the game fills `out` (level_size bytes). */
+gen_status game_generate(const game *g, game_level *out, int version, int level_no,
+                         uint32_t seed);
 
 /* Outcome index for a code name, or -1. */
 int game_outcome_index(const game *g, const char *code);

@@ -2,8 +2,8 @@
 
 #include <string.h>
 
-void replay_run(const game *g, const void *level, void *state, const game_move *moves,
-                size_t n, int *outcomes, replay_report *report)
+void replay_run(const game *g, const game_level *level, game_state *state,
+                const game_move *moves, size_t n, int *outcomes, replay_report *report)
 {
     memset(report, 0, sizeof *report);
     g->start(state, level);

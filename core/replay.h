@@ -1,8 +1,9 @@
 /*
  * replay: run a move list through a game, from a generated level.
  *
- * Pure and allocation-free: the caller passes a state buffer of
- * g->state_size bytes and (optionally) an outcome array of n entries.
+ * Pure and allocation-free: the caller passes a level from game_generate,
+ * a state buffer of g->state_size bytes (start() fills it) and
+ * (optionally) an outcome array of n entries.
  */
 #ifndef REPLAYD_CORE_REPLAY_H
 #define REPLAYD_CORE_REPLAY_H
@@ -20,7 +21,7 @@ typedef struct replay_report {
 
 /* outcomes may be NULL; otherwise it receives one outcome index per move
  * up to and including a rejected one. */
-void replay_run(const game *g, const void *level, void *state, const game_move *moves,
-                size_t n, int *outcomes, replay_report *report);
+void replay_run(const game *g, const game_level *level, game_state *state,
+                const game_move *moves, size_t n, int *outcomes, replay_report *report);
 
 #endif

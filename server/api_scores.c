@@ -319,7 +319,8 @@ void api_scores_submit(request *r)
         return;
     }
 
-    void *level = malloc(g->level_size), *state = malloc(g->state_size);
+    game_level *level = malloc(g->level_size);
+    game_state *state = malloc(g->state_size);
     replay_report rep;
     bool rebuilt = level && state &&
                    level_cache_get(&r->app->levels, g, s->t.p.version, s->t.p.level, s->t.p.seed,

@@ -44,7 +44,7 @@ typedef struct level_args {
     int version;
     int level_no;
     uint32_t seed;
-    void *level;
+    game_level *level;
 } level_args;
 
 static int load_level(int argc, char **argv, const char *usage, level_args *a)
@@ -70,7 +70,7 @@ static int load_level(int argc, char **argv, const char *usage, level_args *a)
     a->level = calloc(1, a->g->level_size);
     if (!a->level)
         return fail("%s", "out of memory");
-    if (a->g->generate(a->level, a->version, a->level_no, a->seed) != GEN_OK) {
+    if (game_generate(a->g, a->level, a->version, a->level_no, a->seed) != GEN_OK) {
         free(a->level);
         return fail("%s", "cannot generate that level");
     }
@@ -119,7 +119,7 @@ int cli_replay(int argc, char **argv)
     json_t *doc = read_stdin_json();
     game_move *moves = NULL;
     int *outcomes = NULL;
-    void *state = NULL;
+    game_state *state = NULL;
     rc = 2;
     if (!json_is_object(doc) || !json_object_get(doc, "moves")) {
         fail("%s", "stdin must be a JSON object {\"moves\":[...]}");

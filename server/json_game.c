@@ -149,24 +149,30 @@ static void jw_end(void *ctx)
         c->depth--;
 }
 
-static json_t *write_with(void (*describe)(const void *, const game_writer *), const void *what)
+/* A writer that fills one new JSON object, c->stack[0]. */
+static game_writer json_writer_start(json_writer_ctx *c)
 {
-    json_writer_ctx c = { .depth = 1 };
-    c.stack[0] = json_object();
-    game_writer w = { &c,        jw_int,          jw_bool,         jw_str, jw_int_rows,
+    *c = (json_writer_ctx){ .depth = 1 };
+    c->stack[0] = json_object();
+    game_writer w = { c,           jw_int,          jw_bool,        jw_str, jw_int_rows,
                       jw_text_rows, jw_begin_object, jw_begin_array, jw_end };
-    describe(what, &w);
+    return w;
+}
+
+json_t *level_to_json(const game *g, const game_level *level)
+{
+    json_writer_ctx c;
+    game_writer w = json_writer_start(&c);
+    g->describe_level(level, &w);
     return c.stack[0];
 }
 
-json_t *level_to_json(const game *g, const void *level)
+json_t *state_to_json(const game *g, const game_state *state)
 {
-    return write_with(g->describe_level, level);
-}
-
-json_t *state_to_json(const game *g, const void *state)
-{
-    return write_with(g->describe_state, state);
+    json_writer_ctx c;
+    game_writer w = json_writer_start(&c);
+    g->describe_state(state, &w);
+    return c.stack[0];
 }
 
 json_t *result_to_json(const game *g, const game_result *r)

@@ -29,8 +29,8 @@ long moves_from_json(const game *g, const json_t *array, game_move *out, size_t 
 json_t *moves_to_json(const game *g, const game_move *moves, size_t n);
 
 /* The game's describe_level / describe_state written into a new object. */
-json_t *level_to_json(const game *g, const void *level);
-json_t *state_to_json(const game *g, const void *state);
+json_t *level_to_json(const game *g, const game_level *level);
+json_t *state_to_json(const game *g, const game_state *state);
 
 /* {"completed","score","duration_ms", extras...} */
 json_t *result_to_json(const game *g, const game_result *r);

@@ -37,11 +37,11 @@ static bool slot_holds(const cache_slot *s, const game *g, int version, int leve
 /* Puts a generated level (owned, g->level_size bytes) into its slot, and
  * frees what the slot held. */
 static void slot_store(level_cache *c, size_t i, const game *g, int version, int level_no,
-                       uint32_t seed, void *level)
+                       uint32_t seed, game_level *level)
 {
     pthread_mutex_lock(&c->lock);
     cache_slot *s = &c->slots[i];
-    void *old = s->level;
+    game_level *old = s->level;
     s->g = g;
     s->version = version;
     s->level_no = level_no;
@@ -52,7 +52,7 @@ static void slot_store(level_cache *c, size_t i, const game *g, int version, int
 }
 
 gen_status level_cache_get(level_cache *c, const game *g, int version, int level_no,
-                           uint32_t seed, void *out)
+                           uint32_t seed, game_level *out)
 {
     size_t i = slot_of(c, g, version, level_no, seed);
     pthread_mutex_lock(&c->lock);
@@ -65,10 +65,10 @@ gen_status level_cache_get(level_cache *c, const game *g, int version, int level
     pthread_mutex_unlock(&c->lock);
     atomic_fetch_add(&c->misses, 1);
     /* Generate outside the lock: it may take milliseconds. */
-    gen_status st = g->generate(out, version, level_no, seed);
+    gen_status st = game_generate(g, out, version, level_no, seed);
     if (st != GEN_OK)
         return st;
-    void *copy = malloc(g->level_size);
+    game_level *copy = malloc(g->level_size);
     if (copy) { /* caching is best effort */
         memcpy(copy, out, g->level_size);
         slot_store(c, i, g, version, level_no, seed, copy);
@@ -88,10 +88,10 @@ gen_status level_cache_warm(level_cache *c, const game *g, int version, int leve
         return GEN_OK;
     }
     atomic_fetch_add(&c->misses, 1);
-    void *level = malloc(g->level_size);
+    game_level *level = malloc(g->level_size);
     if (!level)
         return GEN_OK; /* caching is best effort: a submission regenerates */
-    gen_status st = g->generate(level, version, level_no, seed);
+    gen_status st = game_generate(g, level, version, level_no, seed);
     if (st != GEN_OK) {
         free(level);
         return st;

@@ -41,36 +41,33 @@ static const game_field fields[4] = {
     { "angle", -100000, 100000 },
 };
 
+GAME_HANDLES(ct_level, ct_state)
+
 enum { X_ARRIVAL_TICK, X_PARTS_USED, X_TICKS, X_END, X_COUNT };
 static const char *const result_fields[X_COUNT] = { "arrival_tick", "parts_used", "ticks", "end" };
 
-static gen_status generate(void *out, int version, int level_no, uint32_t seed)
+static void generate(game_level *out, int version, int level_no, uint32_t seed)
 {
-    ct_level *lv = out;
-    if (version != 1)
-        return GEN_BAD_VERSION;
-    if (level_no < 1 || level_no > 15)
-        return GEN_BAD_LEVEL;
+    ct_level *lv = level_of(out);
     memset(lv, 0, sizeof *lv);
     lv->version = version;
     lv->level_no = level_no;
     lv->seed = seed;
     ct_generate(lv, &level_table[level_no - 1]);
-    return GEN_OK;
 }
 
-static void start(void *out, const void *level)
+static void start(game_state *out, const game_level *level)
 {
-    ct_state *st = out;
-    const ct_level *lv = level;
+    ct_state *st = state_of(out);
+    const ct_level *lv = level_view(level);
     memset(st, 0, sizeof *st);
     st->level = lv;
     memcpy(st->left, lv->inventory, sizeof st->left);
 }
 
-static int apply(void *state, const game_move *m)
+static int apply(game_state *state, const game_move *m)
 {
-    ct_state *st = state;
+    ct_state *st = state_of(state);
     ct_part p;
     if (st->n_placed >= CT_MAX_PARTS)
         return CT_NO_PART_LEFT;
@@ -83,9 +80,9 @@ static int apply(void *state, const game_move *m)
     return CT_PLACED;
 }
 
-static void result(const void *state, game_result *out)
+static void result(const game_state *state, game_result *out)
 {
-    const ct_state *st = state;
+    const ct_state *st = state_view(state);
     ct_run run;
     ct_simulate(&st->level->field, st->placed, st->n_placed, NULL, 0, &run);
     memset(out, 0, sizeof *out);
@@ -115,9 +112,9 @@ static void put_move(const game_writer *w, const ct_part *p)
     w->end(w->ctx);
 }
 
-static void describe_level(const void *level, const game_writer *w)
+static void describe_level(const game_level *level, const game_writer *w)
 {
-    const ct_level *lv = level;
+    const ct_level *lv = level_view(level);
     const ct_field *f = &lv->field;
     w->put_int(w->ctx, "width", CT_FIELD_W);
     w->put_int(w->ctx, "height", CT_FIELD_H);
@@ -156,9 +153,9 @@ static void describe_level(const void *level, const game_writer *w)
     w->put_int(w->ctx, "plan_arrival_tick", lv->has_plan ? lv->plan_run.arrival_tick : -1);
 }
 
-static void describe_state(const void *state, const game_writer *w)
+static void describe_state(const game_state *state, const game_writer *w)
 {
-    const ct_state *st = state;
+    const ct_state *st = state_view(state);
     w->begin_array(w->ctx, "placed");
     for (int i = 0; i < st->n_placed; i++)
         put_move(w, &st->placed[i]);

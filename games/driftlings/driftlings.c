@@ -46,6 +46,8 @@ enum { X_SAVED, X_QUOTA, X_CROWD, X_DEAD, X_TICKS, X_SKILLS_USED, X_COUNT };
 static const char *const result_fields[X_COUNT] = { "saved", "quota", "crowd",
                                                     "dead",  "ticks", "skills_used" };
 
+GAME_HANDLES(dl_level, dl_state)
+
 static const char *const skill_names[DL_SKILLS] = { "climber", "floater", "blocker", "basher",
                                                     "digger" };
 
@@ -101,20 +103,17 @@ bool driftlings_level_from_ascii(dl_level *lv, const char *const *rows, int n_ro
     return true;
 }
 
-static gen_status generate(void *out, int version, int level_no, uint32_t seed)
+/* Version 1 is the only one: dl_generate writes it into the level. */
+static void generate(game_level *out, int version, int level_no, uint32_t seed)
 {
-    if (version != 1)
-        return GEN_BAD_VERSION;
-    if (level_no < 1 || level_no > DL_LEVELS)
-        return GEN_BAD_LEVEL;
-    dl_generate(out, level_no, seed);
-    return GEN_OK;
+    (void)version;
+    dl_generate(level_of(out), level_no, seed);
 }
 
-static void start(void *out, const void *level)
+static void start(game_state *out, const game_level *level)
 {
-    dl_state *st = out;
-    const dl_level *lv = level;
+    dl_state *st = state_of(out);
+    const dl_level *lv = level_view(level);
     memset(st, 0, sizeof *st);
     st->level = lv;
     driftlings_world_init(&st->world, lv);
@@ -132,12 +131,14 @@ static void run_until(dl_state *st, int64_t t)
     }
 }
 
-static int apply(void *state, const game_move *m)
+static int apply(game_state *state, const game_move *m)
 {
-    dl_state *st = state;
+    dl_state *st = state_of(state);
     int32_t t = m->v[0];
     int k = m->v[1], skill = m->v[2];
 
+    /* Not core/timed.h's prologue: here the walker check comes before the
+     * ended check, and the run ends by simulation after the time check. */
     if (k >= st->level->crowd)
         return O_NO_SUCH_WALKER;
     if (t < st->last_tick)
@@ -164,9 +165,9 @@ static int apply(void *state, const game_move *m)
     return O_ASSIGNED;
 }
 
-static void result(const void *state, game_result *out)
+static void result(const game_state *state, game_result *out)
 {
-    dl_state end = *(const dl_state *)state;
+    dl_state end = *state_view(state);
     run_until(&end, end.level->cap);
     int saved = 0, dead = 0;
     for (int i = 0; i < end.world.spawned; i++) {
@@ -203,9 +204,9 @@ static void put_skills(const game_writer *w, const char *key, const int *count)
     w->end(w->ctx);
 }
 
-static void describe_level(const void *level, const game_writer *w)
+static void describe_level(const game_level *level, const game_writer *w)
 {
-    const dl_level *lv = level;
+    const dl_level *lv = level_view(level);
     const dl_metrics *mt = &lv->metrics;
     w->put_int(w->ctx, "width", lv->map.w);
     w->put_int(w->ctx, "height", lv->map.h);
@@ -242,9 +243,9 @@ static void describe_level(const void *level, const game_writer *w)
     w->end(w->ctx);
 }
 
-static void describe_state(const void *state, const game_writer *w)
+static void describe_state(const game_state *state, const game_writer *w)
 {
-    const dl_state *st = state;
+    const dl_state *st = state_view(state);
     const dl_world *wd = &st->world;
     w->put_int(w->ctx, "tick", wd->tick);
     w->put_bool(w->ctx, "ended", st->ended);

@@ -323,13 +323,14 @@ static bool crowd_saves_quota(const dl_level *lv)
 {
     dl_state st;
     game_result r;
-    driftlings_game.start(&st, lv);
+    game_state *h = game_state_handle(&st);
+    driftlings_game.start(h, game_level_const_handle(lv));
     for (int i = 0; i < lv->n_plan; i++) {
-        int o = driftlings_game.apply(&st, &lv->plan[i]);
+        int o = driftlings_game.apply(h, &lv->plan[i]);
         if (driftlings_game.outcomes[o].kind != OUTCOME_APPLIED)
             return false;
     }
-    driftlings_game.result(&st, &r);
+    driftlings_game.result(h, &r);
     return r.completed;
 }
 

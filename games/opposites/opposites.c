@@ -1,13 +1,15 @@
 /*
  * opposites: the level table, the prompt schedule (generation) and the
  * answer rules of both spec versions. Every rule here is in spec.md; a
- * rule change adds a version, it never edits an old one.
+ * rule change adds a version, it never edits an old one. Rules 1-4 (ended,
+ * range, time) are core/timed.h's prologue.
  */
 #include "opposites.h"
 
 #include <string.h>
 
 #include "../../core/rng.h"
+#include "../../core/timed.h"
 
 #define MAX_PROMPTS 30
 #define N_CODES_MAX 12
@@ -50,14 +52,15 @@ typedef struct opp_state {
     int32_t status[MAX_PROMPTS];
     bool closed[MAX_PROMPTS];
     int open_prompts;
-    int32_t prev_t;
+    timed_clock clock; /* counted_t unused: too_fast is per prompt here */
     int32_t finish_t;
     int64_t points; /* correct answers' points, before any penalty */
     int correct;
     int wrong;
     int late;
-    bool ended;
 } opp_state;
+
+GAME_HANDLES(opp_level, opp_state)
 
 enum {
     O_CORRECT,
@@ -101,13 +104,9 @@ static int32_t opposite(int32_t code)
 
 /* The schedule is the same under every version: per prompt, the code
  * draw, then the delay draw. */
-static gen_status generate(void *out, int version, int level_no, uint32_t seed)
+static void generate(game_level *out, int version, int level_no, uint32_t seed)
 {
-    opp_level *lv = out;
-    if (version < 1 || version > 2)
-        return GEN_BAD_VERSION;
-    if (level_no < 1 || level_no > 15)
-        return GEN_BAD_LEVEL;
+    opp_level *lv = level_of(out);
     memset(lv, 0, sizeof *lv);
     lv->version = version;
     lv->level_no = level_no;
@@ -121,13 +120,12 @@ static gen_status generate(void *out, int version, int level_no, uint32_t seed)
         lv->appear_ms[i] = at;
     }
     lv->end_ms = at + lv->row.window_ms;
-    return GEN_OK;
 }
 
-static void start(void *out, const void *level)
+static void start(game_state *out, const game_level *level)
 {
-    opp_state *st = out;
-    const opp_level *lv = level;
+    opp_state *st = state_of(out);
+    const opp_level *lv = level_view(level);
     memset(st, 0, sizeof *st);
     st->level = lv;
     st->open_prompts = lv->row.prompts;
@@ -147,29 +145,25 @@ static void close_prompt(opp_state *st, int p, int32_t t)
 {
     st->closed[p] = true;
     if (--st->open_prompts == 0) {
-        st->ended = true;
+        st->clock.ended = true;
         st->finish_t = t;
     }
 }
 
-static int apply(void *state, const game_move *m)
+static const timed_outcomes prologue = { O_AFTER_END, O_ANSWER_OUT_OF_RANGE, O_TIME_BACKWARDS };
+
+static int apply(game_state *state, const game_move *m)
 {
-    opp_state *st = state;
+    opp_state *st = state_of(state);
     const opp_level *lv = st->level;
     int32_t t = m->v[0];
     int32_t answer = m->v[1];
 
-    if (st->ended)
-        return O_AFTER_END;
-    if (answer < 0 || answer >= lv->row.codes)
-        return O_ANSWER_OUT_OF_RANGE;
-    if (t < st->prev_t)
-        return O_TIME_BACKWARDS;
-    st->prev_t = t;
-    if (t >= lv->end_ms) {
-        st->ended = true;
-        return O_AFTER_END;
-    }
+    /* The run ends at t >= end_ms (rule 4): end_ms - 1 is the last t that counts. */
+    int o = timed_prologue(&st->clock, &prologue, t, answer >= 0 && answer < lv->row.codes,
+                           lv->end_ms - 1);
+    if (o != TIMED_GO_ON)
+        return o;
     int p = prompt_at(lv, t);
     if (p < 0)
         return O_NO_PROMPT;
@@ -198,9 +192,9 @@ static int apply(void *state, const game_move *m)
     return O_WRONG;
 }
 
-static void result(const void *state, game_result *out)
+static void result(const game_state *state, game_result *out)
 {
-    const opp_state *st = state;
+    const opp_state *st = state_view(state);
     const opp_level *lv = st->level;
     memset(out, 0, sizeof *out);
     int64_t score = st->points;
@@ -216,9 +210,9 @@ static void result(const void *state, game_result *out)
     out->extra[X_FINISH_MS] = st->finish_t;
 }
 
-static void describe_level(const void *level, const game_writer *w)
+static void describe_level(const game_level *level, const game_writer *w)
 {
-    const opp_level *lv = level;
+    const opp_level *lv = level_view(level);
     int32_t answers[MAX_PROMPTS];
     for (int i = 0; i < lv->row.prompts; i++)
         answers[i] = opposite(lv->prompt[i]);
@@ -231,9 +225,9 @@ static void describe_level(const void *level, const game_writer *w)
     w->put_int_rows(w->ctx, "appear_ms", lv->appear_ms, lv->row.prompts, 0);
 }
 
-static void describe_state(const void *state, const game_writer *w)
+static void describe_state(const game_state *state, const game_writer *w)
 {
-    const opp_state *st = state;
+    const opp_state *st = state_view(state);
     w->put_int_rows(w->ctx, "status", st->status, st->level->row.prompts, 0);
     w->put_int(w->ctx, "points", st->points);
 }

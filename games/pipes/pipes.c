@@ -1,11 +1,13 @@
 /*
  * pipes: the level table and the rotation rules. Generation and the solver
- * live in generate.c and board.c. Every rule here is in spec.md.
+ * live in generate.c and board.c. Every rule here is in spec.md; rules 1-4
+ * (ended, range, time) are core/timed.h's prologue.
  */
 #include "pipes.h"
 
 #include <string.h>
 
+#include "../../core/timed.h"
 #include "board.h"
 
 #define MIN_ROTATION_GAP_MS 50 /* human floor between two rotations */
@@ -38,13 +40,13 @@ typedef struct pipes_level {
 typedef struct pipes_state {
     const pipes_level *level;
     uint8_t tiles[PIPES_MAX_CELLS];
-    int32_t prev_t;
-    int32_t last_turn_t;
+    timed_clock clock; /* counted_t: the previous turn */
     int32_t finish_t;
     int turns;
-    bool ended;
     bool completed;
 } pipes_state;
+
+GAME_HANDLES(pipes_level, pipes_state)
 
 enum { O_ROTATED, O_AFTER_END, O_CELL_OUT_OF_RANGE, O_TIME_BACKWARDS, O_TOO_FAST, O_COUNT };
 
@@ -74,13 +76,9 @@ static int turns_between(uint8_t from, uint8_t to)
     return 0; /* unreachable for tiles of the same shape */
 }
 
-static gen_status generate(void *out, int version, int level_no, uint32_t seed)
+static void generate(game_level *out, int version, int level_no, uint32_t seed)
 {
-    pipes_level *lv = out;
-    if (version != 1)
-        return GEN_BAD_VERSION;
-    if (level_no < 1 || level_no > 15)
-        return GEN_BAD_LEVEL;
+    pipes_level *lv = level_of(out);
     memset(lv, 0, sizeof *lv);
     lv->version = version;
     lv->level_no = level_no;
@@ -90,53 +88,46 @@ static gen_status generate(void *out, int version, int level_no, uint32_t seed)
     pipes_generate_board(&lv->topo, seed, &lv->board);
     for (int c = 0; c < lv->topo.n; c++)
         lv->min_turns += turns_between(lv->board.start[c], lv->board.solution[c]);
-    return GEN_OK;
 }
 
-static void start(void *out, const void *level)
+static void start(game_state *out, const game_level *level)
 {
-    pipes_state *st = out;
-    const pipes_level *lv = level;
+    pipes_state *st = state_of(out);
+    const pipes_level *lv = level_view(level);
     memset(st, 0, sizeof *st);
     st->level = lv;
     memcpy(st->tiles, lv->board.start, sizeof st->tiles);
     st->finish_t = -1;
 }
 
-static int apply(void *state, const game_move *m)
+static const timed_outcomes prologue = { O_AFTER_END, O_CELL_OUT_OF_RANGE, O_TIME_BACKWARDS };
+
+static int apply(game_state *state, const game_move *m)
 {
-    pipes_state *st = state;
+    pipes_state *st = state_of(state);
     const pipes_level *lv = st->level;
     int32_t t = m->v[0];
     int32_t cell = m->v[1];
 
-    if (st->ended)
-        return O_AFTER_END;
-    if (cell < 0 || cell >= lv->topo.n)
-        return O_CELL_OUT_OF_RANGE;
-    if (t < st->prev_t)
-        return O_TIME_BACKWARDS;
-    st->prev_t = t;
-    if (t > lv->row.limit_ms) {
-        st->ended = true;
-        return O_AFTER_END;
-    }
-    if (t - st->last_turn_t < MIN_ROTATION_GAP_MS)
+    int o = timed_prologue(&st->clock, &prologue, t, cell >= 0 && cell < lv->topo.n,
+                           lv->row.limit_ms);
+    if (o != TIMED_GO_ON)
+        return o;
+    if (!timed_count(&st->clock, t, MIN_ROTATION_GAP_MS))
         return O_TOO_FAST;
-    st->last_turn_t = t;
     st->tiles[cell] = pipes_rotate(st->tiles[cell]);
     st->turns++;
     if (pipes_solved(&lv->topo, st->tiles)) {
-        st->ended = true;
+        st->clock.ended = true;
         st->completed = true;
         st->finish_t = t;
     }
     return O_ROTATED;
 }
 
-static void result(const void *state, game_result *out)
+static void result(const game_state *state, game_result *out)
 {
-    const pipes_state *st = state;
+    const pipes_state *st = state_view(state);
     const pipes_level *lv = st->level;
     memset(out, 0, sizeof *out);
     out->completed = st->completed;
@@ -145,7 +136,7 @@ static void result(const void *state, game_result *out)
         int64_t bonus = (lv->row.limit_ms - st->finish_t) / 100 - WASTED_TURN_PENALTY * wasted;
         out->score = 1000 + (bonus > 0 ? bonus : 0);
     }
-    out->duration_ms = st->last_turn_t;
+    out->duration_ms = st->clock.counted_t;
     out->extra[X_TURNS] = st->turns;
     out->extra[X_MIN_TURNS] = lv->min_turns;
     out->extra[X_FINISH_MS] = st->finish_t;
@@ -159,9 +150,9 @@ static void put_tiles(const game_writer *w, const char *key, const uint8_t *tile
     w->put_int_rows(w->ctx, key, v, side, side);
 }
 
-static void describe_level(const void *level, const game_writer *w)
+static void describe_level(const game_level *level, const game_writer *w)
 {
-    const pipes_level *lv = level;
+    const pipes_level *lv = level_view(level);
     int side = lv->row.side;
     w->put_int(w->ctx, "width", side);
     w->put_int(w->ctx, "height", side);
@@ -176,9 +167,9 @@ static void describe_level(const void *level, const game_writer *w)
     w->put_int(w->ctx, "min_turns", lv->min_turns);
 }
 
-static void describe_state(const void *state, const game_writer *w)
+static void describe_state(const game_state *state, const game_writer *w)
 {
-    const pipes_state *st = state;
+    const pipes_state *st = state_view(state);
     put_tiles(w, "tiles", st->tiles, st->level->row.side);
 }
 

@@ -1,13 +1,14 @@
 /*
  * schulte: level table, generation (one shuffle of 1..N), and the tap rules.
  * Every rule here is written down in spec.md; change both together and bump
- * the version.
+ * the version. Rules 1-4 (ended, range, time) are core/timed.h's prologue.
  */
 #include "schulte.h"
 
 #include <string.h>
 
 #include "../../core/rng.h"
+#include "../../core/timed.h"
 
 #define MAX_SIDE 7
 #define MAX_CELLS (MAX_SIDE * MAX_SIDE)
@@ -47,12 +48,12 @@ typedef struct schulte_state {
     int32_t expected;
     int found;
     int mistakes;
-    int32_t prev_t;    /* t of the previous non-rejected move */
-    int32_t last_tap_t; /* t of the previous counted tap (found or mistake) */
+    timed_clock clock; /* counted_t: the previous counted tap (found or mistake) */
     int32_t finish_t;
-    bool ended;
     bool completed;
 } schulte_state;
+
+GAME_HANDLES(schulte_level, schulte_state)
 
 enum {
     O_FOUND,
@@ -83,13 +84,9 @@ static const game_field fields[2] = {
 enum { X_FOUND, X_MISTAKES, X_FINISH_MS, X_COUNT };
 static const char *const result_fields[X_COUNT] = { "found", "mistakes", "finish_ms" };
 
-static gen_status generate(void *out, int version, int level_no, uint32_t seed)
+static void generate(game_level *out, int version, int level_no, uint32_t seed)
 {
-    schulte_level *lv = out;
-    if (version != 1)
-        return GEN_BAD_VERSION;
-    if (level_no < 1 || level_no > 15)
-        return GEN_BAD_LEVEL;
+    schulte_level *lv = level_of(out);
     memset(lv, 0, sizeof *lv);
     lv->version = version;
     lv->level_no = level_no;
@@ -101,13 +98,12 @@ static gen_status generate(void *out, int version, int level_no, uint32_t seed)
     uint32_t rng = seed;
     rng_shuffle_i32(&rng, lv->grid, (size_t)lv->cells);
     lv->rng_after = rng;
-    return GEN_OK;
 }
 
-static void start(void *out, const void *level)
+static void start(game_state *out, const game_level *level)
 {
-    schulte_state *st = out;
-    const schulte_level *lv = level;
+    schulte_state *st = state_of(out);
+    const schulte_level *lv = level_view(level);
     memset(st, 0, sizeof *st);
     st->level = lv;
     memcpy(st->grid, lv->grid, sizeof st->grid);
@@ -134,41 +130,35 @@ static void reshuffle_remaining(schulte_state *st)
         st->grid[cell_of[k]] = values[k];
 }
 
-static int apply(void *state, const game_move *m)
+static const timed_outcomes prologue = { O_AFTER_END, O_CELL_OUT_OF_RANGE, O_TIME_BACKWARDS };
+
+static int apply(game_state *state, const game_move *m)
 {
-    schulte_state *st = state;
+    schulte_state *st = state_of(state);
     const schulte_level *lv = st->level;
     int32_t t = m->v[0];
     int32_t cell = m->v[1];
 
-    if (st->ended)
-        return O_AFTER_END;
-    if (cell < 0 || cell >= lv->cells)
-        return O_CELL_OUT_OF_RANGE;
-    if (t < st->prev_t)
-        return O_TIME_BACKWARDS;
-    st->prev_t = t;
-    if (t > lv->row.limit_ms) {
-        st->ended = true;
-        return O_AFTER_END;
-    }
+    int o = timed_prologue(&st->clock, &prologue, t, cell >= 0 && cell < lv->cells,
+                           lv->row.limit_ms);
+    if (o != TIMED_GO_ON)
+        return o;
     if (st->grid[cell] == 0)
         return O_ALREADY_FOUND;
-    if (t - st->last_tap_t < MIN_TAP_GAP_MS)
+    if (!timed_count(&st->clock, t, MIN_TAP_GAP_MS))
         return O_TOO_FAST;
-    st->last_tap_t = t;
 
     if (st->grid[cell] != st->expected) {
         st->mistakes++;
         if (st->mistakes >= MISTAKE_LIMIT)
-            st->ended = true;
+            st->clock.ended = true;
         return O_MISTAKE;
     }
     st->grid[cell] = 0;
     st->found++;
     st->expected += lv->row.count_down ? -1 : 1;
     if (st->found == lv->cells) {
-        st->ended = true;
+        st->clock.ended = true;
         st->completed = true;
         st->finish_t = t;
     } else if (lv->row.reshuffle && lv->cells - st->found >= 2) {
@@ -177,9 +167,9 @@ static int apply(void *state, const game_move *m)
     return O_FOUND;
 }
 
-static void result(const void *state, game_result *out)
+static void result(const game_state *state, game_result *out)
 {
-    const schulte_state *st = state;
+    const schulte_state *st = state_view(state);
     memset(out, 0, sizeof *out);
     out->completed = st->completed;
     if (st->completed) {
@@ -188,15 +178,15 @@ static void result(const void *state, game_result *out)
     } else {
         out->score = st->found;
     }
-    out->duration_ms = st->last_tap_t;
+    out->duration_ms = st->clock.counted_t;
     out->extra[X_FOUND] = st->found;
     out->extra[X_MISTAKES] = st->mistakes;
     out->extra[X_FINISH_MS] = st->finish_t;
 }
 
-static void describe_level(const void *level, const game_writer *w)
+static void describe_level(const game_level *level, const game_writer *w)
 {
-    const schulte_level *lv = level;
+    const schulte_level *lv = level_view(level);
     w->put_int(w->ctx, "size", lv->row.side);
     w->put_str(w->ctx, "order", lv->row.count_down ? "down" : "up");
     w->put_bool(w->ctx, "reshuffle", lv->row.reshuffle);
@@ -205,9 +195,9 @@ static void describe_level(const void *level, const game_writer *w)
     w->put_int_rows(w->ctx, "grid", lv->grid, lv->row.side, lv->row.side);
 }
 
-static void describe_state(const void *state, const game_writer *w)
+static void describe_state(const game_state *state, const game_writer *w)
 {
-    const schulte_state *st = state;
+    const schulte_state *st = state_view(state);
     int side = st->level->row.side;
     w->put_int_rows(w->ctx, "grid", st->grid, side, side);
     w->put_int(w->ctx, "next", st->found == st->level->cells ? 0 : st->expected);

@@ -1,12 +1,13 @@
 /*
  * target-sums: the level table and the toggle rules. Generation and the
  * solution counter live in generate.c and board.c. Every rule here is in
- * spec.md.
+ * spec.md; rules 1-4 (ended, range, time) are core/timed.h's prologue.
  */
 #include "target_sums.h"
 
 #include <string.h>
 
+#include "../../core/timed.h"
 #include "board.h"
 
 #define MIN_TOGGLE_GAP_MS 100  /* human floor between two toggles */
@@ -41,16 +42,16 @@ typedef struct ts_level {
 typedef struct ts_state {
     const ts_level *level;
     uint8_t kept[TS_MAX_CELLS];
-    int32_t prev_t;
-    int32_t last_toggle_t;
+    timed_clock clock; /* counted_t: the previous toggle */
     int32_t finish_t;
     int toggles;
     int32_t row_sum[TS_MAX_SIDE]; /* sums of kept cells, kept up to date */
     int32_t col_sum[TS_MAX_SIDE];
     int lines_off;                /* rows and columns not at their target */
-    bool ended;
     bool completed;
 } ts_state;
+
+GAME_HANDLES(ts_level, ts_state)
 
 enum {
     O_REMOVED,
@@ -79,13 +80,9 @@ static const game_field fields[2] = {
 enum { X_TOGGLES, X_MIN_TOGGLES, X_FINISH_MS, X_COUNT };
 static const char *const result_fields[X_COUNT] = { "toggles", "min_toggles", "finish_ms" };
 
-static gen_status generate(void *out, int version, int level_no, uint32_t seed)
+static void generate(game_level *out, int version, int level_no, uint32_t seed)
 {
-    ts_level *lv = out;
-    if (version != 1)
-        return GEN_BAD_VERSION;
-    if (level_no < 1 || level_no > 15)
-        return GEN_BAD_LEVEL;
+    ts_level *lv = level_of(out);
     memset(lv, 0, sizeof *lv);
     lv->version = version;
     lv->level_no = level_no;
@@ -94,13 +91,12 @@ static gen_status generate(void *out, int version, int level_no, uint32_t seed)
     ts_generate_board(&lv->row.shape, seed, &lv->board);
     for (int i = 0; i < lv->board.grid.n; i++)
         lv->min_toggles += !lv->board.solution[i];
-    return GEN_OK;
 }
 
-static void start(void *out, const void *level)
+static void start(game_state *out, const game_level *level)
 {
-    ts_state *st = out;
-    const ts_level *lv = level;
+    ts_state *st = state_of(out);
+    const ts_level *lv = level_view(level);
     memset(st, 0, sizeof *st);
     st->level = lv;
     const ts_grid *g = &lv->board.grid;
@@ -124,27 +120,21 @@ static void shift_line(int32_t *sum, int32_t target, int32_t delta, int *lines_o
     *lines_off += *sum != target;
 }
 
-static int apply(void *state, const game_move *m)
+static const timed_outcomes prologue = { O_AFTER_END, O_CELL_OUT_OF_RANGE, O_TIME_BACKWARDS };
+
+static int apply(game_state *state, const game_move *m)
 {
-    ts_state *st = state;
+    ts_state *st = state_of(state);
     const ts_level *lv = st->level;
     int32_t t = m->v[0];
     int32_t cell = m->v[1];
 
-    if (st->ended)
-        return O_AFTER_END;
-    if (cell < 0 || cell >= lv->board.grid.n)
-        return O_CELL_OUT_OF_RANGE;
-    if (t < st->prev_t)
-        return O_TIME_BACKWARDS;
-    st->prev_t = t;
-    if (t > lv->row.limit_ms) {
-        st->ended = true;
-        return O_AFTER_END;
-    }
-    if (t - st->last_toggle_t < MIN_TOGGLE_GAP_MS)
+    int o = timed_prologue(&st->clock, &prologue, t, cell >= 0 && cell < lv->board.grid.n,
+                           lv->row.limit_ms);
+    if (o != TIMED_GO_ON)
+        return o;
+    if (!timed_count(&st->clock, t, MIN_TOGGLE_GAP_MS))
         return O_TOO_FAST;
-    st->last_toggle_t = t;
     const ts_grid *g = &lv->board.grid;
     st->kept[cell] = !st->kept[cell];
     int32_t delta = st->kept[cell] ? g->value[cell] : -g->value[cell];
@@ -152,16 +142,16 @@ static int apply(void *state, const game_move *m)
     shift_line(&st->col_sum[cell % g->cols], g->col_target[cell % g->cols], delta, &st->lines_off);
     st->toggles++;
     if (st->lines_off == 0) {
-        st->ended = true;
+        st->clock.ended = true;
         st->completed = true;
         st->finish_t = t;
     }
     return st->kept[cell] ? O_RESTORED : O_REMOVED;
 }
 
-static void result(const void *state, game_result *out)
+static void result(const game_state *state, game_result *out)
 {
-    const ts_state *st = state;
+    const ts_state *st = state_view(state);
     const ts_level *lv = st->level;
     memset(out, 0, sizeof *out);
     out->completed = st->completed;
@@ -170,7 +160,7 @@ static void result(const void *state, game_result *out)
         int64_t bonus = (lv->row.limit_ms - st->finish_t) / 100 - WASTED_TOGGLE_PENALTY * wasted;
         out->score = 1000 + (bonus > 0 ? bonus : 0);
     }
-    out->duration_ms = st->last_toggle_t;
+    out->duration_ms = st->clock.counted_t;
     out->extra[X_TOGGLES] = st->toggles;
     out->extra[X_MIN_TOGGLES] = lv->min_toggles;
     out->extra[X_FINISH_MS] = st->finish_t;
@@ -184,9 +174,9 @@ static void put_cells(const game_writer *w, const char *key, const uint8_t *cell
     w->put_int_rows(w->ctx, key, v, g->rows, g->cols);
 }
 
-static void describe_level(const void *level, const game_writer *w)
+static void describe_level(const game_level *level, const game_writer *w)
 {
-    const ts_level *lv = level;
+    const ts_level *lv = level_view(level);
     const ts_grid *g = &lv->board.grid;
     w->put_int(w->ctx, "rows", g->rows);
     w->put_int(w->ctx, "cols", g->cols);
@@ -205,9 +195,9 @@ static void describe_level(const void *level, const game_writer *w)
     w->put_int(w->ctx, "min_toggles", lv->min_toggles);
 }
 
-static void describe_state(const void *state, const game_writer *w)
+static void describe_state(const game_state *state, const game_writer *w)
 {
-    const ts_state *st = state;
+    const ts_state *st = state_view(state);
     const ts_grid *g = &st->level->board.grid;
     int32_t rs[TS_MAX_SIDE] = { 0 }, cs[TS_MAX_SIDE] = { 0 };
     for (int i = 0; i < g->n; i++) {

@@ -39,7 +39,7 @@ int main(void)
         long sims = 0, attempts = 0;
         for (int s = 0; s < SEEDS; s++) {
             double t0 = now_s();
-            g->generate(&lv, 1, level, (uint32_t)s);
+            game_generate(g, game_level_handle(&lv), 1, level, (uint32_t)s);
             times[s] = (now_s() - t0) * 1e3;
             all[(level - 1) * SEEDS + s] = times[s];
             fallbacks += lv.fallback;
@@ -64,7 +64,7 @@ int main(void)
     double t0 = now_s(), elapsed;
     do {
         for (int level = 1; level <= 15; level++) {
-            g->generate(&lv, 1, level, 7);
+            game_generate(g, game_level_handle(&lv), 1, level, 7);
             for (int32_t x = CT_SWEEP_X0; x <= CT_SWEEP_X1; x += CT_SWEEP_DX)
                 for (int32_t y = CT_SWEEP_Y0; y <= CT_SWEEP_Y1; y += CT_SWEEP_DY)
                     for (int a = 0; a < 4; a++) {

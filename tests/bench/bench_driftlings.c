@@ -78,7 +78,7 @@ static void sealed_generated_case(int extra, const char *devlog)
 {
     char name[64];
     int inv[DL_SKILLS];
-    driftlings_game.generate(&lv, 1, 15, 0);
+    game_generate(&driftlings_game, game_level_handle(&lv), 1, 15, 0);
     dl_map *m = &lv.map;
     for (int dy = -1; dy <= 0; dy++)
         for (int dx = -1; dx <= 1; dx++)
@@ -149,7 +149,7 @@ static void generation_figures(void)
         int max_h = 0;
         for (int s = 0; s < SEEDS; s++) {
             double t0 = now_ms();
-            driftlings_game.generate(&lv, 1, l, (uint32_t)s);
+            game_generate(&driftlings_game, game_level_handle(&lv), 1, l, (uint32_t)s);
             t[s] = now_ms() - t0;
             ms_all += t[s];
             cand += lv.metrics.candidates;
@@ -185,18 +185,19 @@ static void crowd_figures(void)
     enum { LEVELS = 16 };
     static dl_level pack[LEVELS];
     for (int i = 0; i < LEVELS; i++)
-        driftlings_game.generate(&pack[i], 1, 15, (uint32_t)i);
+        game_generate(&driftlings_game, game_level_handle(&pack[i]), 1, 15, (uint32_t)i);
     long long ticks = 0, steps = 0;
     int runs = 0;
     double t0 = now_ms();
     while (now_ms() - t0 < 1000) {
         const dl_level *p = &pack[runs % LEVELS];
-        driftlings_game.start(&st, p);
+        game_state *h = game_state_handle(&st);
+        driftlings_game.start(h, game_level_const_handle(p));
         /* The plan, then run to the end: the whole replay a submission costs. */
         for (int i = 0; i < p->n_plan; i++)
-            driftlings_game.apply(&st, &p->plan[i]);
+            driftlings_game.apply(h, &p->plan[i]);
         game_result r;
-        driftlings_game.result(&st, &r);
+        driftlings_game.result(h, &r);
         ticks += r.extra[4];
         steps += r.extra[4] * p->crowd;
         runs++;

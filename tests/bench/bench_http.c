@@ -111,9 +111,9 @@ typedef struct job {
 /* The typical full solution of docs/BENCH.md (solutions.h), as JSON. */
 static json_t *solution(const game *g, uint32_t seed)
 {
-    void *level = malloc(g->level_size);
+    game_level *level = malloc(g->level_size);
     game_move *moves = malloc(MAX_MOVES * sizeof *moves);
-    g->generate(level, g->version, 1, seed);
+    game_generate(g, level, g->version, 1, seed);
     int n = typical(g, level, moves);
     json_t *out = moves_to_json(g, moves, (size_t)n);
     free(moves);

@@ -32,7 +32,8 @@ static void bench_game(const char *name)
     const game *g = game_find(name);
     bool pipes = strcmp(name, "pipes") == 0;
     static int64_t gen_ns[SEEDS], rep_ns[SEEDS], nodes[SEEDS];
-    void *level = malloc(g->level_size), *state = malloc(g->state_size);
+    game_level *level = malloc(g->level_size);
+    game_state *state = malloc(g->state_size);
     game_move *moves = malloc(MAX_MOVES * sizeof *moves);
     printf("\n== %s: per level over seeds 0..%d (us; a max far above the median is the\n"
            "   shared machine preempting us, not the work) ==\n", name, SEEDS - 1);
@@ -46,7 +47,7 @@ static void bench_game(const char *name)
         json_t *d = NULL;
         for (uint32_t s = 0; s < SEEDS; s++) {
             int64_t t0 = now_ns();
-            g->generate(level, g->version, lv, s);
+            game_generate(g, level, g->version, lv, s);
             gen_ns[s] = now_ns() - t0;
             gen_total += gen_ns[s];
             int n = typical(g, level, moves);

@@ -28,7 +28,7 @@ static int64_t now_ns(void)
 }
 
 typedef struct corpus_case {
-    void *level;
+    game_level *level;
     game_move moves[MAX_MOVES];
     int n;
 } corpus_case;
@@ -43,19 +43,19 @@ static void bench_game(const game *g)
 {
     enum { N = 15 * SEEDS };
     corpus_case *cases = calloc(N, sizeof *cases);
-    void *state = malloc(g->state_size);
+    game_state *state = malloc(g->state_size);
     for (int k = 0; k < N; k++) {
         cases[k].level = malloc(g->level_size);
-        g->generate(cases[k].level, g->version, k / SEEDS + 1, (uint32_t)(k % SEEDS));
+        game_generate(g, cases[k].level, g->version, k / SEEDS + 1, (uint32_t)(k % SEEDS));
         cases[k].n = typical(g, cases[k].level, cases[k].moves);
     }
     int64_t gen_pass[PASSES], rep_pass[PASSES];
-    void *scratch = malloc(g->level_size);
+    game_level *scratch = malloc(g->level_size);
     volatile int64_t sink = 0;
     for (int p = 0; p < PASSES; p++) {
         int64_t t0 = now_ns();
         for (int k = 0; k < N; k++)
-            g->generate(scratch, g->version, k / SEEDS + 1, (uint32_t)(k % SEEDS));
+            game_generate(g, scratch, g->version, k / SEEDS + 1, (uint32_t)(k % SEEDS));
         gen_pass[p] = (now_ns() - t0) / N;
         t0 = now_ns();
         for (int k = 0; k < N; k++) {

@@ -53,9 +53,9 @@ static void bench_target_sums(void)
         long rejected = 0, fallbacks = 0;
         for (uint32_t s = 0; s < SEEDS; s++) {
             int64_t t0 = now_ns();
-            g->generate(level_buf, 1, level, s);
+            game_generate(g, game_level_handle(level_buf), 1, level, s);
             gen_ns[s] = now_ns() - t0;
-            json_t *j = level_to_json(g, level_buf);
+            json_t *j = level_to_json(g, game_level_handle(level_buf));
             nodes[s] = json_integer_value(json_object_get(j, "nodes"));
             search[s] = json_integer_value(json_object_get(j, "search_nodes"));
             rejected += (long)json_integer_value(json_object_get(j, "rejected"));
@@ -78,8 +78,8 @@ static void bench_target_sums(void)
     int runs = 0;
     game_move moves[TS_MAX_CELLS];
     for (uint32_t s = 0; s < 200; s++) {
-        g->generate(level_buf, 1, 14, s);
-        json_t *j = level_to_json(g, level_buf);
+        game_generate(g, game_level_handle(level_buf), 1, 14, s);
+        json_t *j = level_to_json(g, game_level_handle(level_buf));
         const json_t *sol = json_object_get(j, "solution");
         size_t n = 0;
         for (size_t r = 0; r < json_array_size(sol); r++)
@@ -92,7 +92,8 @@ static void bench_target_sums(void)
         replay_report rep;
         int64_t t0 = now_ns();
         for (int k = 0; k < 100; k++)
-            replay_run(g, level_buf, state_buf, moves, n, NULL, &rep);
+            replay_run(g, game_level_handle(level_buf), game_state_handle(state_buf), moves, n,
+                       NULL, &rep);
         total += now_ns() - t0;
         runs += 100;
         if (!rep.result.completed)
@@ -112,9 +113,9 @@ static void bench_opposites(void)
     for (int level = 1; level <= 15; level++) {
         for (uint32_t s = 0; s < SEEDS; s++) {
             int64_t t0 = now_ns();
-            g->generate(level_buf, g->version, level, s);
+            game_generate(g, game_level_handle(level_buf), g->version, level, s);
             gen_ns[s] = now_ns() - t0;
-            json_t *j = level_to_json(g, level_buf);
+            json_t *j = level_to_json(g, game_level_handle(level_buf));
             const json_t *ans = json_object_get(j, "answers");
             const json_t *at = json_object_get(j, "appear_ms");
             game_move moves[64];
@@ -125,7 +126,8 @@ static void bench_opposites(void)
             json_decref(j);
             replay_report rep;
             t0 = now_ns();
-            replay_run(g, level_buf, state_buf, moves, n, NULL, &rep);
+            replay_run(g, game_level_handle(level_buf), game_state_handle(state_buf), moves, n,
+                       NULL, &rep);
             replay_ns[s] = now_ns() - t0;
             if (rep.rejected || !rep.result.completed)
                 printf("  clean run failed at level %d seed %u\n", level, (unsigned)s);

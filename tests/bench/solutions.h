@@ -22,14 +22,14 @@ static inline int json_int(const json_t *o, const char *k)
 
 /* Builds the typical full solution from the level's description (and, for
  * Schulte's reshuffles, from the board as it stands before each tap). */
-static inline int typical(const game *g, const void *level, game_move *out)
+static inline int typical(const game *g, const game_level *level, game_move *out)
 {
     json_t *d = level_to_json(g, level);
     int n = 0;
     size_t i, j;
     json_t *row, *v;
     if (strcmp(g->name, "schulte") == 0) {
-        void *st = malloc(g->state_size);
+        game_state *st = malloc(g->state_size);
         g->start(st, level);
         for (;;) {
             json_t *b = state_to_json(g, st);

@@ -112,7 +112,8 @@ static void w_end(void *ctx)
     x->depth--;
 }
 
-static void replay_into(hasher *x, const void *level, void *state, const game_move *m, int n)
+static void replay_into(hasher *x, const game_level *level, game_state *state, const game_move *m,
+                        int n)
 {
     static int outcomes[MAX_MOVES];
     const game *g = x->g;
@@ -161,7 +162,8 @@ int main(void)
     uint32_t all = FNV1A32_OFFSET;
     for (size_t gi = 0; gi < game_catalog_count; gi++) {
         const game *g = game_catalog[gi];
-        void *level = malloc(g->level_size), *state = malloc(g->state_size);
+        game_level *level = malloc(g->level_size);
+        game_state *state = malloc(g->state_size);
         static hasher x;
         memset(&x, 0, sizeof x);
         x.h = FNV1A32_OFFSET;
@@ -170,7 +172,7 @@ int main(void)
         for (int version = g->min_version; version <= g->version; version++)
         for (int lv = 1; lv <= g->levels; lv++) {
             for (uint32_t seed = 0; seed < SEEDS; seed++) {
-                if (g->generate(level, version, lv, seed * 2654435761u) != GEN_OK) {
+                if (game_generate(g, level, version, lv, seed * 2654435761u) != GEN_OK) {
                     printf("%s: generate failed\n", g->name);
                     return 1;
                 }

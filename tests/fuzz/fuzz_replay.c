@@ -62,9 +62,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     move_error err;
     long count = moves_from_json(g, moves_json ? moves_json : doc, moves, cap, &err);
     if (count >= 0) {
-        void *level = malloc(g->level_size), *state = malloc(g->state_size);
+        game_level *level = malloc(g->level_size);
+        game_state *state = malloc(g->state_size);
         int *outcomes = calloc((size_t)count + 1, sizeof *outcomes);
-        if (g->generate(level, g->version, level_no, seed) == GEN_OK) {
+        if (game_generate(g, level, g->version, level_no, seed) == GEN_OK) {
             replay_report rep;
             replay_run(g, level, state, moves, (size_t)count, outcomes, &rep);
             json_decref(result_to_json(g, &rep.result));

@@ -147,7 +147,7 @@ static void traces(void)
 static void *new_level(int level, uint32_t seed)
 {
     void *lv = calloc(1, G->level_size);
-    if (lv && G->generate(lv, 1, level, seed) != GEN_OK) {
+    if (lv && game_generate(G, lv, 1, level, seed) != GEN_OK) {
         free(lv);
         return NULL;
     }
@@ -185,8 +185,8 @@ static void replay_vectors(void)
     size_t i;
     json_t *c;
     json_array_foreach(cases, i, c) {
-        void *lv = new_level((int)geti(c, "level"), (uint32_t)geti(c, "seed"));
-        void *st = calloc(1, G->state_size);
+        game_level *lv = new_level((int)geti(c, "level"), (uint32_t)geti(c, "seed"));
+        game_state *st = calloc(1, G->state_size);
         CHECK(lv && st);
         if (!lv || !st) {
             free(lv);
@@ -251,15 +251,16 @@ static void daily_vectors(void)
 }
 
 /* One placement on a fresh state; returns its outcome code. */
-static const char *place_after(const void *lv, const game_move *before, int n_before,
+static const char *place_after(const ct_level *lv, const game_move *before, int n_before,
                                game_move m)
 {
     static ct_state st;
-    G->start(&st, lv);
+    game_state *h = game_state_handle(&st);
+    G->start(h, game_level_const_handle(lv));
     for (int i = 0; i < n_before; i++)
-        if (G->apply(&st, &before[i]) != CT_PLACED)
+        if (G->apply(h, &before[i]) != CT_PLACED)
             return "setup rejected";
-    return G->outcomes[G->apply(&st, &m)].code;
+    return G->outcomes[G->apply(h, &m)].code;
 }
 
 static void illegal_placements(void)
@@ -307,18 +308,18 @@ static void illegal_placements(void)
 
 static void generate_is_pure(void)
 {
-    unsigned char *a = calloc(1, G->level_size), *b = calloc(1, G->level_size);
+    game_level *a = calloc(1, G->level_size), *b = calloc(1, G->level_size);
     CHECK(a && b);
     if (a && b) {
         for (uint32_t s = 0; s < 20; s++) {
             memset(b, 0xa5, G->level_size);
-            CHECK_EQ(G->generate(a, 1, 7, s), GEN_OK);
-            CHECK_EQ(G->generate(b, 1, 7, s), GEN_OK);
+            CHECK_EQ(game_generate(G, a, 1, 7, s), GEN_OK);
+            CHECK_EQ(game_generate(G, b, 1, 7, s), GEN_OK);
             CHECK(memcmp(a, b, G->level_size) == 0);
         }
-        CHECK_EQ(G->generate(a, 2, 1, 0), GEN_BAD_VERSION);
-        CHECK_EQ(G->generate(a, 1, 0, 0), GEN_BAD_LEVEL);
-        CHECK_EQ(G->generate(a, 1, 16, 0), GEN_BAD_LEVEL);
+        CHECK_EQ(game_generate(G, a, 2, 1, 0), GEN_BAD_VERSION);
+        CHECK_EQ(game_generate(G, a, 1, 0, 0), GEN_BAD_LEVEL);
+        CHECK_EQ(game_generate(G, a, 1, 16, 0), GEN_BAD_LEVEL);
     }
     free(a);
     free(b);
@@ -343,7 +344,7 @@ static void fallback_after_40(void)
     ct_run bare;
     ct_simulate(&lv.field, NULL, 0, NULL, 0, &bare);
     CHECK(!bare.reached);
-    json_t *out = level_to_json(G, &lv);
+    json_t *out = level_to_json(G, game_level_const_handle(&lv));
     CHECK(json_is_true(json_object_get(out, "fallback")));
     CHECK(json_is_array(json_object_get(out, "plan")) &&
           json_array_size(json_object_get(out, "plan")) == 0);
@@ -367,22 +368,24 @@ static void random_machines(void)
     static ct_level lv;
     static ct_state st;
     static ct_tick tr[CT_TICK_CAP];
+    game_level *lh = game_level_handle(&lv);
+    game_state *sh = game_state_handle(&st);
     uint32_t rng = 2026;
     int placed = 0, completed = 0;
     for (int round = 0; round < 400; round++) {
         int level = 1 + (int)rng_below(&rng, 15);
-        CHECK_EQ(G->generate(&lv, 1, level, rng_next(&rng)), GEN_OK);
-        G->start(&st, &lv);
+        CHECK_EQ(game_generate(G, lh, 1, level, rng_next(&rng)), GEN_OK);
+        G->start(sh, lh);
         int n = (int)rng_below(&rng, 9);
         for (int i = 0; i < n; i++) {
             game_move m = { { (int32_t)rng_below(&rng, 2), (int32_t)rng_below(&rng, 101),
                               (int32_t)rng_below(&rng, 141), (int32_t)rng_below(&rng, 2801) - 1400 } };
-            int o = G->apply(&st, &m);
+            int o = G->apply(sh, &m);
             CHECK(o >= 0 && o < G->n_outcomes);
             placed += o == CT_PLACED;
         }
         game_result r;
-        G->result(&st, &r);
+        G->result(sh, &r);
         const ct_state *v = &st;
         ct_run run;
         ct_simulate(&lv.field, v->placed, v->n_placed, tr, CT_TICK_CAP, &run);
@@ -411,15 +414,17 @@ static void sweep_all_levels(void)
     static ct_level lv;
     static ct_state st;
     CHECK_EQ(G->state_size, sizeof st);
+    game_level *lh = game_level_handle(&lv);
+    game_state *sh = game_state_handle(&st);
     int plans = 0, fallbacks = 0, levels = 0;
     for (int level = 1; level <= 15; level++)
         for (uint32_t seed = 0; seed < SWEEP_SEEDS; seed += step) {
-            CHECK_EQ(G->generate(&lv, 1, level, seed), GEN_OK);
+            CHECK_EQ(game_generate(G, lh, 1, level, seed), GEN_OK);
             levels++;
             CHECK(!lv.trivial);
             game_result r;
-            G->start(&st, &lv);
-            G->result(&st, &r);
+            G->start(sh, lh);
+            G->result(sh, &r);
             CHECK(!r.completed);
             CHECK_EQ(r.score, 0);
             CHECK_EQ(r.duration_ms, -1);
@@ -430,9 +435,9 @@ static void sweep_all_levels(void)
             }
             plans++;
             game_move m = { { lv.plan.kind, lv.plan.x, lv.plan.y, lv.plan.angle } };
-            G->start(&st, &lv);
-            CHECK_EQ(G->apply(&st, &m), CT_PLACED);
-            G->result(&st, &r);
+            G->start(sh, lh);
+            CHECK_EQ(G->apply(sh, &m), CT_PLACED);
+            G->result(sh, &r);
             CHECK(r.completed);
             CHECK_EQ(r.extra[0], lv.plan_run.arrival_tick);
             CHECK_EQ(r.score, 100000 - 10000 - lv.plan_run.arrival_tick);

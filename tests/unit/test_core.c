@@ -1,10 +1,15 @@
-/* Unit tests for core/: rng, shuffle, fnv, civil dates, daily schedule. */
+/* Unit tests for core/: rng, shuffle, fnv, civil dates, daily schedule,
+ * the checked generate entry point and the timed prologue. */
 #include "../check.h"
+
+#include <stdlib.h>
 
 #include "../../core/civil.h"
 #include "../../core/daily.h"
 #include "../../core/fnv.h"
+#include "../../core/game.h"
 #include "../../core/rng.h"
+#include "../../core/timed.h"
 
 static void mulberry32_seed0(void)
 {
@@ -87,6 +92,79 @@ static void daily_is_pure_and_scheduled(void)
         CHECK(daily_for_date(civil_from_days(day), &a) && a.game != NULL);
 }
 
+/* The shell, not the game, refuses a version or level the game does not
+ * declare, and leaves the buffer untouched when it does. */
+static void generate_checks_ranges(void)
+{
+    for (size_t i = 0; i < game_catalog_count; i++) {
+        const game *g = game_catalog[i];
+        unsigned char *before = malloc(g->level_size);
+        game_level *lv = malloc(g->level_size);
+        CHECK(before && lv);
+        if (!before || !lv) {
+            free(before);
+            free(lv);
+            continue;
+        }
+        memset(before, 0xa5, g->level_size);
+        memset(lv, 0xa5, g->level_size);
+        CHECK_EQ(game_generate(g, lv, g->min_version - 1, 1, 7), GEN_BAD_VERSION);
+        CHECK_EQ(game_generate(g, lv, g->version + 1, 1, 7), GEN_BAD_VERSION);
+        CHECK_EQ(game_generate(g, lv, g->version, 0, 7), GEN_BAD_LEVEL);
+        CHECK_EQ(game_generate(g, lv, g->version, g->levels + 1, 7), GEN_BAD_LEVEL);
+        CHECK_EQ(game_generate(g, lv, g->version, -1, 7), GEN_BAD_LEVEL);
+        /* Both wrong: the version is named first. */
+        CHECK_EQ(game_generate(g, lv, g->version + 1, 0, 7), GEN_BAD_VERSION);
+        CHECK(memcmp(before, lv, g->level_size) == 0);
+        CHECK_EQ(game_generate(g, lv, g->min_version, 1, 7), GEN_OK);
+        CHECK_EQ(game_generate(g, lv, g->version, g->levels, 7), GEN_OK);
+        CHECK(memcmp(before, lv, g->level_size) != 0);
+        free(before);
+        free(lv);
+    }
+}
+
+static const timed_outcomes codes = { .after_end = 10, .out_of_range = 11, .time_backwards = 12 };
+
+/* Rules 1-4 in their order: each check wins over the ones after it. */
+static void timed_prologue_order(void)
+{
+    timed_clock c = { 0 };
+    CHECK_EQ(timed_prologue(&c, &codes, 0, true, 1000), TIMED_GO_ON);
+    CHECK_EQ(timed_prologue(&c, &codes, 500, false, 1000), 11); /* before the time check */
+    CHECK_EQ(c.prev_t, 0);
+    CHECK_EQ(timed_prologue(&c, &codes, 500, true, 1000), TIMED_GO_ON);
+    CHECK_EQ(c.prev_t, 500);
+    CHECK_EQ(timed_prologue(&c, &codes, 499, true, 1000), 12);
+    CHECK_EQ(timed_prologue(&c, &codes, 499, false, 1000), 11);
+    CHECK_EQ(c.prev_t, 500); /* a rejected t is not recorded */
+    CHECK_EQ(timed_prologue(&c, &codes, 500, true, 1000), TIMED_GO_ON); /* equal t is fine */
+    CHECK_EQ(timed_prologue(&c, &codes, 1000, true, 1000), TIMED_GO_ON); /* the last counted ms */
+    CHECK(!c.ended);
+    CHECK_EQ(timed_prologue(&c, &codes, 1001, true, 1000), 10);
+    CHECK(c.ended);
+    CHECK_EQ(c.prev_t, 1001);
+    /* Once ended, everything is after_end, even a bad index or an earlier t. */
+    CHECK_EQ(timed_prologue(&c, &codes, 5, false, 1000), 10);
+    CHECK_EQ(timed_prologue(&c, &codes, 2000, true, 1000), 10);
+    CHECK_EQ(c.prev_t, 1001);
+}
+
+/* The minimum gap counts from the previous counted move (0 at the start). */
+static void timed_count_gap(void)
+{
+    timed_clock c = { 0 };
+    CHECK(!timed_count(&c, 99, 100));
+    CHECK_EQ(c.counted_t, 0);
+    CHECK(timed_count(&c, 100, 100));
+    CHECK_EQ(c.counted_t, 100);
+    CHECK(!timed_count(&c, 199, 100));
+    CHECK(timed_count(&c, 200, 100));
+    CHECK(timed_count(&c, 250, 50));
+    CHECK_EQ(c.counted_t, 250);
+    CHECK(timed_count(&c, INT32_MAX, 100));
+}
+
 int main(void)
 {
     RUN(mulberry32_seed0);
@@ -96,5 +174,8 @@ int main(void)
     RUN(civil_parse_strict);
     RUN(civil_unix);
     RUN(daily_is_pure_and_scheduled);
+    RUN(generate_checks_ranges);
+    RUN(timed_prologue_order);
+    RUN(timed_count_gap);
     CHECK_DONE();
 }

@@ -76,8 +76,9 @@ static void run_trace(const json_t *tr)
     const char *name = json_string_value(json_object_get(tr, "name"));
     dl_level *lv = &lv_buf;
     dl_state *st = &st_buf;
+    game_state *h = game_state_handle(st);
     CHECK(level_from_json(tr, lv));
-    G->start(st, lv);
+    G->start(h, game_level_handle(lv));
     const json_t *moves = json_object_get(tr, "moves"), *outs = json_object_get(tr, "outcomes");
     const json_t *ticks = json_object_get(tr, "ticks");
     size_t nm = json_array_size(moves), nt = json_array_size(ticks), ti = 0;
@@ -102,7 +103,7 @@ static void run_trace(const json_t *tr)
         }
         game_move m;
         decode_move(json_array_get(moves, mi), &m);
-        int o = G->apply(st, &m);
+        int o = G->apply(h, &m);
         const char *want = json_string_value(json_array_get(outs, mi));
         if (!want || strcmp(G->outcomes[o].code, want) != 0) {
             printf("  trace \"%s\": move %zu gave %s\n", name, mi, G->outcomes[o].code);
@@ -121,14 +122,14 @@ static void run_trace(const json_t *tr)
     if (rejected)
         return;
     /* The result from the apply()-only path, on a fresh state. */
-    G->start(st, lv);
+    G->start(h, game_level_handle(lv));
     for (size_t i = 0; i < nm; i++) {
         game_move m;
         decode_move(json_array_get(moves, i), &m);
-        G->apply(st, &m);
+        G->apply(h, &m);
     }
     game_result r;
-    G->result(st, &r);
+    G->result(h, &r);
     const json_t *want = json_object_get(tr, "result");
     CHECK_EQ(r.completed, json_is_true(json_object_get(want, "completed")));
     CHECK_EQ(r.score, json_integer_value(json_object_get(want, "score")));
@@ -185,11 +186,12 @@ static void hand_levels(void)
     CHECK(json_array_size(cases) >= 1);
     for (size_t i = 0; i < json_array_size(cases); i++) {
         const json_t *c = json_array_get(cases, i);
-        CHECK_EQ(G->generate(&lv_buf, (int)json_integer_value(json_object_get(c, "version")),
-                             (int)json_integer_value(json_object_get(c, "level")),
-                             (uint32_t)json_integer_value(json_object_get(c, "seed"))),
+        CHECK_EQ(game_generate(G, game_level_handle(&lv_buf),
+                               (int)json_integer_value(json_object_get(c, "version")),
+                               (int)json_integer_value(json_object_get(c, "level")),
+                               (uint32_t)json_integer_value(json_object_get(c, "seed"))),
                  GEN_OK);
-        json_t *got = level_to_json(G, &lv_buf);
+        json_t *got = level_to_json(G, game_level_const_handle(&lv_buf));
         const char *key;
         json_t *want;
         json_object_foreach(json_object_get(c, "expect"), key, want)
@@ -269,7 +271,7 @@ static void solver_on_hand_levels(void)
 
 static void run_moves(const dl_level *lv, const game_move *m, size_t n, replay_report *rep)
 {
-    replay_run(G, lv, &st_buf, m, n, NULL, rep);
+    replay_run(G, game_level_const_handle(lv), game_state_handle(&st_buf), m, n, NULL, rep);
 }
 
 static void fallbacks_pass_every_gate(void)
@@ -289,7 +291,7 @@ static void generated_plans_win(void)
     for (int l = 1; l <= DL_LEVELS; l++) {
         for (uint32_t seed = 0; seed < SWEEP_SEEDS; seed++) {
             dl_level *lv = &lv_buf;
-            CHECK_EQ(G->generate(lv, 1, l, seed), GEN_OK);
+            CHECK_EQ(game_generate(G, game_level_handle(lv), 1, l, seed), GEN_OK);
             levels++;
             fallbacks += lv->metrics.fallback;
             candidates += lv->metrics.candidates;
@@ -315,16 +317,16 @@ static void generated_plans_win(void)
 static void generation_is_deterministic(void)
 {
     for (int l = 1; l <= DL_LEVELS; l += 7) {
-        G->generate(&lv_buf, 1, l, 1234u);
-        G->generate(&lv_buf2, 1, l, 1234u);
+        game_generate(G, game_level_handle(&lv_buf), 1, l, 1234u);
+        game_generate(G, game_level_handle(&lv_buf2), 1, l, 1234u);
         CHECK(memcmp(&lv_buf, &lv_buf2, sizeof lv_buf) == 0);
-        G->generate(&lv_buf2, 1, l, 1235u);
+        game_generate(G, game_level_handle(&lv_buf2), 1, l, 1235u);
         CHECK(dl_terrain_hash(&lv_buf.map) != dl_terrain_hash(&lv_buf2.map) ||
               lv_buf.n_plan != lv_buf2.n_plan);
     }
-    CHECK_EQ(G->generate(&lv_buf, 2, 1, 0), GEN_BAD_VERSION);
-    CHECK_EQ(G->generate(&lv_buf, 1, 16, 0), GEN_BAD_LEVEL);
-    CHECK_EQ(G->generate(&lv_buf, 1, 0, 0), GEN_BAD_LEVEL);
+    CHECK_EQ(game_generate(G, game_level_handle(&lv_buf), 2, 1, 0), GEN_BAD_VERSION);
+    CHECK_EQ(game_generate(G, game_level_handle(&lv_buf), 1, 16, 0), GEN_BAD_LEVEL);
+    CHECK_EQ(game_generate(G, game_level_handle(&lv_buf), 1, 0, 0), GEN_BAD_LEVEL);
 }
 
 /* The spec's corrupted-plan rules on generated levels. */
@@ -336,7 +338,7 @@ static void corrupted_plans(void)
     for (int l = 1; l <= DL_LEVELS; l++) {
         for (uint32_t seed = 0; seed < 6; seed++) {
             dl_level *lv = &lv_buf;
-            G->generate(lv, 1, l, seed);
+            game_generate(G, game_level_handle(lv), 1, l, seed);
             size_t n = (size_t)lv->n_plan;
             run_moves(lv, lv->plan, n, &base);
             CHECK(base.result.completed);
@@ -403,8 +405,8 @@ static void gen_output_replays(void)
     static game_move moves[DL_MAX_PLAN];
     for (int l = 1; l <= DL_LEVELS; l++) {
         for (uint32_t seed = 0; seed < 20; seed++) {
-            G->generate(&lv_buf, 1, l, seed);
-            json_t *o = level_to_json(G, &lv_buf);
+            game_generate(G, game_level_handle(&lv_buf), 1, l, seed);
+            json_t *o = level_to_json(G, game_level_const_handle(&lv_buf));
             for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
                 CHECK(json_object_get(o, keys[k]) != NULL);
             const json_t *rows = json_object_get(o, "terrain");
@@ -421,9 +423,10 @@ static void gen_output_replays(void)
             CHECK_EQ(n, lv_buf.n_plan);
             if (n > 0) {
                 replay_report rep;
-                replay_run(G, &lv_buf, &st_buf, moves, (size_t)n, NULL, &rep);
+                replay_run(G, game_level_handle(&lv_buf), game_state_handle(&st_buf), moves,
+                           (size_t)n, NULL, &rep);
                 CHECK(!rep.rejected && rep.result.completed);
-                json_t *sj = state_to_json(G, &st_buf);
+                json_t *sj = state_to_json(G, game_state_handle(&st_buf));
                 CHECK(json_is_integer(json_object_get(sj, "hash")));
                 CHECK(json_is_array(json_object_get(sj, "walkers")));
                 json_decref(sj);

@@ -36,9 +36,9 @@ static bool load(int version, int level_no, uint32_t seed, schedule *s)
 {
     if (G->level_size > sizeof level_buf || G->state_size > sizeof state_buf)
         return false;
-    if (G->generate(level_buf, version, level_no, seed) != GEN_OK)
+    if (game_generate(G, game_level_handle(level_buf), version, level_no, seed) != GEN_OK)
         return false;
-    json_t *j = level_to_json(G, level_buf);
+    json_t *j = level_to_json(G, game_level_handle(level_buf));
     int n;
     memset(s, 0, sizeof *s);
     s->codes = (int)json_integer_value(json_object_get(j, "codes"));
@@ -53,7 +53,8 @@ static bool load(int version, int level_no, uint32_t seed, schedule *s)
 
 static void play(const game_move *moves, size_t n)
 {
-    replay_run(G, level_buf, state_buf, moves, n, outcome_buf, &rep);
+    replay_run(G, game_level_handle(level_buf), game_state_handle(state_buf), moves, n,
+               outcome_buf, &rep);
 }
 
 static int code(const char *name)
@@ -72,12 +73,13 @@ static void versions_declared_and_bounded(void)
 {
     CHECK_EQ(G->version, 2);
     CHECK_EQ(G->min_version, 1);
-    CHECK(G->generate(level_buf, 1, 1, 0) == GEN_OK);
-    CHECK(G->generate(level_buf, 2, 1, 0) == GEN_OK);
-    CHECK(G->generate(level_buf, 0, 1, 0) == GEN_BAD_VERSION);
-    CHECK(G->generate(level_buf, 3, 1, 0) == GEN_BAD_VERSION);
-    CHECK(G->generate(level_buf, 2, 0, 0) == GEN_BAD_LEVEL);
-    CHECK(G->generate(level_buf, 2, 16, 0) == GEN_BAD_LEVEL);
+    game_level *lv = game_level_handle(level_buf);
+    CHECK(game_generate(G, lv, 1, 1, 0) == GEN_OK);
+    CHECK(game_generate(G, lv, 2, 1, 0) == GEN_OK);
+    CHECK(game_generate(G, lv, 0, 1, 0) == GEN_BAD_VERSION);
+    CHECK(game_generate(G, lv, 3, 1, 0) == GEN_BAD_VERSION);
+    CHECK(game_generate(G, lv, 2, 0, 0) == GEN_BAD_LEVEL);
+    CHECK(game_generate(G, lv, 2, 16, 0) == GEN_BAD_LEVEL);
 }
 
 static void schedule_shape_every_level(void)

@@ -52,11 +52,11 @@ static int brute_count(const pipes_topo *t, const uint8_t *tiles, uint8_t *cur, 
 /* Through the game interface: no level starts solved. */
 static void every_level_unsolved_at_start(void)
 {
-    void *level = malloc(pipes_game.level_size);
-    void *state = malloc(pipes_game.state_size);
+    game_level *level = malloc(pipes_game.level_size);
+    game_state *state = malloc(pipes_game.state_size);
     for (int lv = 1; lv <= 15; lv++) {
         for (uint32_t seed = 0; seed < SEEDS; seed++) {
-            CHECK_EQ(pipes_game.generate(level, 1, lv, seed), GEN_OK);
+            CHECK_EQ(game_generate(&pipes_game, level, 1, lv, seed), GEN_OK);
             game_move none[1];
             replay_report rep;
             replay_run(&pipes_game, level, state, none, 0, NULL, &rep);
@@ -170,11 +170,11 @@ static void rotate_is_clockwise(void)
 
 static void bad_level_and_version(void)
 {
-    void *level = malloc(pipes_game.level_size);
-    CHECK_EQ(pipes_game.generate(level, 1, 0, 1), GEN_BAD_LEVEL);
-    CHECK_EQ(pipes_game.generate(level, 1, 16, 1), GEN_BAD_LEVEL);
-    CHECK_EQ(pipes_game.generate(level, 2, 1, 1), GEN_BAD_VERSION);
-    CHECK_EQ(pipes_game.generate(level, 0, 1, 1), GEN_BAD_VERSION);
+    game_level *level = malloc(pipes_game.level_size);
+    CHECK_EQ(game_generate(&pipes_game, level, 1, 0, 1), GEN_BAD_LEVEL);
+    CHECK_EQ(game_generate(&pipes_game, level, 1, 16, 1), GEN_BAD_LEVEL);
+    CHECK_EQ(game_generate(&pipes_game, level, 2, 1, 1), GEN_BAD_VERSION);
+    CHECK_EQ(game_generate(&pipes_game, level, 0, 1, 1), GEN_BAD_VERSION);
     free(level);
 }
 

@@ -13,17 +13,17 @@
 #include "../../games/schulte/schulte.h"
 #include "../../server/json_game.h"
 
-static json_t *describe(const void *level)
+static json_t *describe(const game_level *level)
 {
     return level_to_json(&schulte_game, level);
 }
 
 static void grids_are_permutations(void)
 {
-    void *level = malloc(schulte_game.level_size);
+    game_level *level = malloc(schulte_game.level_size);
     for (int lv = 1; lv <= 15; lv++) {
         for (uint32_t seed = 0; seed < 500; seed++) {
-            CHECK_EQ(schulte_game.generate(level, 1, lv, seed * 2654435761u), GEN_OK);
+            CHECK_EQ(game_generate(&schulte_game, level, 1, lv, seed * 2654435761u), GEN_OK);
             json_t *d = describe(level);
             int side = (int)json_integer_value(json_object_get(d, "size"));
             bool seen[50] = { false };
@@ -47,10 +47,10 @@ static void grids_are_permutations(void)
 
 static void table_shape(void)
 {
-    void *level = malloc(schulte_game.level_size);
+    game_level *level = malloc(schulte_game.level_size);
     int sides[16];
     for (int lv = 1; lv <= 15; lv++) {
-        schulte_game.generate(level, 1, lv, 7);
+        game_generate(&schulte_game, level, 1, lv, 7);
         json_t *d = describe(level);
         sides[lv] = (int)json_integer_value(json_object_get(d, "size"));
         json_decref(d);
@@ -59,13 +59,14 @@ static void table_shape(void)
     CHECK_EQ(sides[15], 7);
     for (int lv = 1; lv <= 15; lv++)
         CHECK(sides[lv] >= 3 && sides[lv] <= 7);
-    CHECK_EQ(schulte_game.generate(level, 1, 16, 7), GEN_BAD_LEVEL);
-    CHECK_EQ(schulte_game.generate(level, 2, 1, 7), GEN_BAD_VERSION);
+    CHECK_EQ(game_generate(&schulte_game, level, 1, 16, 7), GEN_BAD_LEVEL);
+    CHECK_EQ(game_generate(&schulte_game, level, 2, 1, 7), GEN_BAD_VERSION);
     free(level);
 }
 
 /* Tap the expected number wherever it is now, 150 ms apart. */
-static int solve(const void *level, void *state, game_move *moves, int *outcomes, replay_report *rep)
+static int solve(const game_level *level, game_state *state, game_move *moves, int *outcomes,
+                 replay_report *rep)
 {
     int n = 0;
     schulte_game.start(state, level);
@@ -94,13 +95,13 @@ static int solve(const void *level, void *state, game_move *moves, int *outcomes
 
 static void every_level_solves(void)
 {
-    void *level = malloc(schulte_game.level_size);
-    void *state = malloc(schulte_game.state_size);
+    game_level *level = malloc(schulte_game.level_size);
+    game_state *state = malloc(schulte_game.state_size);
     game_move moves[64];
     int outcomes[64];
     for (int lv = 1; lv <= 15; lv++) {
         for (uint32_t seed = 0; seed < 200; seed++) {
-            schulte_game.generate(level, 1, lv, seed);
+            game_generate(&schulte_game, level, 1, lv, seed);
             replay_report rep;
             int n = solve(level, state, moves, outcomes, &rep);
             json_t *d = describe(level);
@@ -119,9 +120,9 @@ static void every_level_solves(void)
 /* On a reshuffle level the unfound numbers move but found cells stay found. */
 static void reshuffle_moves_only_unfound(void)
 {
-    void *level = malloc(schulte_game.level_size);
-    void *state = malloc(schulte_game.state_size);
-    schulte_game.generate(level, 1, 7, 99);
+    game_level *level = malloc(schulte_game.level_size);
+    game_state *state = malloc(schulte_game.state_size);
+    game_generate(&schulte_game, level, 1, 7, 99);
     schulte_game.start(state, level);
     json_t *before = state_to_json(&schulte_game, state);
     int cell_of_1 = -1, i = 0;

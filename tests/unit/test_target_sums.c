@@ -52,9 +52,10 @@ static void read_int_rows(const json_t *arr, int32_t *out, int *rows, int *cols)
 static bool view_level(int level_no, uint32_t seed, board_view *b)
 {
     static unsigned char level[1 << 14];
-    if (G->level_size > sizeof level || G->generate(level, 1, level_no, seed) != GEN_OK)
+    if (G->level_size > sizeof level ||
+        game_generate(G, game_level_handle(level), 1, level_no, seed) != GEN_OK)
         return false;
-    json_t *j = level_to_json(G, level);
+    json_t *j = level_to_json(G, game_level_handle(level));
     int32_t sol[TS_MAX_CELLS];
     int r, c;
     memset(b, 0, sizeof *b);
@@ -292,8 +293,9 @@ static run R;
 
 static void play(int level_no, uint32_t seed, const game_move *moves, size_t n)
 {
-    CHECK(G->generate(R.level, 1, level_no, seed) == GEN_OK);
-    replay_run(G, R.level, R.state, moves, n, R.outcomes, &R.rep);
+    game_level *lv = game_level_handle(R.level);
+    CHECK(game_generate(G, lv, 1, level_no, seed) == GEN_OK);
+    replay_run(G, lv, game_state_handle(R.state), moves, n, R.outcomes, &R.rep);
 }
 
 static int out_code(const char *code)
@@ -393,10 +395,11 @@ static void rejections_and_timeout(void)
 
 static void version_and_level_bounds(void)
 {
-    CHECK(G->generate(R.level, 2, 1, 0) == GEN_BAD_VERSION);
-    CHECK(G->generate(R.level, 0, 1, 0) == GEN_BAD_VERSION);
-    CHECK(G->generate(R.level, 1, 0, 0) == GEN_BAD_LEVEL);
-    CHECK(G->generate(R.level, 1, 16, 0) == GEN_BAD_LEVEL);
+    game_level *lv = game_level_handle(R.level);
+    CHECK(game_generate(G, lv, 2, 1, 0) == GEN_BAD_VERSION);
+    CHECK(game_generate(G, lv, 0, 1, 0) == GEN_BAD_VERSION);
+    CHECK(game_generate(G, lv, 1, 0, 0) == GEN_BAD_LEVEL);
+    CHECK(game_generate(G, lv, 1, 16, 0) == GEN_BAD_LEVEL);
     CHECK(G->level_size <= sizeof R.level && G->state_size <= sizeof R.state);
 }
 

@@ -117,19 +117,16 @@ static void check_prng(const char *file, const json_t *doc)
 }
 
 /* Generate the case's level into a new buffer, or NULL with *why set. */
-static void *case_level(const game *g, const json_t *c, const char **why)
+static game_level *case_level(const game *g, const json_t *c, const char **why)
 {
     int version = (int)json_integer_value(json_object_get(c, "version"));
     int level_no = (int)json_integer_value(json_object_get(c, "level"));
     uint32_t seed = (uint32_t)json_integer_value(json_object_get(c, "seed"));
-    if (version < g->min_version || version > g->version) {
-        *why = "version not supported";
-        return NULL;
-    }
-    void *level = calloc(1, g->level_size);
-    if (g->generate(level, version, level_no, seed) != GEN_OK) {
+    game_level *level = calloc(1, g->level_size);
+    gen_status st = game_generate(g, level, version, level_no, seed);
+    if (st != GEN_OK) {
         free(level);
-        *why = "generate failed";
+        *why = st == GEN_BAD_VERSION ? "version not supported" : "level out of range";
         return NULL;
     }
     return level;
@@ -138,7 +135,7 @@ static void *case_level(const game *g, const json_t *c, const char **why)
 static void check_level_case(const char *file, const game *g, const json_t *c)
 {
     const char *why = NULL;
-    void *level = case_level(g, c, &why);
+    game_level *level = case_level(g, c, &why);
     static char msg[160];
     if (level) {
         json_t *got = level_to_json(g, level);
@@ -153,14 +150,14 @@ static void check_level_case(const char *file, const game *g, const json_t *c)
     report(file, c, why);
 }
 
-static const char *run_replay_case(const game *g, const json_t *c, void *level)
+static const char *run_replay_case(const game *g, const json_t *c, const game_level *level)
 {
     static char msg[200];
     const json_t *moves_json = json_object_get(c, "moves");
     size_t cap = json_array_size(moves_json);
     game_move *moves = calloc(cap + 1, sizeof *moves);
     int *outcomes = calloc(cap + 1, sizeof *outcomes);
-    void *state = calloc(1, g->state_size);
+    game_state *state = calloc(1, g->state_size);
     const char *why = NULL;
     move_error err;
     json_t *got = NULL;
@@ -229,7 +226,7 @@ done:
 static void check_replay_case(const char *file, const game *g, const json_t *c)
 {
     const char *why = NULL;
-    void *level = case_level(g, c, &why);
+    game_level *level = case_level(g, c, &why);
     if (level) {
         why = run_replay_case(g, c, level);
         free(level);

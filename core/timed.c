@@ -1,0 +1,26 @@
+#include "timed.h"
+
+int timed_prologue(timed_clock *c, const timed_outcomes *codes, int32_t t, bool in_range,
+                   int32_t last_ms)
+{
+    if (c->ended)
+        return codes->after_end;
+    if (!in_range)
+        return codes->out_of_range;
+    if (t < c->prev_t)
+        return codes->time_backwards;
+    c->prev_t = t;
+    if (t > last_ms) {
+        c->ended = true;
+        return codes->after_end;
+    }
+    return TIMED_GO_ON;
+}
+
+bool timed_count(timed_clock *c, int32_t t, int32_t min_gap_ms)
+{
+    if (t - c->counted_t < min_gap_ms)
+        return false;
+    c->counted_t = t;
+    return true;
+}

@@ -1,0 +1,47 @@
+/*
+ * timed: the prologue the timed tap games (Schulte, Pipes, Target Sums,
+ * Opposites) run before their own rules, written once. Their specs share it
+ * as rules 1-4, in this order:
+ *
+ *   1. the level has ended: after_end (ignored);
+ *   2. the move names something the level lacks: out of range (rejected);
+ *   3. t < prev_t: time_backwards (rejected); otherwise prev_t = t;
+ *   4. t past the last counted millisecond: the level ends; after_end.
+ *
+ * and most then apply a minimum gap between counted moves (too_fast).
+ * A timed_clock lives inside the game's state (plain bytes, zeroed by
+ * start() like the rest); a game also sets `ended` when its own rules end
+ * the level.
+ */
+#ifndef REPLAYD_CORE_TIMED_H
+#define REPLAYD_CORE_TIMED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct timed_clock {
+    int32_t prev_t;    /* t of the previous move that passed rule 3; 0 before */
+    int32_t counted_t; /* t of the previous counted move; 0 before */
+    bool ended;
+} timed_clock;
+
+/* The game's own outcome indices for the prologue's outcomes. */
+typedef struct timed_outcomes {
+    int after_end;
+    int out_of_range;
+    int time_backwards;
+} timed_outcomes;
+
+#define TIMED_GO_ON (-1) /* no prologue rule applied: the game's rules decide */
+
+/* Rules 1-4 for a move at t; in_range is the game's range test of the
+ * move's index and last_ms the last t at which moves still count. Returns
+ * an index from `codes`, or TIMED_GO_ON. */
+int timed_prologue(timed_clock *c, const timed_outcomes *codes, int32_t t, bool in_range,
+                   int32_t last_ms);
+
+/* The plausibility floor: false (too fast) when t is less than min_gap_ms
+ * after the previous counted move; otherwise t becomes the counted t. */
+bool timed_count(timed_clock *c, int32_t t, int32_t min_gap_ms);
+
+#endif
