@@ -47,7 +47,10 @@ void api_admin_player(request *r)
         api_store_error(r, s);
         return;
     }
-    reply_json(r, 200, json_pack("{s:I,s:{s:I,s:I,s:I,s:I}}", "player_id", (json_int_t)id, "tokens", "issued",
-                                 (json_int_t)st.issued, "redeemed", (json_int_t)st.redeemed, "outstanding",
-                                 (json_int_t)st.outstanding, "abandoned", (json_int_t)st.abandoned));
+    reply_json(r, 200, json_pack("{s:I,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I}}", "player_id", (json_int_t)id, "tokens",
+                                 "issued", (json_int_t)st.issued, "redeemed",
+                                 (json_int_t)(st.completed + st.incomplete + st.forfeited), "completed",
+                                 (json_int_t)st.completed, "incomplete", (json_int_t)st.incomplete, "forfeited",
+                                 (json_int_t)st.forfeited, "outstanding", (json_int_t)st.outstanding,
+                                 "abandoned", (json_int_t)st.abandoned));
 }

@@ -121,3 +121,12 @@ export function solve(game, level, seedValue, version) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Waits, as a real player's run would take, until the run's claimed time
+// (its last move's t) has passed since the seed token was issued, plus a
+// little network delay. The server allows a run no more time than passed.
+export async function awaitRun(s, moves, delayMs = 30) {
+  const claimed = moves.reduce((m, x) => Math.max(m, x.t ?? 0), 0);
+  const wait = Date.parse(s.issued_at) + claimed + delayMs - Date.now();
+  if (wait > 0) await sleep(Math.min(wait, 60000));
+}
