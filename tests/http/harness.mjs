@@ -55,9 +55,14 @@ export async function register(srv, name = 'player') {
   return r.json;
 }
 
+// When each seed answer arrived, on this process's clock (the server's
+// clock may be shifted by clock_offset_s).
+const seedArrived = new WeakMap();
+
 export async function seed(srv, token, body) {
   const r = await call(srv, 'POST', '/v1/seeds', { body, token });
   if (r.status !== 201 && r.status !== 200) throw new Error(`seed: ${r.status} ${r.text}`);
+  seedArrived.set(r.json, Date.now());
   return r.json;
 }
 
@@ -127,6 +132,6 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // little network delay. The server allows a run no more time than passed.
 export async function awaitRun(s, moves, delayMs = 30) {
   const claimed = moves.reduce((m, x) => Math.max(m, x.t ?? 0), 0);
-  const wait = Date.parse(s.issued_at) + claimed + delayMs - Date.now();
+  const wait = (seedArrived.get(s) ?? Date.now()) + claimed + delayMs - Date.now();
   if (wait > 0) await sleep(Math.min(wait, 60000));
 }
