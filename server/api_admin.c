@@ -2,13 +2,17 @@
  * api_admin: what an operator reviews, behind the admin token (config
  * admin_token; empty disables these endpoints, which then answer 404).
  * GET /v1/admin/players/{id}: the player's seed-token accounting, where
- * drawing seeds until an easy one comes up shows as abandoned attempts.
+ * drawing seeds until an easy one comes up shows as forfeits and abandoned
+ * attempts. GET /v1/admin/scores/{id}: a score as the operator sees it:
+ * its status, the run it duplicates and the signals measured at
+ * verification (and its moves, even a daily's that are still private).
  */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "api.h"
+#include "json_game.h"
 #include "parse.h"
 
 /* Compares hashes, so neither the length nor the content of the admin token
@@ -47,7 +51,47 @@ void api_admin_player(request *r)
         api_store_error(r, s);
         return;
     }
-    reply_json(r, 200, json_pack("{s:I,s:{s:I,s:I,s:I,s:I}}", "player_id", (json_int_t)id, "tokens", "issued",
-                                 (json_int_t)st.issued, "redeemed", (json_int_t)st.redeemed, "outstanding",
-                                 (json_int_t)st.outstanding, "abandoned", (json_int_t)st.abandoned));
+    reply_json(r, 200, json_pack("{s:I,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I}}", "player_id", (json_int_t)id, "tokens",
+                                 "issued", (json_int_t)st.issued, "redeemed",
+                                 (json_int_t)(st.completed + st.incomplete + st.forfeited), "completed",
+                                 (json_int_t)st.completed, "incomplete", (json_int_t)st.incomplete, "forfeited",
+                                 (json_int_t)st.forfeited, "outstanding", (json_int_t)st.outstanding,
+                                 "abandoned", (json_int_t)st.abandoned));
+}
+
+void api_admin_score(request *r)
+{
+    if (!admin_ok(r))
+        return;
+    uint8_t nonce[PLAY_NONCE_BYTES];
+    const char *id = r->seg[3];
+    store_score sc;
+    memset(&sc, 0, sizeof sc);
+    store_status st = strspn(id, "0123456789abcdef") == PLAY_ID_LEN && play_nonce_from_id(id, nonce)
+                          ? store_score_get(r->app->db, nonce, &sc)
+                          : STORE_NOT_FOUND;
+    if (st == STORE_NOT_FOUND) {
+        reply_error(r, 404, "not_found", "no such score");
+        return;
+    }
+    if (st != STORE_OK) {
+        api_store_error(r, st);
+        return;
+    }
+    static const char *const outcomes[] = { [RUN_COMPLETED] = "completed",
+                                            [RUN_INCOMPLETE] = "incomplete",
+                                            [RUN_FORFEIT] = "forfeit" };
+    json_t *signals = json_loads(sc.signals_json, 0, NULL);
+    json_t *moves = json_loads(sc.moves_json, 0, NULL);
+    json_t *out = json_pack("{s:s,s:I,s:s,s:s,s:i,s:I,s:i,s:I,s:s,s:s,s:o,s:o}", "score_id", sc.score_id,
+                            "player_id", (json_int_t)sc.p.player_id, "name", sc.player_name, "game",
+                            sc.p.g->name, "level", sc.p.level, "seed", (json_int_t)sc.p.seed, "version",
+                            sc.p.version, "score", (json_int_t)sc.score, "status",
+                            sc.status == SCORE_RANKED ? "ranked" : "held", "outcome", outcomes[sc.outcome],
+                            "signals", signals ? signals : json_object(), "moves",
+                            moves ? moves : json_array());
+    if (sc.duplicate_of)
+        json_object_set_new(out, "duplicate_of_seq", json_integer(sc.duplicate_of));
+    store_score_clear(&sc);
+    reply_json(r, 200, out);
 }

@@ -2,7 +2,8 @@
  * api_scores: the submission path and the public audit read of a score.
  *
  * A submission flows one way: decode (token, moves) → verify (pure: the
- * level rebuilt, every move replayed, plausibility) → one store_score
+ * level rebuilt, every move replayed, the claimed time against the time
+ * that passed, fairplay.h) → one store_score
  * record handed to the writer, with the connection suspended → the
  * writer's transaction makes the only redeem check and commits one row →
  * the request resumes and the reply is built once from that row. A
@@ -19,6 +20,7 @@
 #include "../core/daily.h"
 #include "../core/replay.h"
 #include "api.h"
+#include "fairplay.h"
 #include "json_game.h"
 #include "receipt.h"
 #include "token.h"
@@ -62,8 +64,9 @@ static void answer_recorded(request *r, const store_score *sc, json_t *result)
 {
     char hex[2 * STORE_HASH_BYTES + 1];
     sodium_bin2hex(hex, sizeof hex, sc->moves_hash, STORE_HASH_BYTES);
-    json_t *out = json_pack("{s:b,s:s,s:I,s:b}", "verified", 1, "score_id", sc->score_id, "score",
-                            (json_int_t)sc->score, "completed", sc->completed);
+    json_t *out = json_pack("{s:b,s:s,s:I,s:b,s:s}", "verified", 1, "score_id", sc->score_id, "score",
+                            (json_int_t)sc->score, "completed", sc->completed, "status",
+                            sc->status == SCORE_RANKED ? "ranked" : "held");
     store_board b = store_board_of(&sc->p);
     store_entry e;
     if (store_board_rank(r->app->db, &b, sc->p.player_id, &e) == STORE_OK) {
@@ -113,6 +116,11 @@ static void score_committed(request *r)
         break;
     case STORE_NOT_FOUND:
         reply_error(r, 400, "invalid_seed_token", "the seed token is not on record");
+        break;
+    case STORE_DUPLICATE:
+        metrics_verification(&r->app->stats, game_index(s->t.p.g), VERIFY_REJECTED);
+        reply_error(r, 409, "duplicate_run",
+                    "these moves are another player's run on the same level and seed; play your own");
         break;
     default:
         api_store_error(r, w->status);
@@ -223,7 +231,7 @@ static void answer_expired(request *r, submission *s)
 }
 
 /* Builds the score record from a verified replay; false after a 500. */
-static bool build_score(request *r, submission *s, const game_result *res)
+static bool build_score(request *r, submission *s, const game_result *res, int64_t elapsed_ms)
 {
     const game *g = s->t.p.g;
     store_score *sc = &s->w.u.score.score;
@@ -231,6 +239,11 @@ static bool build_score(request *r, submission *s, const game_result *res)
     play_score_id(&sc->p, sc->score_id);
     sc->score = res->score;
     sc->completed = res->completed;
+    sc->outcome = fairplay_outcome(&r->app->cfg, res, elapsed_ms);
+    sc->timed = res->duration_ms >= 0;
+    json_t *signals = fairplay_signals(&r->app->cfg, res, elapsed_ms);
+    sc->signals_json = signals ? json_dumps(signals, JSON_COMPACT) : NULL;
+    json_decref(signals);
     sc->received_at = r->started_us / 1000;
     memcpy(sc->moves_hash, s->hash, sizeof sc->moves_hash);
     json_t *canon = moves_to_json(g, s->moves, (size_t)s->n);
@@ -240,7 +253,7 @@ static bool build_score(request *r, submission *s, const game_result *res)
     sc->result_json = json_dumps(s->result, JSON_COMPACT);
     receipt_fields f = { sc->score_id, sc->p.player_id, g->name, sc->p.level, sc->p.seed,
                          sc->p.version, sc->score, sc->moves_hash };
-    if (!sc->moves_json || !sc->result_json ||
+    if (!sc->moves_json || !sc->result_json || !sc->signals_json ||
         receipt_sign(&r->app->keys, &f, sc->receipt, sizeof sc->receipt) != 0) {
         reply_error(r, 500, "internal", "the score could not be prepared");
         return false;
@@ -337,13 +350,14 @@ void api_scores_submit(request *r)
         reject_replay(r, s, g->outcomes[rep.rejected_outcome].code, (long)rep.rejected_move);
         return;
     }
-    int64_t allowed = now - s->t.issued_at + r->app->cfg.plausibility_slack_ms;
+    int64_t elapsed = now - s->t.issued_at;
+    int64_t allowed = fairplay_allowed_ms(&r->app->cfg, elapsed);
     if (rep.result.duration_ms > allowed) {
         reject_replay(r, s, "duration_exceeds_elapsed",
                       first_move_after(g, s->moves, (size_t)s->n, allowed));
         return;
     }
-    if (!build_score(r, s, &rep.result))
+    if (!build_score(r, s, &rep.result, elapsed))
         return;
     s->w.kind = STORE_WRITE_SCORE;
     api_write(r, &s->w, score_committed);
@@ -371,19 +385,28 @@ void api_score_get(request *r)
     char hex[2 * STORE_HASH_BYTES + 1], at[32];
     sodium_bin2hex(hex, sizeof hex, sc.moves_hash, STORE_HASH_BYTES);
     api_format_time(sc.received_at, at);
-    json_t *moves = sc.moves_json ? json_loads(sc.moves_json, 0, NULL) : NULL;
+    /* a daily run's moves stay private while others can still play that
+     * daily, so nobody can copy the leader's run */
+    int64_t public_at = fairplay_moves_public_at(&r->app->cfg, &sc.p);
+    bool moves_public = now_ms() >= public_at;
+    json_t *moves = moves_public && sc.moves_json ? json_loads(sc.moves_json, 0, NULL) : NULL;
     json_t *result = sc.result_json ? json_loads(sc.result_json, 0, NULL) : NULL;
-    json_t *out = json_pack("{s:s,s:I,s:s,s:s,s:i,s:I,s:i,s:I,s:b,s:s,s:s,s:s,s:o,s:o}", "score_id",
-                            sc.score_id, "player_id", (json_int_t)sc.p.player_id, "name", sc.player_name,
-                            "game", sc.p.g->name, "level", sc.p.level, "seed", (json_int_t)sc.p.seed,
-                            "version", sc.p.version, "score", (json_int_t)sc.score, "completed",
-                            sc.completed, "submitted_at", at, "moves_hash", hex, "receipt", sc.receipt,
-                            "moves", moves ? moves : json_array(), "result",
+    json_t *out = json_pack("{s:s,s:I,s:s,s:s,s:i,s:I,s:i,s:I,s:b,s:s,s:s,s:I,s:s,s:s,s:b,s:o,s:o}",
+                            "score_id", sc.score_id, "player_id", (json_int_t)sc.p.player_id, "name",
+                            sc.player_name, "game", sc.p.g->name, "level", sc.p.level, "seed",
+                            (json_int_t)sc.p.seed, "version", sc.p.version, "score", (json_int_t)sc.score,
+                            "completed", sc.completed, "status",
+                            sc.status == SCORE_RANKED ? "ranked" : "held", "submitted_at", at,
+                            "submitted_at_ms", (json_int_t)sc.received_at, "moves_hash", hex, "receipt",
+                            sc.receipt, "moves_public", moves_public, "moves",
+                            moves ? moves : moves_public ? json_array() : json_null(), "result",
                             result ? result : json_null());
     if (play_is_daily(&sc.p)) {
-        char date[11];
+        char date[11], when[32];
         play_date(&sc.p, date);
+        api_format_time(public_at, when);
         json_object_set_new(out, "date", json_string(date));
+        json_object_set_new(out, "moves_public_at", json_string(when));
     }
     store_score_clear(&sc);
     reply_json(r, 200, out);

@@ -103,7 +103,13 @@ static void token_committed(request *r)
         }
         break;
     case STORE_LIMIT:
-        reply_error(r, 429, "too_many_outstanding", "too many unredeemed seed tokens; play or let them expire");
+        if (w->u.token.limit == TOKEN_LIMIT_FORFEITS)
+            reply_error(r, 429, "too_many_forfeits",
+                        "too many abandoned, forfeited or open attempts at this level today; "
+                        "finish a run or come back tomorrow (UTC)");
+        else
+            reply_error(r, 429, "too_many_outstanding",
+                        "too many unredeemed seed tokens; play or let them expire");
         break;
     default:
         api_store_error(r, w->status);
@@ -157,6 +163,8 @@ void api_seeds_create(request *r)
     w->u.token.token.issued_at = t.issued_at;
     w->u.token.token.expires_at = t.expires_at;
     w->u.token.max_outstanding = r->app->cfg.max_outstanding_tokens;
+    w->u.token.max_forfeits = r->app->cfg.max_forfeits_per_level_day;
+    w->u.token.day_start = now - (now % DAY_MS + DAY_MS) % DAY_MS;
     w->u.token.now = now;
     api_write(r, w, token_committed);
 }

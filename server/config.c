@@ -23,7 +23,11 @@ void config_defaults(config *c)
     c->token_lifetime_s = 3600;
     c->daily_grace_s = 3600;
     c->max_outstanding_tokens = 20;
-    c->plausibility_slack_ms = 2000;
+    c->plausibility_slack_ms = 100;
+    c->plausibility_slack_permille = 10;
+    c->forfeit_short_ms = 20000;
+    c->max_forfeits_per_level_day = 10;
+    c->rehearsal_bound_ms = 300000;
     c->rate_register_per_ip = 30;
     c->rate_seeds_per_player = 120;
     c->rate_scores_per_player = 120;
@@ -68,6 +72,10 @@ static const key_def keys[] = {
     INT(daily_grace_s, 0, 86400),
     INT(max_outstanding_tokens, 1, 100000),
     INT(plausibility_slack_ms, 0, 600000),
+    INT(plausibility_slack_permille, 0, 1000),
+    INT(forfeit_short_ms, 0, 3600000),
+    INT(max_forfeits_per_level_day, 0, 100000),
+    INT(rehearsal_bound_ms, 0, 7 * 86400000),
     INT(rate_register_per_ip, 0, 10000000),
     INT(rate_seeds_per_player, 0, 10000000),
     INT(rate_scores_per_player, 0, 10000000),

@@ -27,7 +27,14 @@ typedef struct config {
     int token_lifetime_s;
     int daily_grace_s;
     int max_outstanding_tokens;
-    int plausibility_slack_ms;  /* allowed clock skew between client and server */
+    /* A run may claim at most elapsed * (1 + permille/1000) + ms, elapsed
+     * measured from issue to receipt on the server's clock: the slack
+     * covers only the client clock's rate error and timer granularity. */
+    int plausibility_slack_ms;
+    int plausibility_slack_permille;
+    int forfeit_short_ms;          /* an incomplete run shorter than this is a forfeit */
+    int max_forfeits_per_level_day; /* forfeits + abandons + open tokens; 0: no cap */
+    int rehearsal_bound_ms;        /* idle time before a run above this is a signal */
     /* rate limits: requests per minute, per key */
     int rate_register_per_ip;
     int rate_seeds_per_player;

@@ -58,13 +58,15 @@ static const route routes[] = {
     { "GET", "healthz", api_healthz },
     { "GET", "metrics", api_metrics },
     { "GET", "v1/admin/players/*", api_admin_player },
+    { "GET", "v1/admin/scores/*", api_admin_score },
 };
 #define N_ROUTES ((int)(sizeof routes / sizeof routes[0]))
 
 static const char *const route_names[N_ROUTES + 1] = {
     "players",     "games",       "seeds",         "scores",        "score_get",
     "daily",       "board_daily_me", "board_daily", "board_level_me", "board_level",
-    "keys",        "healthz",     "metrics",       "admin_player",  "other",
+    "keys",        "healthz",     "metrics",       "admin_player",  "admin_score",
+    "other",
 };
 
 _Static_assert(sizeof route_names / sizeof route_names[0] == N_ROUTES + 1,

@@ -43,6 +43,53 @@ static store_status run_player(conn *c, store_write *w)
     return STORE_OK;
 }
 
+/* One COUNT(*) row of a statement already bound; -1 after a failure. */
+static int64_t count_row(conn *c, sqlite3_stmt *st, const char *where)
+{
+    int rc = sqlite3_step(st);
+    int64_t n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sq_done(st);
+    if (rc != SQLITE_ROW)
+        failed(c, rc, where);
+    return n;
+}
+
+/* A level token's two caps: outstanding tokens, and the day's forfeits,
+ * abandons and open tokens of that game and level (seed shopping). */
+static store_status check_level_limits(conn *c, store_write *w)
+{
+    const store_token *t = &w->u.token.token;
+    sqlite3_stmt *st = sq_stmt(c, ST_TOKEN_OUTSTANDING);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "token_outstanding");
+    sqlite3_bind_int64(st, 1, t->p.player_id);
+    sqlite3_bind_int64(st, 2, w->u.token.now);
+    int64_t outstanding = count_row(c, st, "token_outstanding");
+    if (outstanding < 0)
+        return STORE_ERROR;
+    if (outstanding >= w->u.token.max_outstanding) {
+        w->u.token.limit = TOKEN_LIMIT_OUTSTANDING;
+        return STORE_LIMIT;
+    }
+    if (w->u.token.max_forfeits <= 0)
+        return STORE_OK;
+    st = sq_stmt(c, ST_TOKEN_FORFEITS);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "token_forfeits");
+    sqlite3_bind_int64(st, 1, t->p.player_id);
+    sq_bind_game(st, 2, &t->p);
+    sqlite3_bind_int(st, 3, t->p.level);
+    sqlite3_bind_int64(st, 4, w->u.token.day_start);
+    int64_t shopped = count_row(c, st, "token_forfeits");
+    if (shopped < 0)
+        return STORE_ERROR;
+    if (shopped >= w->u.token.max_forfeits) {
+        w->u.token.limit = TOKEN_LIMIT_FORFEITS;
+        return STORE_LIMIT;
+    }
+    return STORE_OK;
+}
+
 static store_status run_token(conn *c, store_write *w)
 {
     const store_token *t = &w->u.token.token;
@@ -62,18 +109,9 @@ static store_status run_token(conn *c, store_write *w)
         if (rc != SQLITE_DONE)
             return failed(c, rc, "token_daily");
     } else {
-        st = sq_stmt(c, ST_TOKEN_OUTSTANDING);
-        if (!st)
-            return failed(c, SQLITE_ERROR, "token_outstanding");
-        sqlite3_bind_int64(st, 1, t->p.player_id);
-        sqlite3_bind_int64(st, 2, w->u.token.now);
-        rc = sqlite3_step(st);
-        int64_t outstanding = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-        sq_done(st);
-        if (rc != SQLITE_ROW)
-            return failed(c, rc, "token_outstanding");
-        if (outstanding >= w->u.token.max_outstanding)
-            return STORE_LIMIT;
+        store_status limited = check_level_limits(c, w);
+        if (limited != STORE_OK)
+            return limited;
     }
     st = sq_stmt(c, ST_TOKEN_INSERT);
     if (!st)
@@ -120,6 +158,29 @@ static store_status token_record(conn *c, const play *p, store_token *tok)
     return STORE_OK;
 }
 
+static store_status insert_rejection(conn *c, const play *p, const char *reason, long move_index,
+                                     int64_t received_at, const uint8_t moves_hash[STORE_HASH_BYTES],
+                                     const char *moves_json)
+{
+    sqlite3_stmt *st = sq_stmt(c, ST_REJECTION_INSERT);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "rejection_insert");
+    sqlite3_bind_blob(st, 1, p->nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, p->player_id);
+    sq_bind_game(st, 3, p);
+    sqlite3_bind_int(st, 4, p->level);
+    sqlite3_bind_int64(st, 5, p->seed);
+    sqlite3_bind_int(st, 6, p->version);
+    sqlite3_bind_text(st, 7, reason, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 8, move_index);
+    sqlite3_bind_int64(st, 9, received_at);
+    sqlite3_bind_blob(st, 10, moves_hash, STORE_HASH_BYTES, SQLITE_STATIC);
+    sqlite3_bind_text(st, 11, moves_json ? moves_json : "", -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sq_done(st);
+    return rc == SQLITE_DONE ? STORE_OK : failed(c, rc, "rejection_insert");
+}
+
 /* A rejection on a token already redeemed is answered as a conflict and
  * not kept: the token's run is over. */
 static store_status run_rejection(conn *c, store_write *w)
@@ -131,23 +192,8 @@ static store_status run_rejection(conn *c, store_write *w)
         return checked;
     if (tok.redeemed)
         return STORE_CONFLICT;
-    sqlite3_stmt *st = sq_stmt(c, ST_REJECTION_INSERT);
-    if (!st)
-        return failed(c, SQLITE_ERROR, "rejection_insert");
-    sqlite3_bind_blob(st, 1, r->p.nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, r->p.player_id);
-    sq_bind_game(st, 3, &r->p);
-    sqlite3_bind_int(st, 4, r->p.level);
-    sqlite3_bind_int64(st, 5, r->p.seed);
-    sqlite3_bind_int(st, 6, r->p.version);
-    sqlite3_bind_text(st, 7, r->reason, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 8, r->move_index);
-    sqlite3_bind_int64(st, 9, r->received_at);
-    sqlite3_bind_blob(st, 10, r->moves_hash, STORE_HASH_BYTES, SQLITE_STATIC);
-    sqlite3_bind_text(st, 11, r->moves_json ? r->moves_json : "", -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    sq_done(st);
-    return rc == SQLITE_DONE ? STORE_OK : failed(c, rc, "rejection_insert");
+    return insert_rejection(c, &r->p, r->reason, r->move_index, r->received_at, r->moves_hash,
+                            r->moves_json);
 }
 
 /* The one redeem check, inside the transaction. */
@@ -163,10 +209,55 @@ static store_status check_token(conn *c, const store_score *sc, store_score *exi
     return got == STORE_OK ? STORE_CONFLICT : failed(c, SQLITE_ERROR, "score_by_nonce");
 }
 
+/* The seq of another player's earlier run identical to sc, 0 if none, -1
+ * after a failure. */
+static int64_t find_duplicate(conn *c, const store_score *sc)
+{
+    sqlite3_stmt *st = sq_stmt(c, ST_SCORE_DUPLICATE);
+    if (!st) {
+        failed(c, SQLITE_ERROR, "score_duplicate");
+        return -1;
+    }
+    sqlite3_bind_int64(st, 1, sc->p.seed);
+    sqlite3_bind_blob(st, 2, sc->moves_hash, STORE_HASH_BYTES, SQLITE_STATIC);
+    sq_bind_game(st, 3, &sc->p);
+    sqlite3_bind_int(st, 4, sc->p.level);
+    sqlite3_bind_int(st, 5, sc->p.version);
+    sqlite3_bind_int64(st, 6, sc->p.player_id);
+    int rc = sqlite3_step(st);
+    int64_t seq = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sq_done(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        failed(c, rc, "score_duplicate");
+        return -1;
+    }
+    return seq;
+}
+
+/* A run identical to another player's earlier one is never ranked above
+ * or beside it: a timed one is refused and kept as a rejection (the token
+ * stays open for a run of one's own), an untimed one is held for review. */
+static store_status check_duplicate(conn *c, store_score *sc)
+{
+    int64_t original = find_duplicate(c, sc);
+    if (original < 0)
+        return STORE_ERROR;
+    sc->duplicate_of = original;
+    sc->status = original ? SCORE_HELD : SCORE_RANKED;
+    if (!original || !sc->timed)
+        return STORE_OK;
+    store_status st = insert_rejection(c, &sc->p, "duplicate_run", -1, sc->received_at, sc->moves_hash,
+                                       sc->moves_json);
+    return st == STORE_OK ? STORE_DUPLICATE : st;
+}
+
 static store_status run_score(conn *c, store_write *w)
 {
     store_score *sc = &w->u.score.score;
     store_status checked = check_token(c, sc, &w->u.score.existing);
+    if (checked != STORE_OK)
+        return checked;
+    checked = check_duplicate(c, sc);
     if (checked != STORE_OK)
         return checked;
     sqlite3_stmt *st = sq_stmt(c, ST_SCORE_INSERT);
@@ -187,6 +278,12 @@ static store_status run_score(conn *c, store_write *w)
     sqlite3_bind_text(st, 13, sc->receipt, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 14, sc->moves_json ? sc->moves_json : "", -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 15, sc->result_json ? sc->result_json : "", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 16, sq_status_text(sc->status), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 17, sc->signals_json ? sc->signals_json : "{}", -1, SQLITE_STATIC);
+    if (sc->duplicate_of)
+        sqlite3_bind_int64(st, 18, sc->duplicate_of);
+    else
+        sqlite3_bind_null(st, 18);
     int rc = sqlite3_step(st);
     sq_done(st);
     if (rc != SQLITE_DONE)
@@ -197,14 +294,17 @@ static store_status run_score(conn *c, store_write *w)
     if (!st)
         return failed(c, SQLITE_ERROR, "token_redeem");
     sqlite3_bind_int64(st, 1, sc->seq);
-    sqlite3_bind_blob(st, 2, sc->p.nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, sq_outcome_text(sc->outcome), -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 3, sc->p.nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
     rc = sqlite3_step(st);
     sq_done(st);
     if (rc != SQLITE_DONE)
         return failed(c, rc, "token_redeem");
 
-    /* every score counts for its level board; a daily one also for its
-     * day, whose board is read from the scores table itself */
+    /* a daily score's board is read from the scores table itself; a level
+     * score may become the player's best on its level board */
+    if (play_is_daily(&sc->p) || sc->status != SCORE_RANKED)
+        return STORE_OK;
     st = sq_stmt(c, ST_BEST_UPSERT);
     if (!st)
         return failed(c, SQLITE_ERROR, "best_upsert");
@@ -272,7 +372,8 @@ void sqlite_commit(store_db *db, store_write **batch, int n)
             w->status = STORE_ERROR;
             continue;
         }
-        if (w->status != STORE_OK)
+        /* a refused duplicate keeps its rejection row */
+        if (w->status != STORE_OK && w->status != STORE_DUPLICATE)
             sq_exec(c, ST_ROLLBACK_TO);
         sq_exec(c, ST_RELEASE);
     }

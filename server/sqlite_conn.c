@@ -34,20 +34,33 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_TOKEN_OUTSTANDING] = "SELECT COUNT(*) FROM seed_tokens"
                              " WHERE player_id = ? AND redeemed = 0 AND expires_at > ?"
                              " AND daily_date = ''",
-    [ST_TOKEN_STATS] = "SELECT COUNT(*), COALESCE(SUM(redeemed), 0),"
+    /* forfeited, abandoned or still open level tokens of one (game, level)
+     * issued since the start of the day: what the forfeit cap counts */
+    [ST_TOKEN_FORFEITS] = "SELECT COUNT(*) FROM seed_tokens WHERE player_id = ? AND game = ?"
+                          " AND level = ? AND issued_at >= ? AND daily_date = ''"
+                          " AND (redeemed = 0 OR outcome = 'forfeit')",
+    [ST_TOKEN_STATS] = "SELECT COUNT(*), COALESCE(SUM(outcome = 'completed'), 0),"
+                       " COALESCE(SUM(outcome = 'incomplete'), 0),"
+                       " COALESCE(SUM(outcome = 'forfeit'), 0),"
                        " COALESCE(SUM(redeemed = 0 AND expires_at > ?1), 0),"
                        " COALESCE(SUM(redeemed = 0 AND expires_at <= ?1), 0)"
                        " FROM seed_tokens WHERE player_id = ?2",
-    [ST_TOKEN_REDEEM] = "UPDATE seed_tokens SET redeemed = 1, score_seq = ?"
+    [ST_TOKEN_REDEEM] = "UPDATE seed_tokens SET redeemed = 1, score_seq = ?, outcome = ?"
                         " WHERE nonce = ? AND redeemed = 0",
     [ST_SCORE_INSERT] = "INSERT INTO scores (score_id, nonce, player_id, game, level, seed, version,"
                         " daily_date, score, completed, received_at, moves_hash, receipt,"
-                        " moves_json, result_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        " moves_json, result_json, status, signals, duplicate_of)"
+                        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [ST_SCORE_BY_NONCE] = "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
                           " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
-                          " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json"
+                          " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json,"
+                          " s.status, s.signals, COALESCE(s.duplicate_of, 0), t.outcome"
                           " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq"
                           " JOIN players p ON p.id = s.player_id WHERE t.nonce = ?",
+    /* the earliest run of another player with the same seed, moves, game,
+     * level and version */
+    [ST_SCORE_DUPLICATE] = "SELECT seq FROM scores WHERE seed = ? AND moves_hash = ? AND game = ?"
+                           " AND level = ? AND version = ? AND player_id <> ? ORDER BY seq LIMIT 1",
     /* a player's best: replaced only by a strictly higher score */
     [ST_BEST_UPSERT] = "INSERT INTO level_bests (game, level, score, seq, player_id, received_at,"
                        " nonce) VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -62,7 +75,8 @@ static const char *const stmt_sql[ST_COUNT] = {
                       " WHERE game = ? AND level = ? ORDER BY score DESC, seq ASC",
     /* the extra daily_date <> '' lets SQLite use the partial index */
     [ST_LOAD_DAILY] = "SELECT score, seq, player_id, received_at, nonce FROM scores"
-                      " WHERE daily_date = ? AND daily_date <> '' ORDER BY score DESC, seq ASC",
+                      " WHERE daily_date = ? AND daily_date <> '' AND status = 'ranked'"
+                      " ORDER BY score DESC, seq ASC",
 };
 
 store_status sq_status(int rc)
@@ -190,6 +204,16 @@ void sq_bind_game(sqlite3_stmt *st, int col, const play *p)
     sqlite3_bind_text(st, col, p->g->name, -1, SQLITE_STATIC);
 }
 
+const char *sq_outcome_text(run_outcome o)
+{
+    return o == RUN_COMPLETED ? "completed" : o == RUN_FORFEIT ? "forfeit" : "incomplete";
+}
+
+const char *sq_status_text(score_status s)
+{
+    return s == SCORE_RANKED ? "ranked" : "held";
+}
+
 void sq_bind_date(sqlite3_stmt *st, int col, const play *p)
 {
     char date[11];
@@ -247,9 +271,18 @@ store_status sq_read_score(sqlite3_stmt *st, store_score *o)
         store_log_error("sq_read_score", "a score row names a game this build does not serve");
         return STORE_ERROR;
     }
+    const char *status = (const char *)sqlite3_column_text(st, 17);
+    o->status = status && strcmp(status, "ranked") == 0 ? SCORE_RANKED : SCORE_HELD;
+    o->duplicate_of = sqlite3_column_int64(st, 19);
+    const char *outcome = (const char *)sqlite3_column_text(st, 20);
+    o->outcome = !outcome                              ? (o->completed ? RUN_COMPLETED : RUN_INCOMPLETE)
+                 : strcmp(outcome, "forfeit") == 0    ? RUN_FORFEIT
+                 : strcmp(outcome, "completed") == 0  ? RUN_COMPLETED
+                                                      : RUN_INCOMPLETE;
     o->moves_json = sq_dup(st, 15);
     o->result_json = sq_dup(st, 16);
-    if (!o->moves_json || !o->result_json) {
+    o->signals_json = sq_dup(st, 18);
+    if (!o->moves_json || !o->result_json || !o->signals_json) {
         store_score_clear(o);
         return STORE_ERROR;
     }

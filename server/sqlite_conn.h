@@ -34,10 +34,12 @@ enum stmt_id {
     ST_TOKEN_GET,
     ST_TOKEN_DAILY,
     ST_TOKEN_OUTSTANDING,
+    ST_TOKEN_FORFEITS,
     ST_TOKEN_STATS,
     ST_TOKEN_REDEEM,
     ST_SCORE_INSERT,
     ST_SCORE_BY_NONCE,
+    ST_SCORE_DUPLICATE,
     ST_BEST_UPSERT,
     ST_REJECTION_INSERT,
     ST_LOAD_LEVEL,
@@ -74,6 +76,10 @@ void sq_close(conn *c);
 /* Binds a play's game name and daily date (text at the SQL edge). */
 void sq_bind_game(sqlite3_stmt *st, int col, const play *p);
 void sq_bind_date(sqlite3_stmt *st, int col, const play *p);
+
+/* The text columns for a run's outcome and a score's status. */
+const char *sq_outcome_text(run_outcome o);
+const char *sq_status_text(score_status s);
 
 /* A row of ST_TOKEN_GET or ST_TOKEN_DAILY; false when it names a game this
  * build does not serve or a date that is not one. */

@@ -81,15 +81,13 @@ static void run_batch(void *ctx, store_write **batch, int n)
         if (w->kind != STORE_WRITE_SCORE || w->status != STORE_OK)
             continue;
         const store_score *sc = &w->u.score.score;
+        if (sc->status != SCORE_RANKED)
+            continue;
+        /* a level score goes to its level board, a daily one to its day's */
         rank_entry e;
         entry_of(sc, &e);
-        /* every score counts for its level board; a daily one also for its day */
-        store_board level = { -1, sc->p.g, sc->p.level };
-        board_cache_offer(s->boards, &level, &e);
-        if (play_is_daily(&sc->p)) {
-            store_board daily = store_board_of(&sc->p);
-            board_cache_offer(s->boards, &daily, &e);
-        }
+        store_board b = store_board_of(&sc->p);
+        board_cache_offer(s->boards, &b, &e);
     }
     for (int i = 0; i < n; i++)
         batch[i]->done(batch[i]);
@@ -161,6 +159,7 @@ void store_score_clear(store_score *sc)
         return;
     free(sc->moves_json);
     free(sc->result_json);
+    free(sc->signals_json);
     memset(sc, 0, sizeof *sc);
 }
 

@@ -36,6 +36,7 @@ typedef enum store_status {
     STORE_CONFLICT, /* e.g. a token already redeemed */
     STORE_LIMIT,    /* e.g. too many outstanding tokens */
     STORE_BUSY,     /* the database stayed locked past the busy timeout: 503 */
+    STORE_DUPLICATE, /* a timed run identical to another player's: refused */
     STORE_ERROR     /* anything else: 500, logged once where it happened */
 } store_status;
 
@@ -78,9 +79,20 @@ typedef struct store_token {
     bool redeemed;
 } store_token;
 
+/* A player's tokens by how their runs ended. issued = completed +
+ * incomplete + forfeited + outstanding + abandoned (expired unredeemed). */
 typedef struct store_token_stats {
-    int64_t issued, redeemed, outstanding, abandoned; /* abandoned = expired unredeemed */
+    int64_t issued, completed, incomplete, forfeited, outstanding, abandoned;
 } store_token_stats;
+
+/* How a redeemed token's run ended. A forfeit is an incomplete run that
+ * gave up early (the server's forfeit_short_ms rule): with abandons it is
+ * what drawing seeds until an easy one comes up leaves behind. */
+typedef enum run_outcome { RUN_COMPLETED, RUN_INCOMPLETE, RUN_FORFEIT } run_outcome;
+
+/* Where a score stands: on the public boards, or held off them until an
+ * operator looks. */
+typedef enum score_status { SCORE_RANKED, SCORE_HELD } score_status;
 
 /* A verified score: one per seed token. */
 typedef struct store_score {
@@ -89,12 +101,17 @@ typedef struct store_score {
     char player_name[STORE_NAME_MAX + 1]; /* filled by reads (store_score_get) */
     int64_t score;
     bool completed;
+    run_outcome outcome;
+    bool timed;            /* the game measures time (an untimed duplicate is held, not refused) */
+    score_status status;   /* set by the store when it commits (and by reads) */
+    int64_t duplicate_of;  /* set by the store: the seq of an identical earlier run, or 0 */
     int64_t received_at;
     int64_t seq; /* the server-received order, assigned by the store at commit */
     uint8_t moves_hash[STORE_HASH_BYTES];
     char receipt[STORE_RECEIPT_MAX + 1];
-    char *moves_json;  /* owned */
-    char *result_json; /* owned */
+    char *moves_json;   /* owned */
+    char *result_json;  /* owned */
+    char *signals_json; /* owned: facts measured at verification, a JSON object */
 } store_score;
 
 void store_score_clear(store_score *sc);
@@ -135,23 +152,36 @@ struct store_write {
             int64_t now;
             store_player created;
         } player;
-        /* in: token, max_outstanding, now. STORE_LIMIT when the player
-         * already holds max_outstanding unexpired unredeemed level tokens.
-         * A daily token when the player has one for that day already:
-         * STORE_CONFLICT with `existing` filled (the caller re-issues an
-         * outstanding one, or answers 409 once it is redeemed). */
+        /* in: token, max_outstanding, max_forfeits, day_start, now.
+         * For a level token, STORE_LIMIT with `limit` saying which: the
+         * player already holds max_outstanding unexpired unredeemed level
+         * tokens, or has max_forfeits tokens of that game and level issued
+         * since day_start that were forfeited, abandoned or are still open
+         * (0: no cap). The daily is exempt from both. A daily token when
+         * the player has one for that day already: STORE_CONFLICT with
+         * `existing` filled (the caller re-issues an outstanding one, or
+         * answers 409 once it is redeemed). */
         struct {
             store_token token;
             int max_outstanding;
+            int max_forfeits;
+            int64_t day_start;
             int64_t now;
+            enum { TOKEN_LIMIT_OUTSTANDING, TOKEN_LIMIT_FORFEITS } limit;
             store_token existing;
         } token;
-        /* in: score (everything but seq and player_name). The only redeem
-         * check: in one transaction the token is marked redeemed, the score
-         * inserted and the boards' rows updated; score.seq is set. When the
+        /* in: score (everything but seq, status, duplicate_of and
+         * player_name). The only redeem check: in one transaction the
+         * token is marked redeemed with its run's outcome, the score
+         * inserted and its board's rows updated; score.seq is set. When the
          * token was redeemed already: STORE_CONFLICT with `existing` filled
          * by the recorded score (same moves hash: a retry; other moves: a
-         * conflict). STORE_NOT_FOUND when the token is not on record. */
+         * conflict). STORE_NOT_FOUND when the token is not on record. A run
+         * identical to another player's earlier one (same game, level,
+         * seed, version and moves hash): a timed one is STORE_DUPLICATE
+         * (kept as a rejection, the token stays open); an untimed one is
+         * recorded with status SCORE_HELD (off the boards). Either way
+         * score.duplicate_of is that run's seq. */
         struct {
             store_score score;
             store_score existing;
@@ -173,7 +203,8 @@ store_status store_write_wait(store *s, store_write *w);
 
 store_status store_player_by_token(store *s, const uint8_t token_hash[STORE_HASH_BYTES],
                                    store_player *out);
-/* The score redeemed by the token with that nonce, with its player's name. */
+/* The score redeemed by the token with that nonce, with its player's name
+ * and its status. */
 store_status store_score_get(store *s, const uint8_t nonce[PLAY_NONCE_BYTES], store_score *out);
 store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
                                    store_token_stats *out);

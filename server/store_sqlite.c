@@ -322,9 +322,11 @@ static store_status sqlite_token_stats(store_db *s, int64_t player_id, int64_t n
         int rc = sqlite3_step(st);
         if (rc == SQLITE_ROW) {
             out->issued = sqlite3_column_int64(st, 0);
-            out->redeemed = sqlite3_column_int64(st, 1);
-            out->outstanding = sqlite3_column_int64(st, 2);
-            out->abandoned = sqlite3_column_int64(st, 3);
+            out->completed = sqlite3_column_int64(st, 1);
+            out->incomplete = sqlite3_column_int64(st, 2);
+            out->forfeited = sqlite3_column_int64(st, 3);
+            out->outstanding = sqlite3_column_int64(st, 4);
+            out->abandoned = sqlite3_column_int64(st, 5);
             res = STORE_OK;
         } else {
             res = sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;

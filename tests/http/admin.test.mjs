@@ -4,20 +4,23 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { startServer, call, register, seed, solve, sleep } from './harness.mjs';
+import { startServer, call, register, seed, solve, awaitRun, sleep } from './harness.mjs';
 
 test('admin: token accounting shows abandoned attempts; the endpoint is guarded', async () => {
-  const srv = await startServer({ args: ['--set', 'admin_token=s3cret-admin', '--set', 'token_lifetime_s=1'] });
+  const srv = await startServer({ args: ['--set', 'admin_token=s3cret-admin', '--set', 'token_lifetime_s=3'] });
   try {
     const p = await register(srv, 'seed-shopper');
     for (let i = 0; i < 3; i++) await seed(srv, p.token, { game: 'schulte', level: 1 });
     const kept = await seed(srv, p.token, { game: 'schulte', level: 1 });
-    const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: kept.seed_token, moves: solve('schulte', 1, kept.seed) } });
+    const moves = solve('schulte', 1, kept.seed);
+    await awaitRun(kept, moves);
+    const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: kept.seed_token, moves } });
     assert.equal(r.status, 200, r.text);
-    await sleep(1300);
+    await sleep(Date.parse(kept.expires_at) - Date.now() + 200);
     const stats = await call(srv, 'GET', `/v1/admin/players/${p.player_id}`, { token: 's3cret-admin' });
     assert.equal(stats.status, 200, stats.text);
-    assert.deepEqual(stats.json.tokens, { issued: 4, redeemed: 1, outstanding: 0, abandoned: 3 });
+    assert.deepEqual(stats.json.tokens,
+      { issued: 4, redeemed: 1, completed: 1, incomplete: 0, forfeited: 0, outstanding: 0, abandoned: 3 });
     assert.equal((await call(srv, 'GET', `/v1/admin/players/${p.player_id}`, { token: 'wrong' })).status, 401);
     assert.equal((await call(srv, 'GET', `/v1/admin/players/${p.player_id}`)).status, 401);
     assert.equal((await call(srv, 'GET', `/v1/admin/players/${p.player_id}`, { token: p.token })).status, 401);

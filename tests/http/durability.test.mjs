@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, call, register, seed, solve } from './harness.mjs';
+import { startServer, call, register, seed, solve, awaitRun } from './harness.mjs';
 
 const CLIENTS = 8;
 
@@ -20,6 +20,7 @@ async function client(srv, name, shouldStop) {
       const game = acked.length % 2 ? 'pipes' : 'schulte';
       const s = await seed(srv, p.token, { game, level: 1 });
       const moves = solve(game, 1, s.seed);
+      await awaitRun(s, moves);
       const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
       if (r.status === 200) acked.push({ id: r.json.score_id, score: r.json.score, player: p.player_id });
       else if (r.status !== 429) throw new Error(`${r.status} ${r.text}`);

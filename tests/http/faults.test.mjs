@@ -21,6 +21,7 @@ test('fsync failures: errors, not lies; recovery; nothing acknowledged lost', as
   const env = { LD_PRELOAD: shim, REPLAYD_FAULT_FILE: trigger, ASAN_OPTIONS: `${process.env.ASAN_OPTIONS ?? ''}:verify_asan_link_order=0` };
   const data = join(dir, 'data');
   const args = ['--set', 'plausibility_slack_ms=600000', '--set', 'max_outstanding_tokens=1000',
+    '--set', 'max_forfeits_per_level_day=0',
     '--set', 'rate_seeds_per_player=0', '--set', 'rate_scores_per_player=0'];
   let srv = await startServer({ dataDir: data, args, env });
   try {

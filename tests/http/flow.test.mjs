@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
-import { startServer, call, register, seed, solve, replayCli } from './harness.mjs';
+import { startServer, call, register, seed, solve, replayCli, awaitRun } from './harness.mjs';
 
 let srv;
 before(async () => { srv = await startServer(); });
@@ -51,6 +51,7 @@ for (const game of ['schulte', 'pipes']) {
     const want = replayCli(game, 1, s.seed, moves);
     assert.equal(want.completed, true);
 
+    await awaitRun(s, moves);
     const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.json.verified, true);
@@ -96,6 +97,7 @@ test('an unfinished game is verified and recorded with its lower score', async (
   const p = await register(srv, 'quitter');
   const s = await seed(srv, p.token, { game: 'schulte', level: 3 });
   const moves = solve('schulte', 3, s.seed).slice(0, 4);
+  await awaitRun(s, moves);
   const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
   assert.equal(r.status, 200, r.text);
   assert.equal(r.json.completed, false);

@@ -55,9 +55,14 @@ export async function register(srv, name = 'player') {
   return r.json;
 }
 
+// When each seed answer arrived, on this process's clock (the server's
+// clock may be shifted by clock_offset_s).
+const seedArrived = new WeakMap();
+
 export async function seed(srv, token, body) {
   const r = await call(srv, 'POST', '/v1/seeds', { body, token });
   if (r.status !== 201 && r.status !== 200) throw new Error(`seed: ${r.status} ${r.text}`);
+  seedArrived.set(r.json, Date.now());
   return r.json;
 }
 
@@ -121,3 +126,12 @@ export function solve(game, level, seedValue, version) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Waits, as a real player's run would take, until the run's claimed time
+// (its last move's t) has passed since the seed token was issued, plus a
+// little network delay. The server allows a run no more time than passed.
+export async function awaitRun(s, moves, delayMs = 30) {
+  const claimed = moves.reduce((m, x) => Math.max(m, x.t ?? 0), 0);
+  const wait = (seedArrived.get(s) ?? Date.now()) + claimed + delayMs - Date.now();
+  if (wait > 0) await sleep(Math.min(wait, 60000));
+}

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, startServer, call, register, seed, solve } from './harness.mjs';
+import { BIN, startServer, call, register, seed, solve, awaitRun } from './harness.mjs';
 
 const keyId = (token) => Buffer.from(token.slice(4), 'base64url').readUInt32BE(1);
 
@@ -24,7 +24,9 @@ test('rotation keeps old tokens redeemable and old receipts verifiable', async (
     const old = await seed(srv, p.token, { game: 'schulte', level: 1 });
     assert.equal(keyId(old.seed_token), 1);
     const first = await seed(srv, p.token, { game: 'schulte', level: 1 });
-    const r1 = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: first.seed_token, moves: solve('schulte', 1, first.seed) } });
+    const m1 = solve('schulte', 1, first.seed);
+    await awaitRun(first, m1);
+    const r1 = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: first.seed_token, moves: m1 } });
     assert.equal(r1.status, 200);
     assert.match(r1.json.receipt, /^1\./);
     await srv.stop();
@@ -36,7 +38,9 @@ test('rotation keeps old tokens redeemable and old receipts verifiable', async (
     assert.deepEqual(keys.map((k) => [k.key_id, k.current]), [[1, false], [2, true]]);
     const fresh = await seed(srv, p.token, { game: 'schulte', level: 1 });
     assert.equal(keyId(fresh.seed_token), 2);
-    const r2 = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: old.seed_token, moves: solve('schulte', 1, old.seed) } });
+    const m2 = solve('schulte', 1, old.seed);
+    await awaitRun(old, m2);
+    const r2 = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: old.seed_token, moves: m2 } });
     assert.equal(r2.status, 200, 'a token MAC\'d under the retired key still verifies');
     assert.match(r2.json.receipt, /^2\./, 'new receipts are signed with the current key');
     const audit = await call(srv, 'GET', `/v1/scores/${r1.json.score_id}`);

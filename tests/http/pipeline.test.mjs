@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { startServer, call, register, seed, solve, sleep } from './harness.mjs';
 
 const ARGS = ['--set', 'plausibility_slack_ms=600000', '--set', 'rate_seeds_per_player=0',
-  '--set', 'rate_scores_per_player=0', '--set', 'max_outstanding_tokens=1000'];
+  '--set', 'rate_scores_per_player=0', '--set', 'max_outstanding_tokens=1000',
+  '--set', 'max_forfeits_per_level_day=0'];
 
 // Holds the database's write lock until release() (bounded: 20 s at most).
 async function holdWriteLock(dbPath) {

@@ -10,10 +10,12 @@
 
 #include "../../core/civil.h"
 #include "../../server/rank.h"
+#include "../../server/schema.h"
 #include "../../server/store.h"
 
 #define T0 1764633600000LL /* 2025-12-02T00:00:00Z */
 #define HOUR 3600000LL
+#define LATEST_SCHEMA (schema_migrations[schema_migration_count - 1].version)
 
 typedef struct tmpdb {
     char dir[64];
@@ -126,6 +128,8 @@ static store_status submit(store *s, store_score *sc, store_score *existing)
     w.u.score.score = *sc;
     store_status st = store_write_wait(s, &w);
     sc->seq = w.u.score.score.seq;
+    sc->status = w.u.score.score.status;
+    sc->duplicate_of = w.u.score.score.duplicate_of;
     if (existing)
         *existing = w.u.score.existing;
     else
@@ -257,7 +261,7 @@ static void migrations_fresh_and_reopen(void)
     CHECK(s != NULL);
     if (!s)
         return;
-    CHECK_EQ(store_schema_version(s), 1);
+    CHECK_EQ(store_schema_version(s), LATEST_SCHEMA);
     store_close(s);
     CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name IN"
                              " ('players','seed_tokens','scores','level_bests','rejections',"
@@ -266,10 +270,10 @@ static void migrations_fresh_and_reopen(void)
     s = open_db(&t, 0);
     CHECK(s != NULL);
     if (s) {
-        CHECK_EQ(store_schema_version(s), 1);
+        CHECK_EQ(store_schema_version(s), LATEST_SCHEMA);
         store_close(s);
     }
-    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM schema_version"), 1);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM schema_version"), schema_migration_count);
     /* a missing directory is created */
     tmpdb sub;
     memcpy(sub.dir, t.dir, sizeof sub.dir);
@@ -277,7 +281,7 @@ static void migrations_fresh_and_reopen(void)
     s = open_db(&sub, 0);
     CHECK(s != NULL);
     if (s) {
-        CHECK_EQ(store_schema_version(s), 1);
+        CHECK_EQ(store_schema_version(s), LATEST_SCHEMA);
         store_close(s);
     }
     snprintf(sub.dir, sizeof sub.dir, "%.50s/var", t.dir);
@@ -413,11 +417,12 @@ static void token_stats_abandoned(void)
     }
     store_token_stats st;
     CHECK_EQ(store_token_stats_for(s, p, T0 + 1, &st), STORE_OK);
-    CHECK(st.issued == 5 && st.redeemed == 2 && st.outstanding == 3 && st.abandoned == 0);
+    CHECK(st.issued == 5 && st.completed == 2 && st.outstanding == 3 && st.abandoned == 0);
+    CHECK(st.incomplete == 0 && st.forfeited == 0);
     CHECK_EQ(store_token_stats_for(s, p, T0 + HOUR, &st), STORE_OK); /* expires_at == now */
-    CHECK(st.issued == 5 && st.redeemed == 2 && st.outstanding == 0 && st.abandoned == 3);
+    CHECK(st.issued == 5 && st.completed == 2 && st.outstanding == 0 && st.abandoned == 3);
     CHECK_EQ(store_token_stats_for(s, p + 100, T0, &st), STORE_OK);
-    CHECK(st.issued == 0 && st.redeemed == 0 && st.outstanding == 0 && st.abandoned == 0);
+    CHECK(st.issued == 0 && st.completed == 0 && st.outstanding == 0 && st.abandoned == 0);
     store_close(s);
     tmp_remove(&t);
 }
@@ -570,12 +575,16 @@ static void board_order_ties_and_pages(void)
         return;
     /* scores by player: ties broken by the earlier submission */
     const int64_t scores[8] = { 50, 70, 50, 90, 70, 50, 10, 90 };
-    int64_t ids[8], seqs[8];
-    for (int i = 0; i < 8; i++) {
+    int64_t ids[8], seqs[2][8];
+    /* the same scores as level runs (nonces 100..) and as daily runs (200..):
+     * each kind goes to its own board only */
+    for (int i = 0; i < 8; i++)
         ids[i] = new_player(s, i + 1);
-        CHECK_EQ(play_level(s, 100 + i, ids[i], "pipes", 1, "2025-12-02", scores[i], &seqs[i]),
+    for (int i = 0; i < 8; i++)
+        CHECK_EQ(play_level(s, 100 + i, ids[i], "pipes", 1, "", scores[i], &seqs[0][i]), STORE_OK);
+    for (int i = 0; i < 8; i++)
+        CHECK_EQ(play_level(s, 200 + i, ids[i], "pipes", 1, "2025-12-02", scores[i], &seqs[1][i]),
                  STORE_OK);
-    }
     const int want[8] = { 3, 7, 1, 4, 0, 2, 5, 6 }; /* indexes in board order */
     store_board boards[2] = { level_board("pipes", 1), daily_board("2025-12-02") };
     for (int bi = 0; bi < 2; bi++) {
@@ -588,8 +597,8 @@ static void board_order_ties_and_pages(void)
         for (int i = 0; i < n; i++) {
             CHECK_EQ(out[i].player_id, ids[want[i]]);
             CHECK_EQ(out[i].rank, i + 1);
-            CHECK_EQ(out[i].seq, seqs[want[i]]);
-            CHECK_EQ(out[i].submitted_at, T0 + 100 + want[i]);
+            CHECK_EQ(out[i].seq, seqs[bi][want[i]]);
+            CHECK_EQ(out[i].submitted_at, T0 + 100 * (bi + 1) + want[i]);
         }
         /* forwards by three, then backwards from the end by three */
         store_board_key key;
@@ -847,6 +856,9 @@ static void order_matches_sql_on_random_data(void)
     store_board db = daily_board("2025-12-02");
     const char *lsql = "SELECT player_id, score, seq FROM level_bests WHERE game = 'schulte'"
                        " AND level = 9 ORDER BY score DESC, seq ASC";
+    /* a daily score never reaches the level board */
+    const char *leak = "SELECT COUNT(*) FROM level_bests b JOIN scores s ON s.seq = b.seq"
+                       " WHERE s.daily_date <> ''";
     const char *dsql = "SELECT player_id, score, seq FROM scores WHERE daily_date = '2025-12-02'"
                        " ORDER BY score DESC, seq ASC";
     int64_t nonce = 1;
@@ -869,6 +881,7 @@ static void order_matches_sql_on_random_data(void)
     }
     CHECK(compare_with_sql(s, t.path, &lb, lsql));
     CHECK(compare_with_sql(s, t.path, &db, dsql));
+    CHECK_EQ(sql_int(t.path, leak), 0);
     store_close(s);
     s = open_db(&t, 0); /* and loaded from SQL */
     CHECK(s != NULL);
@@ -1211,6 +1224,137 @@ static void busy_maps_to_store_busy(void)
     tmp_remove(&t);
 }
 
+/* Forfeits, abandons and open tokens of one (game, level) per day are
+ * capped; completed and long incomplete runs are not counted; another
+ * level, another day and the daily are not affected. */
+static void forfeit_cap(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    int64_t p = new_player(s, 1);
+    store_token tok, ex;
+    store_write w;
+    int64_t nonce = 1;
+    /* cap 3: one forfeit, one incomplete (not counted), one completed (not
+     * counted), one open: 2 counted, the next is allowed (3), then refused */
+    const run_outcome ends[3] = { RUN_FORFEIT, RUN_INCOMPLETE, RUN_COMPLETED };
+    for (int i = 0; i < 3; i++, nonce++) {
+        token_fill(&tok, nonce, p, "pipes", 5, "", T0 + i);
+        CHECK_EQ(token_issue(s, &tok, 100, T0 + i, &ex), STORE_OK);
+        store_score sc;
+        score_fill(&sc, nonce, p, "pipes", 5, "", 1);
+        sc.completed = ends[i] == RUN_COMPLETED;
+        sc.outcome = ends[i];
+        CHECK_EQ(submit(s, &sc, NULL), STORE_OK);
+    }
+    for (int i = 0; i < 3; i++, nonce++) {
+        memset(&w, 0, sizeof w);
+        w.kind = STORE_WRITE_TOKEN;
+        token_fill(&w.u.token.token, nonce, p, "pipes", 5, "", T0 + 10);
+        w.u.token.max_outstanding = 100;
+        w.u.token.max_forfeits = 3;
+        w.u.token.day_start = T0;
+        w.u.token.now = T0 + 10;
+        store_status st = store_write_wait(s, &w);
+        CHECK_EQ(st, i < 2 ? STORE_OK : STORE_LIMIT); /* 1 forfeit + 2 open reach 3 */
+        if (st == STORE_LIMIT)
+            CHECK_EQ(w.u.token.limit, TOKEN_LIMIT_FORFEITS);
+    }
+    /* another level, the next day, and a daily are all still allowed */
+    const struct { const char *daily; int level; int64_t day_start; } ok[3] = {
+        { "", 6, T0 }, { "", 5, T0 + 24 * HOUR }, { "2025-12-02", 5, T0 } };
+    for (int i = 0; i < 3; i++, nonce++) {
+        memset(&w, 0, sizeof w);
+        w.kind = STORE_WRITE_TOKEN;
+        token_fill(&w.u.token.token, nonce, p, "pipes", ok[i].level, ok[i].daily, ok[i].day_start + 10);
+        w.u.token.max_outstanding = 100;
+        w.u.token.max_forfeits = 3;
+        w.u.token.day_start = ok[i].day_start;
+        w.u.token.now = ok[i].day_start + 10;
+        CHECK_EQ(store_write_wait(s, &w), STORE_OK);
+    }
+    store_token_stats st;
+    CHECK_EQ(store_token_stats_for(s, p, T0 + 11, &st), STORE_OK);
+    CHECK(st.completed == 1 && st.incomplete == 1 && st.forfeited == 1 && st.outstanding == 5);
+    store_close(s);
+    tmp_remove(&t);
+}
+
+/* Another player's identical run: a timed one is refused and kept as a
+ * rejection with the token left open; an untimed one is recorded held, off
+ * the board; the same player's own runs and other seeds are not duplicates. */
+static void duplicate_runs(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    int64_t a = new_player(s, 1), b = new_player(s, 2), c = new_player(s, 3);
+    /* the same daily (seed) for everyone: nonces differ, seeds must match */
+    store_score orig, copy;
+    CHECK_EQ(issue(s, 1, a, "schulte", 3, "2025-12-02"), STORE_OK);
+    score_fill(&orig, 1, a, "schulte", 3, "2025-12-02", 900);
+    orig.timed = true;
+    CHECK_EQ(submit(s, &orig, NULL), STORE_OK);
+    CHECK_EQ(orig.status, SCORE_RANKED);
+    store_token tok, ex;
+    token_fill(&tok, 2, b, "schulte", 3, "2025-12-02", T0);
+    tok.p.seed = orig.p.seed;
+    CHECK_EQ(token_issue(s, &tok, 100, T0, &ex), STORE_OK);
+    score_fill(&copy, 2, b, "schulte", 3, "2025-12-02", 900);
+    copy.p.seed = orig.p.seed;
+    memcpy(copy.moves_hash, orig.moves_hash, STORE_HASH_BYTES);
+    copy.timed = true;
+    CHECK_EQ(submit(s, &copy, NULL), STORE_DUPLICATE);
+    CHECK_EQ(copy.duplicate_of, orig.seq);
+    CHECK_EQ(token_redeemed(t.path, 2), 0);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM rejections WHERE reason = 'duplicate_run'"), 1);
+    /* an untimed copy: recorded, held, not on the board */
+    token_fill(&tok, 3, c, "schulte", 3, "2025-12-02", T0);
+    tok.p.seed = orig.p.seed;
+    CHECK_EQ(token_issue(s, &tok, 100, T0, &ex), STORE_OK);
+    score_fill(&copy, 3, c, "schulte", 3, "2025-12-02", 900);
+    copy.p.seed = orig.p.seed;
+    memcpy(copy.moves_hash, orig.moves_hash, STORE_HASH_BYTES);
+    copy.timed = false;
+    CHECK_EQ(submit(s, &copy, NULL), STORE_OK);
+    CHECK_EQ(copy.status, SCORE_HELD);
+    CHECK_EQ(copy.duplicate_of, orig.seq);
+    store_board d = daily_board("2025-12-02");
+    int64_t size = 0;
+    store_entry e;
+    CHECK_EQ(store_board_size(s, &d, &size), STORE_OK);
+    CHECK_EQ(size, 1);
+    CHECK_EQ(store_board_rank(s, &d, c, &e), STORE_NOT_FOUND);
+    store_score got;
+    CHECK_EQ(store_score_get(s, copy.p.nonce, &got), STORE_OK);
+    CHECK(got.status == SCORE_HELD && got.duplicate_of == orig.seq);
+    store_score_clear(&got);
+    /* a different seed with the same moves is another level, not a copy */
+    CHECK_EQ(issue(s, 4, b, "schulte", 3, ""), STORE_OK);
+    score_fill(&copy, 4, b, "schulte", 3, "", 10);
+    memcpy(copy.moves_hash, orig.moves_hash, STORE_HASH_BYTES);
+    copy.timed = true;
+    CHECK_EQ(submit(s, &copy, NULL), STORE_OK);
+    CHECK_EQ(copy.status, SCORE_RANKED);
+    store_close(s);
+    /* after a restart the held run is still off the board */
+    s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_EQ(store_board_size(s, &d, &size), STORE_OK);
+        CHECK_EQ(size, 1);
+        store_close(s);
+    }
+    tmp_remove(&t);
+}
+
 int main(void)
 {
     RUN(migrations_fresh_and_reopen);
@@ -1228,5 +1372,7 @@ int main(void)
     RUN(load_races_commits);
     RUN(duplicate_in_one_batch);
     RUN(busy_maps_to_store_busy);
+    RUN(forfeit_cap);
+    RUN(duplicate_runs);
     CHECK_DONE();
 }
