@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define METRICS_ROUTES 16
+#define METRICS_ROUTES 32
 #define METRICS_STATUSES 16
 #define METRICS_GAMES 16
 #define METRICS_BUCKETS 12
