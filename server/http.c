@@ -38,7 +38,7 @@ int64_t now_ms(void)
 
 typedef struct route {
     const char *method;
-    const char *pattern; /* segments; "*" matches one */
+    const char *pattern; /* segments; "*" matches one, a final "**" the rest (one or more) */
     void (*fn)(request *r);
 } route;
 
