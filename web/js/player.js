@@ -176,6 +176,8 @@ export class Player {
     ui.back.disabled = this.index === 0;
     ui.fwd.disabled = atEnd;
     ui.root.dataset.state = this.playing ? 'playing' : atEnd ? 'ended' : 'paused';
+    // A screen reader hears the step it stopped on, not every frame going by.
+    ui.caption.setAttribute('aria-live', this.playing ? 'off' : 'polite');
   }
 
   // The run's clock as a strip: a tick per move (coloured by outcome: a

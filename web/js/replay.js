@@ -95,9 +95,12 @@ async function verify(audit, adapter, why) {
   setCheck('chk-sig', sig.unable ? null : sig.ok, `${sig.reason}${form}`);
 
   if (scoreOk === false || hashOk === false || (!sig.ok && !sig.unable)) {
-    const what = [scoreOk === false && 'the score', hashOk === false && 'the moves hash', !sig.ok && !sig.unable && 'the signature']
-      .filter(Boolean).join(', ');
-    setVerdict('fail', `Verification failed: ${what} does not match what the server recorded.`);
+    const what = [
+      scoreOk === false && 'the replay in this browser does not give the recorded score',
+      hashOk === false && 'the moves do not hash to the recorded moves hash',
+      !sig.ok && !sig.unable && 'the receipt\'s signature does not match the recorded fields',
+    ].filter(Boolean).join('; ');
+    setVerdict('fail', `Verification failed: ${what}.`);
   } else if (!adapter || sig.unable) {
     setVerdict('partial', !adapter
       ? (sig.ok ? 'The server\'s signature over this score is valid; the score itself can be checked by replay once the moves are public.' : `Not checked: ${sig.reason}.`)
@@ -122,8 +125,10 @@ async function main() {
 
   if (audit.moves_public === false) {
     const when = audit.moves_public_at ? formatWhen(audit.moves_public_at) : 'the day closes';
-    const what = audit.date ? `the daily of ${audit.date}` : 'this run';
+    const today = new Date().toISOString().slice(0, 10);
+    const what = !audit.date ? 'this run' : audit.date === today ? 'today\'s daily' : `the daily of ${audit.date}`;
     notice(`The moves of ${what} stay private until ${when}, so that nobody can copy a run while the day is open. The replay and the check by replay open then.`);
+    byId('verify-what').textContent = 'Checks the server\'s Ed25519 signature on the receipt, over the fields it recorded (the moves hash among them), against its published keys. The replay and the moves hash can be checked once the moves are public.';
     byId('btn-verify').textContent = 'Check the signature';
     verifyWith(null, `not available until ${when}`);
     return;
