@@ -11,6 +11,7 @@ if [ ! -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 if [ ! -d "$here/node_modules/playwright-core" ]; then
+  command -v npm >/dev/null 2>&1 || { echo "  browser: npm is missing (it comes with Node.js)" >&2; exit 1; }
   echo "  browser: installing playwright-core (npm ci)" >&2
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error >&2)
 fi
