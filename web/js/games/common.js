@@ -5,14 +5,15 @@
 //   supports(version)            can this build rebuild that spec version?
 //   build(version, level, seed)  the level (throws RangeError when it cannot)
 //   replay(lv, moves)            the plain replay: {result, rejected}, as the server runs it
-//   timeline(lv, moves)          {frames, result, rejected, aspect}: every step to draw
+//   timeline(lv, moves)          {frames, result, rejected, aspect, chrome}: every step to draw
 //   draw(ctx, w, h, lv, frame)   paints one frame on a w x h (CSS px) canvas
-// timeline's aspect and chrome size the canvas: aspect x width + chrome px.
-// A frame is {t, clock, caption, move, outcome, kind, slip, view}: t orders
-// and paces playback (ms), clock is the run's clock as text, move the index
-// of the move it shows (-1 for none), kind the outcome's kind, slip marks a
-// move that cost points, view what draw reads. A WebAssembly build of the C games can stand behind the same
-// interface: only build, replay and timeline touch game logic.
+// The canvas is aspect x width + chrome pixels tall. A frame is
+// {t, clock, caption, move, outcome, kind, slip, view}: t orders and paces
+// playback (ms), clock is the run's clock as text, move the index of the
+// move it shows (-1 for none), kind the outcome's kind, slip marks a move
+// that cost points, view what draw reads. A WebAssembly build of the C games
+// can stand behind the same interface: only build, replay and timeline
+// touch game logic.
 
 /** The fields of the interface that come straight from a port module. */
 export function portBasics(port) {
@@ -75,7 +76,7 @@ export function stepFrames(port, lv, moves, hooks) {
       break;
     }
   }
-  return { frames, rejected, result: rejected ? null : port.result(st), state: st };
+  return { frames, rejected, result: rejected ? null : port.result(st) };
 }
 
 /** "3.30 s" */
