@@ -32,7 +32,12 @@ SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
 LIB_SRC := $(CORE_SRC) $(GAME_SRC) $(SERVER_SRC)
 SCHEMA_SQL := $(sort $(wildcard schema/*.sql))
 SCHEMA_OBJ := $(BUILD)/gen/schema_sql.o
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(SCHEMA_OBJ)
+# The web pages and what they load (web/embed.sh says which file is served as
+# what); the folders too, so that removing a file rebuilds the table.
+WEB_FILES := $(shell find web -type d -o -type f ! -name '*.sh' ! -name '*.md' 2>/dev/null) \
+             vectors/port/core.mjs $(wildcard vectors/port/games/*.mjs)
+WEB_OBJ := $(BUILD)/gen/web_assets.o
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(SCHEMA_OBJ) $(WEB_OBJ)
 TEST_SRC := $(wildcard tests/unit/*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard tests/bench/*.c)
@@ -67,6 +72,15 @@ $(BUILD)/gen/schema_sql.c: $(SCHEMA_SQL) schema/embed_sql.sh
 $(SCHEMA_OBJ): $(BUILD)/gen/schema_sql.c
 	@$(if $(V),,echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS_ALL) -Wno-overlength-strings -I. -c $< -o $@
+
+# The web assets too: no Node, no npm, no files beside the binary at run time.
+$(BUILD)/gen/web_assets.c: $(WEB_FILES) web/embed.sh
+	@mkdir -p $(dir $@)
+	sh web/embed.sh > $@.tmp && mv $@.tmp $@
+
+$(WEB_OBJ): $(BUILD)/gen/web_assets.c
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS_ALL) -I. -c $< -o $@
 
 $(BUILD)/replayd: $(LIB_OBJ) $(BUILD)/server/main.o
 	@$(if $(V),,echo "  LD      $@")

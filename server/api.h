@@ -20,6 +20,9 @@ void api_healthz(request *r);
 void api_metrics(request *r);
 void api_admin_player(request *r);
 void api_admin_score(request *r);
+void api_web_index(request *r);
+void api_web_replay(request *r);
+void api_web_asset(request *r);
 
 /* Shared by handlers: the authenticated player, or NULL after a 401. */
 #include "store.h"

@@ -39,7 +39,7 @@ int64_t now_ms(void)
 
 typedef struct route {
     const char *method;
-    const char *pattern; /* segments; "*" matches one */
+    const char *pattern; /* segments; "*" matches one, a final "**" the rest (one or more) */
     void (*fn)(request *r);
 } route;
 
@@ -59,6 +59,9 @@ static const route routes[] = {
     { "GET", "metrics", api_metrics },
     { "GET", "v1/admin/players/*", api_admin_player },
     { "GET", "v1/admin/scores/*", api_admin_score },
+    { "GET", "", api_web_index },
+    { "GET", "replay/*", api_web_replay },
+    { "GET", "assets/**", api_web_asset },
 };
 #define N_ROUTES ((int)(sizeof routes / sizeof routes[0]))
 
@@ -66,7 +69,7 @@ static const char *const route_names[N_ROUTES + 1] = {
     "players",     "games",       "seeds",         "scores",        "score_get",
     "daily",       "board_daily_me", "board_daily", "board_level_me", "board_level",
     "keys",        "healthz",     "metrics",       "admin_player",  "admin_score",
-    "other",
+    "web_index",   "web_replay",  "web_asset",     "other",
 };
 
 _Static_assert(sizeof route_names / sizeof route_names[0] == N_ROUTES + 1,
@@ -88,6 +91,8 @@ static bool pattern_matches(const char *pattern, request *r)
     for (char *p = strtok_r(buf, "/", &save); p; p = strtok_r(NULL, "/", &save), i++) {
         if (i >= r->n_seg)
             return false;
+        if (strcmp(p, "**") == 0) /* the rest of the path, one segment or more */
+            return true;
         if (strcmp(p, "*") != 0 && strcmp(p, r->seg[i]) != 0)
             return false;
     }
@@ -160,10 +165,27 @@ void req_own(request *r, void *work, void (*work_free)(void *work))
 void reply_text(request *r, int status, const char *content_type, char *text, size_t len)
 {
     free(r->resp);
+    r->resp_static = NULL;
     r->status = status;
     r->resp = text;
     r->resp_len = len;
     r->content_type = content_type;
+}
+
+void reply_static(request *r, int status, const char *content_type, const void *body, size_t len)
+{
+    reply_text(r, status, content_type, NULL, len);
+    r->resp_static = body;
+}
+
+bool reply_header(request *r, const char *name, const char *value)
+{
+    if (r->n_resp_headers >= RESP_HEADERS)
+        return false;
+    r->resp_headers[r->n_resp_headers][0] = name;
+    r->resp_headers[r->n_resp_headers][1] = value;
+    r->n_resp_headers++;
+    return true;
 }
 
 void reply_json(request *r, int status, json_t *body)
@@ -269,12 +291,21 @@ static void client_ip(struct MHD_Connection *c, char *out, size_t n)
 
 static enum MHD_Result send_reply(request *r)
 {
-    struct MHD_Response *resp = MHD_create_response_from_buffer(r->resp_len, r->resp, MHD_RESPMEM_MUST_FREE);
+    /* libmicrohttpd takes a non-const pointer but only reads a persistent buffer. */
+    struct MHD_Response *resp =
+        r->resp_static ? MHD_create_response_from_buffer(r->resp_len, (void *)r->resp_static, MHD_RESPMEM_PERSISTENT)
+                       : MHD_create_response_from_buffer(r->resp_len, r->resp, MHD_RESPMEM_MUST_FREE);
     if (!resp)
         return MHD_NO;
     r->resp = NULL; /* libmicrohttpd frees it now */
     MHD_add_response_header(resp, "Content-Type", r->content_type ? r->content_type : "application/json");
-    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    bool cache_set = false;
+    for (int i = 0; i < r->n_resp_headers; i++) {
+        MHD_add_response_header(resp, r->resp_headers[i][0], r->resp_headers[i][1]);
+        cache_set = cache_set || strcasecmp(r->resp_headers[i][0], "Cache-Control") == 0;
+    }
+    if (!cache_set)
+        MHD_add_response_header(resp, "Cache-Control", "no-store");
     enum MHD_Result ok = MHD_queue_response(r->conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     return ok;

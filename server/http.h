@@ -24,6 +24,7 @@
 #include "app.h"
 
 #define PATH_SEGMENTS 8
+#define RESP_HEADERS 8
 
 typedef struct request {
     app *app;
@@ -49,6 +50,9 @@ typedef struct request {
     char *resp;               /* owned */
     size_t resp_len;
     const char *content_type;
+    const void *resp_static;  /* set by reply_static instead of resp: never freed */
+    const char *resp_headers[RESP_HEADERS][2]; /* extra (name, value), see reply_header */
+    int n_resp_headers;
 } request;
 
 int64_t now_us(void);
@@ -67,6 +71,13 @@ void reply_error(request *r, int status, const char *code, const char *message);
 void reply_error_with(request *r, int status, const char *code, const char *message,
                       json_t *extra);
 void reply_text(request *r, int status, const char *content_type, char *text, size_t len);
+/* Answers with bytes that outlive the process (compiled-in assets): not
+ * copied, never freed. */
+void reply_static(request *r, int status, const char *content_type, const void *body, size_t len);
+/* Adds a response header; name and value must outlive the request (string
+ * literals, compiled-in tables). A Cache-Control given here replaces the
+ * default no-store. False (and nothing added) past RESP_HEADERS. */
+bool reply_header(request *r, const char *name, const char *value);
 
 /* Suspends the request: call from a handler, before handing the work on,
  * then return. After req_resume, `then` runs on a request thread and sets

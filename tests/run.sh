@@ -29,6 +29,7 @@ run_node() {
   local label=$1; shift
   local out
   out=$(cd "$root" && REPLAYD="$root/$build/replayd" node --test $node_serial "$@" 2>&1)
+  last_node_out=$out
   local p f
   p=$(printf '%s\n' "$out" | sed -n 's/^# pass \([0-9]*\)$/\1/p' | tail -1)
   f=$(printf '%s\n' "$out" | sed -n 's/^# fail \([0-9]*\)$/\1/p' | tail -1)
@@ -62,6 +63,18 @@ if command -v node >/dev/null 2>&1; then
     echo "FAIL vectors/port: make vectors would change the generated cases" >>"$log"
   fi
   [ -d "$here/http" ] && run_node "tests/http" "$here"/http/*.test.mjs
+  # The web pages in real headless Chromium; setup.sh installs Debian's
+  # chromium and playwright-core (npm ci) when missing.
+  if [ -d "$here/browser" ]; then
+    echo "  tests/browser: the web pages in headless Chromium" >&2
+    if bash "$here/browser/setup.sh" >>"$log"; then
+      run_node "tests/browser" "$here"/browser/*.test.mjs
+      # What the suite measured (printed, never asserted as timings).
+      printf '%s\n' "$last_node_out" | sed -n 's/^# \\\?# \(.*bytes transferred.*\)$/    \1/p' >&2
+    else
+      echo "FAIL tests/browser: chromium or playwright-core could not be installed" >>"$log"
+    fi
+  fi
 else
   echo "FAIL node: not installed (make deps installs it)" >>"$log"
 fi
