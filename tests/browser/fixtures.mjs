@@ -60,12 +60,15 @@ export async function populate(srv) {
     const s = await seed(srv, player.token, { game: pageGame, level: pageLevel });
     await submit(srv, player, s, solveSchulte(pageLevel, s.seed, 120 + 40 * i, s.version));
   }
-  // Today's daily, by two players.
+  // Today's daily, by two players. The daily seed is everyone's, so the
+  // second plays a few milliseconds later (an identical run would be
+  // refused as a copy).
   const daily = [];
-  for (const name of ['daily early', 'daily late']) {
+  for (const [k, name] of ['daily early', 'daily late'].entries()) {
     const player = await register(srv, name);
     const s = await seed(srv, player.token, { daily: true });
-    const r = await submit(srv, player, s, solve(s.game, s.level, s.seed, s.version));
+    const moves = solve(s.game, s.level, s.seed, s.version).map((m) => ('t' in m ? { ...m, t: m.t + 37 * k } : m));
+    const r = await submit(srv, player, s, moves);
     daily.push({ player, score_id: r.score_id, score: r.score, date: s.date, game: s.game });
   }
   return { games, runs, daily, pageBoard: { game: pageGame, level: pageLevel, total: 7 } };
