@@ -6,10 +6,12 @@
  */
 #include "serve.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "../core/game.h"
@@ -123,10 +125,43 @@ static bool load_config(config *c, int argc, char **argv)
     return true;
 }
 
+static void database_path(const config *c, char *path, size_t n)
+{
+    snprintf(path, n, "%s/replayd.db", c->data_dir);
+}
+
+/* "Nothing signed yet": the database file does not exist or is empty.
+ * Keys are made before the database is first created, so a first start
+ * interrupted while writing keys leaves no database; once it exists,
+ * tokens may have been MACed and receipts signed with the keys on disk,
+ * and a damaged key file must stop the server instead of being replaced. */
+static bool nothing_signed_yet(const config *c)
+{
+    char path[600];
+    struct stat st;
+    database_path(c, path, sizeof path);
+    return stat(path, &st) != 0 ? errno == ENOENT : st.st_size == 0;
+}
+
+/* The database, its WAL and shared-memory files are the operator's only:
+ * created 0600 (the umask SQLite's 0644 is filtered through), and tightened
+ * to 0600 when an older build left them wider. */
+static void private_files(const char *db_path)
+{
+    umask(077);
+    static const char *const suffixes[] = { "", "-wal", "-shm" };
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        char p[700];
+        snprintf(p, sizeof p, "%s%s", db_path, suffixes[i]);
+        chmod(p, 0600);
+    }
+}
+
 static store_status open_store(const config *c, store **db)
 {
     char path[600], err[256];
-    snprintf(path, sizeof path, "%s/replayd.db", c->data_dir);
+    database_path(c, path, sizeof path);
+    private_files(path);
     store_config sc = { path, c->busy_timeout_ms, c->group_commit_max, c->group_commit_wait_us };
     store_status st = store_open(&sc, db, err, sizeof err);
     if (st != STORE_OK)
@@ -134,11 +169,27 @@ static store_status open_store(const config *c, store **db)
     return st;
 }
 
+/* SIGTERM/SIGINT blocked in the calling thread (and so in every thread it
+ * starts afterwards): only sigwait sees them, at whatever point of
+ * start-up they arrive. */
+static void block_stop_signals(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
 int cmd_serve(int argc, char **argv)
 {
     static app a; /* large; lives for the whole process */
     char err[512];
     int rc = 1;
+    /* Before anything starts a thread: the store starts its writer and
+     * checkpointer, libmicrohttpd its pool. */
+    sigset_t set;
+    block_stop_signals(&set);
     memset(&a, 0, sizeof a);
     if (!load_config(&a.cfg, argc, argv))
         return 2;
@@ -147,10 +198,13 @@ int cmd_serve(int argc, char **argv)
         return 2;
     }
     http_set_clock_offset(a.cfg.clock_offset_s);
-    if (!keys_load(&a.keys, a.cfg.data_dir, err, sizeof err)) {
+    bool repaired = false;
+    if (!keys_load(&a.keys, a.cfg.data_dir, nothing_signed_yet(&a.cfg), &repaired, err, sizeof err)) {
         fprintf(stderr, "replayd: %s\n", err);
         return 1;
     }
+    if (repaired)
+        fprintf(stderr, "{\"event\":\"keys_repaired\",\"why\":\"an interrupted first start left a partial key set\"}\n");
     if (open_store(&a.cfg, &a.db) != STORE_OK)
         goto keys;
     const char *const *names;
@@ -161,15 +215,6 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "replayd: out of memory\n");
         goto db;
     }
-
-    /* Block the signals before the listener's threads start, so only
-     * sigwait below sees them. */
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &set, NULL);
-    signal(SIGPIPE, SIG_IGN);
 
     struct MHD_Daemon *d = http_start(&a, err, sizeof err);
     if (!d) {
