@@ -10,8 +10,8 @@ BIN := bin
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wformat=2 -Wundef -Wcast-align -Wwrite-strings -Wvla -Wpointer-arith \
         -Wimplicit-fallthrough -Wold-style-definition -Wnull-dereference
-PKGS := libmicrohttpd jansson libsodium sqlite3
-APT_PKGS := libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev pkg-config \
+PKGS := libmicrohttpd jansson libsodium sqlite3 libutf8proc
+APT_PKGS := libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev libutf8proc-dev pkg-config \
             cppcheck clang libclang-rt-14-dev nodejs curl wrk sqlite3 openssl \
             gcc-aarch64-linux-gnu qemu-user
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
