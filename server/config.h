@@ -37,6 +37,12 @@ typedef struct config {
     int group_commit_max;
     int group_commit_wait_us;
     int level_cache_entries;
+    /* rejected replays: a token burns after rejections_per_token; moves are
+     * kept for a token's first rejection_moves_per_token rejections and at
+     * most rejection_moves_per_player_day a day per player */
+    int rejections_per_token;
+    int rejection_moves_per_token;
+    int rejection_moves_per_player_day;
     char admin_token[128]; /* empty: admin endpoints disabled */
     bool log_requests;
     /* Per-game issuing version overrides, "game=version,..." (tests and

@@ -162,7 +162,15 @@ static store_status open_store(const config *c, store **db)
     char path[600], err[256];
     database_path(c, path, sizeof path);
     private_files(path);
-    store_config sc = { path, c->busy_timeout_ms, c->group_commit_max, c->group_commit_wait_us };
+    store_config sc = {
+        .database = path,
+        .busy_timeout_ms = c->busy_timeout_ms,
+        .group_commit_max = c->group_commit_max,
+        .group_commit_wait_us = c->group_commit_wait_us,
+        .rejections_per_token = c->rejections_per_token,
+        .rejection_moves_per_token = c->rejection_moves_per_token,
+        .rejection_moves_per_player_day = c->rejection_moves_per_player_day,
+    };
     store_status st = store_open(&sc, db, err, sizeof err);
     if (st != STORE_OK)
         fprintf(stderr, "replayd: cannot open %s: %s\n", path, err);

@@ -120,17 +120,81 @@ static store_status token_record(conn *c, const play *p, store_token *tok)
     return STORE_OK;
 }
 
-/* A rejection on a token already redeemed is answered as a conflict and
- * not kept: the token's run is over. */
-static store_status run_rejection(conn *c, store_write *w)
+/* How many rejections the token has had (0 when it has no row). */
+static store_status token_rejections(conn *c, const uint8_t nonce[PLAY_NONCE_BYTES], int64_t *n)
 {
-    const store_rejection *r = &w->u.rejection.rejection;
+    sqlite3_stmt *st = sq_stmt(c, ST_TOKEN_REJECTIONS);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "token_rejections");
+    sqlite3_bind_blob(st, 1, nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    *n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sq_done(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? STORE_OK : failed(c, rc, "token_rejections");
+}
+
+static bool burned(const store_db *db, int64_t rejections)
+{
+    return db->cfg.rejections_per_token > 0 && rejections >= db->cfg.rejections_per_token;
+}
+
+/* Whether this rejection's moves are kept: within the token's first
+ * rejection_moves_per_token, then a unit of the player's daily quota
+ * (taken here, in the writer's transaction, so it holds across requests). */
+static store_status take_moves_quota(store_db *db, conn *c, const store_rejection *r,
+                                     int64_t earlier, bool *keep)
+{
+    const store_config *cfg = &db->cfg;
+    *keep = cfg->rejection_moves_per_token <= 0 || earlier < cfg->rejection_moves_per_token;
+    if (!*keep || cfg->rejection_moves_per_player_day <= 0)
+        return STORE_OK;
+    int64_t day = r->received_at / 86400000;
+    sqlite3_stmt *st = sq_stmt(c, ST_QUOTA_PRUNE); /* the player's earlier days */
+    if (!st)
+        return failed(c, SQLITE_ERROR, "quota_prune");
+    sqlite3_bind_int64(st, 1, r->p.player_id);
+    sqlite3_bind_int64(st, 2, day);
+    int rc = sqlite3_step(st);
+    sq_done(st);
+    if (rc != SQLITE_DONE)
+        return failed(c, rc, "quota_prune");
+    st = sq_stmt(c, ST_QUOTA_TAKE);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "quota_take");
+    sqlite3_bind_int64(st, 1, r->p.player_id);
+    sqlite3_bind_int64(st, 2, day);
+    sqlite3_bind_int64(st, 3, cfg->rejection_moves_per_player_day);
+    rc = sqlite3_step(st);
+    sq_done(st);
+    if (rc != SQLITE_DONE)
+        return failed(c, rc, "quota_take");
+    *keep = sqlite3_changes(c->db) == 1;
+    return STORE_OK;
+}
+
+/* A rejection on a token already redeemed is answered as a conflict and
+ * not kept: the token's run is over. So is one on a burned token (limit).
+ * Otherwise the reason, index and hash are kept, the moves within quota,
+ * and the token's count goes up (the last allowed one burns it). */
+static store_status run_rejection(store_db *db, conn *c, store_write *w)
+{
+    store_rejection *r = &w->u.rejection.rejection;
     store_token tok;
     store_status checked = token_record(c, &r->p, &tok);
     if (checked != STORE_OK)
         return checked;
     if (tok.redeemed)
         return STORE_CONFLICT;
+    int64_t earlier;
+    bool keep;
+    checked = token_rejections(c, r->p.nonce, &earlier);
+    if (checked != STORE_OK)
+        return checked;
+    if (burned(db, earlier))
+        return STORE_LIMIT;
+    checked = take_moves_quota(db, c, r, earlier, &keep);
+    if (checked != STORE_OK)
+        return checked;
     sqlite3_stmt *st = sq_stmt(c, ST_REJECTION_INSERT);
     if (!st)
         return failed(c, SQLITE_ERROR, "rejection_insert");
@@ -144,29 +208,47 @@ static store_status run_rejection(conn *c, store_write *w)
     sqlite3_bind_int64(st, 8, r->move_index);
     sqlite3_bind_int64(st, 9, r->received_at);
     sqlite3_bind_blob(st, 10, r->moves_hash, STORE_HASH_BYTES, SQLITE_STATIC);
-    sqlite3_bind_text(st, 11, r->moves_json ? r->moves_json : "", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 11, keep && r->moves_json ? r->moves_json : "", -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     sq_done(st);
-    return rc == SQLITE_DONE ? STORE_OK : failed(c, rc, "rejection_insert");
+    if (rc != SQLITE_DONE)
+        return failed(c, rc, "rejection_insert");
+    st = sq_stmt(c, ST_TOKEN_REJECTED);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "token_rejected");
+    sqlite3_bind_blob(st, 1, r->p.nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    sq_done(st);
+    if (rc != SQLITE_DONE)
+        return failed(c, rc, "token_rejected");
+    r->moves_kept = keep;
+    r->burned = burned(db, earlier + 1);
+    return STORE_OK;
 }
 
-/* The one redeem check, inside the transaction. */
-static store_status check_token(conn *c, const store_score *sc, store_score *existing)
+/* The one redeem check, inside the transaction: a burned token redeems
+ * nothing. */
+static store_status check_token(store_db *db, conn *c, const store_score *sc, store_score *existing)
 {
     store_token tok;
     store_status checked = token_record(c, &sc->p, &tok);
-    if (checked != STORE_OK || !tok.redeemed)
+    if (checked != STORE_OK)
         return checked;
+    if (!tok.redeemed) {
+        int64_t rejections;
+        checked = token_rejections(c, sc->p.nonce, &rejections);
+        return checked == STORE_OK && burned(db, rejections) ? STORE_LIMIT : checked;
+    }
     /* also the case for a second submission of one token in one batch:
      * the first one's row is visible inside the transaction */
     store_status got = sq_score_by_nonce(c, sc->p.nonce, existing);
     return got == STORE_OK ? STORE_CONFLICT : failed(c, SQLITE_ERROR, "score_by_nonce");
 }
 
-static store_status run_score(conn *c, store_write *w)
+static store_status run_score(store_db *db, conn *c, store_write *w)
 {
     store_score *sc = &w->u.score.score;
-    store_status checked = check_token(c, sc, &w->u.score.existing);
+    store_status checked = check_token(db, c, sc, &w->u.score.existing);
     if (checked != STORE_OK)
         return checked;
     sqlite3_stmt *st = sq_stmt(c, ST_SCORE_INSERT);
@@ -220,17 +302,17 @@ static store_status run_score(conn *c, store_write *w)
     return rc == SQLITE_DONE ? STORE_OK : failed(c, rc, "best_upsert");
 }
 
-static store_status run_write(conn *c, store_write *w)
+static store_status run_write(store_db *db, conn *c, store_write *w)
 {
     switch (w->kind) {
     case STORE_WRITE_SCORE:
-        return run_score(c, w);
+        return run_score(db, c, w);
     case STORE_WRITE_PLAYER:
         return run_player(c, w);
     case STORE_WRITE_TOKEN:
         return run_token(c, w);
     case STORE_WRITE_REJECTION:
-        return run_rejection(c, w);
+        return run_rejection(db, c, w);
     }
     return STORE_ERROR;
 }
@@ -264,7 +346,7 @@ void sqlite_commit(store_db *db, store_write **batch, int n)
             aborted = sqlite3_get_autocommit(c->db) != 0;
             continue;
         }
-        w->status = run_write(c, w);
+        w->status = run_write(db, c, w);
         if (sqlite3_get_autocommit(c->db)) {
             /* SQLite rolled the whole transaction back (I/O error, full disk) */
             aborted = true;

@@ -34,7 +34,7 @@ typedef enum store_status {
     STORE_OK = 0,
     STORE_NOT_FOUND,
     STORE_CONFLICT, /* e.g. a token already redeemed */
-    STORE_LIMIT,    /* e.g. too many outstanding tokens */
+    STORE_LIMIT,    /* e.g. too many outstanding tokens, a burned token */
     STORE_BUSY,     /* the database stayed locked past the busy timeout: 503 */
     STORE_ERROR     /* anything else: 500, logged once where it happened */
 } store_status;
@@ -52,6 +52,12 @@ typedef struct store_config {
     int busy_timeout_ms;
     int group_commit_max;     /* most writes in one transaction */
     int group_commit_wait_us; /* how long the writer waits to fill a batch */
+    /* Rejected replays (0: no cap): a token is burned after this many */
+    int rejections_per_token;
+    /* their moves are kept for the first this-many rejections of a token */
+    int rejection_moves_per_token;
+    /* and for at most this many rejections of a player in a UTC day */
+    int rejection_moves_per_player_day;
 } store_config;
 
 store_status store_open(const store_config *cfg, store **out, char *err, size_t err_len);
@@ -99,7 +105,8 @@ typedef struct store_score {
 
 void store_score_clear(store_score *sc);
 
-/* A rejected replay, kept for abuse review. */
+/* A rejected replay, kept for abuse review: its reason, move index and
+ * moves hash always; its moves only within the store_config quotas. */
 typedef struct store_rejection {
     play p;
     char reason[STORE_REASON_MAX + 1];
@@ -107,6 +114,9 @@ typedef struct store_rejection {
     int64_t received_at;
     uint8_t moves_hash[STORE_HASH_BYTES];
     const char *moves_json; /* borrowed until done */
+    /* out (STORE_OK): the moves were kept; this rejection burned the token */
+    bool moves_kept;
+    bool burned;
 } store_rejection;
 
 /* ---- writes ---- */
@@ -151,11 +161,14 @@ struct store_write {
          * inserted and the boards' rows updated; score.seq is set. When the
          * token was redeemed already: STORE_CONFLICT with `existing` filled
          * by the recorded score (same moves hash: a retry; other moves: a
-         * conflict). STORE_NOT_FOUND when the token is not on record. */
+         * conflict). STORE_NOT_FOUND when the token is not on record,
+         * STORE_LIMIT when it was burned by rejections_per_token rejections. */
         struct {
             store_score score;
             store_score existing;
         } score;
+        /* STORE_CONFLICT when the token was redeemed, STORE_LIMIT when it
+         * was burned already (nothing is kept then). */
         struct {
             store_rejection rejection;
         } rejection;
