@@ -32,6 +32,7 @@ void config_defaults(config *c)
     c->group_commit_max = 256;
     c->group_commit_wait_us = 500;
     c->level_cache_entries = 4096;
+    c->board_cache_bytes = (size_t)256 << 20;
     c->rejections_per_token = 5;
     c->rejection_moves_per_token = 1;
     c->rejection_moves_per_player_day = 20;
@@ -79,6 +80,7 @@ static const key_def keys[] = {
     INT(group_commit_max, 1, 100000),
     INT(group_commit_wait_us, 0, 1000000),
     INT(level_cache_entries, 16, 10000000),
+    SIZE(board_cache_bytes, 1 << 20, (int64_t)1 << 40),
     INT(rejections_per_token, 1, 1000000),
     INT(rejection_moves_per_token, 1, 1000000),
     INT(rejection_moves_per_player_day, 1, 1000000),

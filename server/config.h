@@ -37,6 +37,7 @@ typedef struct config {
     int group_commit_max;
     int group_commit_wait_us;
     int level_cache_entries;
+    size_t board_cache_bytes; /* leaderboards held in memory, LRU past this */
     /* rejected replays: a token burns after rejections_per_token; moves are
      * kept for a token's first rejection_moves_per_token rejections and at
      * most rejection_moves_per_player_day a day per player */

@@ -167,6 +167,7 @@ static store_status open_store(const config *c, store **db)
         .busy_timeout_ms = c->busy_timeout_ms,
         .group_commit_max = c->group_commit_max,
         .group_commit_wait_us = c->group_commit_wait_us,
+        .board_cache_bytes = c->board_cache_bytes,
         .rejections_per_token = c->rejections_per_token,
         .rejection_moves_per_token = c->rejection_moves_per_token,
         .rejection_moves_per_player_day = c->rejection_moves_per_player_day,

@@ -52,6 +52,8 @@ typedef struct store_config {
     int busy_timeout_ms;
     int group_commit_max;     /* most writes in one transaction */
     int group_commit_wait_us; /* how long the writer waits to fill a batch */
+    /* Bytes of leaderboards kept in memory (0: 256 MiB); see board_cache.h */
+    size_t board_cache_bytes;
     /* Rejected replays (0: no cap): a token is burned after this many */
     int rejections_per_token;
     /* their moves are kept for the first this-many rejections of a token */
@@ -239,6 +241,9 @@ store_status store_board_rank(store *s, const store_board *b, int64_t player_id,
  * order (at most 2 * around + 1 entries). *self is the player's index in out. */
 store_status store_board_around(store *s, const store_board *b, int64_t player_id, int around,
                                 store_entry *out, int *n, int *self);
+
+/* Bytes the leaderboards in memory hold (bounded by board_cache_bytes). */
+size_t store_board_bytes(store *s);
 
 /* Number of entries on a board. */
 store_status store_board_size(store *s, const store_board *b, int64_t *out);

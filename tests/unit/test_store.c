@@ -64,6 +64,15 @@ static store *open_db(const tmpdb *t, int wait_us)
     return open_db_with(t, wait_us, 0, 0, 0);
 }
 
+static store *open_db_budget(const tmpdb *t, size_t board_bytes)
+{
+    store_config cfg = { .database = t->path, .busy_timeout_ms = 2000, .group_commit_max = 64,
+                         .board_cache_bytes = board_bytes };
+    store *s = NULL;
+    char err[256];
+    return store_open(&cfg, &s, err, sizeof err) == STORE_OK ? s : NULL;
+}
+
 static void hash_of(int64_t i, uint8_t h[STORE_HASH_BYTES])
 {
     memset(h, 0, STORE_HASH_BYTES);
@@ -571,6 +580,63 @@ static void rejections_bounded(void)
     CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM rejections"), 10);
     CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM rejections WHERE moves_json <> ''"), 3);
     CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM rejection_moves_quota"), 1); /* old day pruned */
+    tmp_remove(&t);
+}
+
+/* Boards in memory stay within their byte budget: boards with no entries
+ * hold nothing, loaded ones are evicted least recently used first and
+ * reload from the database with every entry. */
+static void board_memory_bounded(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    /* a small board takes about 130 KB (its node arenas): room for three */
+    const size_t budget = 400000;
+    store *s = open_db_budget(&t, budget);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    int64_t p = new_player(s, 1), size = 0, seq;
+    enum { LEVELS = 12, PER = 20 };
+    int64_t nonce = 1;
+    for (int level = 1; level <= LEVELS; level++)
+        for (int i = 0; i < PER; i++) {
+            int64_t q = i == 0 ? p : new_player(s, 1000 * level + i);
+            CHECK_EQ(play_level(s, nonce, q, "pipes", level, "", 100 + i, &seq), STORE_OK);
+            nonce++;
+        }
+    size_t largest = 0, one = 0;
+    store_board first = level_board("pipes", 1);
+    CHECK_EQ(store_board_size(s, &first, &size), STORE_OK);
+    one = store_board_bytes(s);
+    CHECK(one > 0 && one < budget / 2);
+    for (int round = 0; round < 3; round++)
+        for (int level = 1; level <= LEVELS; level++) {
+            store_board b = level_board("pipes", level);
+            CHECK_EQ(store_board_size(s, &b, &size), STORE_OK);
+            CHECK_EQ(size, PER); /* whether cached or reloaded after eviction */
+            size_t now = store_board_bytes(s);
+            CHECK(now <= budget + one); /* the budget, passed by at most the board in use */
+            if (now > largest)
+                largest = now;
+        }
+    CHECK(largest > budget - one); /* boards were held: the bound is not trivially met */
+    /* 5,000 boards with no entries: nothing stays */
+    size_t before = store_board_bytes(s);
+    for (int i = 0; i < 5000; i++) {
+        store_board b = { 30000 + i, NULL, 0 };
+        CHECK_EQ(store_board_size(s, &b, &size), STORE_OK);
+        CHECK_EQ(size, 0);
+    }
+    CHECK(store_board_bytes(s) <= before);
+    /* a score on a board that read as empty is seen on the next read */
+    store_board b = level_board("pipes", 40);
+    CHECK_EQ(store_board_size(s, &b, &size), STORE_OK);
+    CHECK_EQ(size, 0);
+    CHECK_EQ(play_level(s, nonce, p, "pipes", 40, "", 7, &seq), STORE_OK);
+    CHECK_EQ(store_board_size(s, &b, &size), STORE_OK);
+    CHECK_EQ(size, 1);
+    store_close(s);
     tmp_remove(&t);
 }
 
@@ -1287,6 +1353,7 @@ int main(void)
     RUN(token_stats_abandoned);
     RUN(submit_conflict_and_idempotency_data);
     RUN(rejections_bounded);
+    RUN(board_memory_bounded);
     RUN(bests_replace_rule);
     RUN(board_order_ties_and_pages);
     RUN(cursor_under_inserts);
