@@ -85,6 +85,8 @@ static const key_def keys[] = {
     INT(rejection_moves_per_token, 1, 1000000),
     INT(rejection_moves_per_player_day, 1, 1000000),
     STR(admin_token),
+    STR(metrics_listen),
+    BOOL(metrics_public),
     BOOL(log_requests),
     STR(issue_versions),
     INT(clock_offset_s, -10 * 365 * 86400, 10 * 365 * 86400),

@@ -45,6 +45,10 @@ typedef struct config {
     int rejection_moves_per_token;
     int rejection_moves_per_player_day;
     char admin_token[128]; /* empty: admin endpoints disabled */
+    /* /metrics: on its own listener ("ADDR:PORT", e.g. 127.0.0.1:9090), or
+     * on the main one behind admin_token, or public when metrics_public */
+    char metrics_listen[80];
+    bool metrics_public;
     bool log_requests;
     /* Per-game issuing version overrides, "game=version,..." (tests and
      * staged rollouts); empty: each game's current version. */

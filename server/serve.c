@@ -17,6 +17,7 @@
 #include "../core/game.h"
 #include "app.h"
 #include "http.h"
+#include "metrics_http.h"
 #include "parse.h"
 
 #define DRAIN_LIMIT_MS 10000
@@ -225,15 +226,22 @@ int cmd_serve(int argc, char **argv)
         goto db;
     }
 
-    struct MHD_Daemon *d = http_start(&a, err, sizeof err);
-    if (!d) {
+    unsigned metrics_port = 0;
+    struct MHD_Daemon *md = NULL;
+    if (a.cfg.metrics_listen[0] && !(md = metrics_http_start(&a, &metrics_port, err, sizeof err))) {
         fprintf(stderr, "replayd: %s\n", err);
         goto caches;
     }
+    struct MHD_Daemon *d = http_start(&a, err, sizeof err);
+    if (!d) {
+        fprintf(stderr, "replayd: %s\n", err);
+        goto metrics;
+    }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    fprintf(stderr, "{\"event\":\"listening\",\"addr\":\"%s\",\"port\":%u,\"data\":\"%s\",\"schema\":%d}\n",
+    fprintf(stderr, "{\"event\":\"listening\",\"addr\":\"%s\",\"port\":%u,\"data\":\"%s\",\"schema\":%d,"
+            "\"metrics_port\":%u}\n",
             a.cfg.listen_addr, info ? (unsigned)info->port : (unsigned)a.cfg.port, a.cfg.data_dir,
-            store_schema_version(a.db));
+            store_schema_version(a.db), metrics_port);
     int sig = 0;
     sigwait(&set, &sig);
     fprintf(stderr, "{\"event\":\"draining\",\"signal\":%d}\n", sig);
@@ -249,6 +257,9 @@ int cmd_serve(int argc, char **argv)
     }
     MHD_stop_daemon(d);
     rc = 0;
+metrics:
+    if (md)
+        MHD_stop_daemon(md);
 caches:
     level_cache_free(&a.levels);
     ratelimit_free(&a.limits);
