@@ -16,6 +16,9 @@ void config_defaults(config *c)
     c->max_connections = 1024;
     c->max_connections_per_ip = 128;
     c->connection_timeout_s = 15;
+    c->header_timeout_ms = 10000;
+    c->body_timeout_ms = 30000;
+    c->body_min_rate = 1024;
     c->connection_memory = 64 * 1024;
     c->max_body = 256 * 1024;
     c->max_json_depth = 8;
@@ -64,6 +67,9 @@ static const key_def keys[] = {
     INT(max_connections, 1, 100000),
     INT(max_connections_per_ip, 1, 100000),
     INT(connection_timeout_s, 1, 3600),
+    INT(header_timeout_ms, 100, 3600000),
+    INT(body_timeout_ms, 100, 3600000),
+    INT(body_min_rate, 0, 1 << 30),
     SIZE(connection_memory, 8192, 16 << 20),
     SIZE(max_body, 1024, 64 << 20),
     INT(max_json_depth, 2, 64),

@@ -19,7 +19,11 @@ typedef struct config {
     int threads;
     int max_connections;
     int max_connections_per_ip;
-    int connection_timeout_s;
+    int connection_timeout_s;  /* libmicrohttpd's idle timeout */
+    /* conn_guard: deadlines per request, not idle timers */
+    int header_timeout_ms;
+    int body_timeout_ms;
+    int body_min_rate;         /* bytes per second */
     size_t connection_memory;
     size_t max_body;
     int max_json_depth;

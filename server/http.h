@@ -39,6 +39,7 @@ typedef struct request {
     bool body_too_large;
     int64_t started_us;
     int route;                /* metrics route index */
+    struct guard_conn *guard; /* the connection's conn_guard entry, or NULL */
     /* deferred work (req_defer) */
     bool deferred;
     void (*then)(struct request *r);

@@ -232,10 +232,21 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "replayd: %s\n", err);
         goto caches;
     }
+    conn_guard_config gcfg = {
+        .max_connections = a.cfg.max_connections,
+        .header_timeout_ms = a.cfg.header_timeout_ms,
+        .body_timeout_ms = a.cfg.body_timeout_ms,
+        .body_min_rate = a.cfg.body_min_rate,
+        .tls = a.cfg.tls_cert[0] != '\0',
+    };
+    if (!conn_guard_start(&a.guard, &gcfg)) {
+        fprintf(stderr, "replayd: cannot start the connection guard\n");
+        goto metrics;
+    }
     struct MHD_Daemon *d = http_start(&a, err, sizeof err);
     if (!d) {
         fprintf(stderr, "replayd: %s\n", err);
-        goto metrics;
+        goto guard;
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     fprintf(stderr, "{\"event\":\"listening\",\"addr\":\"%s\",\"port\":%u,\"data\":\"%s\",\"schema\":%d,"
@@ -257,6 +268,8 @@ int cmd_serve(int argc, char **argv)
     }
     MHD_stop_daemon(d);
     rc = 0;
+guard:
+    conn_guard_stop(&a.guard);
 metrics:
     if (md)
         MHD_stop_daemon(md);
