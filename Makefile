@@ -95,7 +95,7 @@ test: deps
 # -Werror, then the whole suite under ASan+UBSan, then cppcheck.
 check: deps
 	@$(MAKE) --no-print-directory MODE=asan EXTRA_CFLAGS=-Werror unit-bins
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	@HOSTILE_LONG=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run.sh build/$(CC)-asan
 	@$(MAKE) --no-print-directory cppcheck
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
