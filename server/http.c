@@ -419,7 +419,7 @@ static int http_threads(const config *c)
     return c->threads > 0 ? c->threads : cores > 0 ? (int)cores : 2;
 }
 
-struct MHD_Daemon *http_start(app *a, char *err, size_t err_len)
+struct MHD_Daemon *http_start(app *a, bool gated, char *err, size_t err_len)
 {
     const config *c = &a->cfg;
     struct sockaddr_in addr4;
@@ -450,9 +450,15 @@ struct MHD_Daemon *http_start(app *a, char *err, size_t err_len)
         { key ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, key },
         { MHD_OPTION_END, 0, NULL },
     };
+    if (gated)
+        flags |= MHD_USE_NO_LISTEN_SOCKET;
+    struct MHD_OptionItem listen_opts[] = {
+        { gated ? MHD_OPTION_END : MHD_OPTION_SOCK_ADDR, 0, &addr4 },
+        { MHD_OPTION_END, 0, NULL },
+    };
     struct MHD_Daemon *d = MHD_start_daemon(
-        flags, (uint16_t)c->port, NULL, NULL, on_request, a,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr4,
+        flags, gated ? 0 : (uint16_t)c->port, NULL, NULL, on_request, a,
+        MHD_OPTION_ARRAY, listen_opts,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)http_threads(c),
         /* the guard sheds past max_connections; libmicrohttpd must accept
          * a little more for the guard to see the newcomer */

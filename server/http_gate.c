@@ -20,6 +20,7 @@
 #define GATE_TICK_MS 100
 #define MAX_TARGET 4096
 #define MAX_HEADERS 100
+#define SHED_GRACE_MS 500
 
 typedef struct waiting {
     int fd;
@@ -289,23 +290,29 @@ static void look_at(http_gate *g, int slot)
     release(g, slot);
 }
 
-/* The oldest-slowest waiting connection: fewest bytes a second, then oldest. */
+/* The oldest-slowest waiting connection: among those waiting longer than
+ * SHED_GRACE_MS (a client that just connected has had no time to send),
+ * the fewest bytes a second, then the oldest; else simply the oldest. */
 static int pick_victim(http_gate *g, int64_t now)
 {
-    int worst = -1;
+    int worst = -1, oldest = -1;
     int64_t worst_rate = 0;
     for (int i = 0; i < g->cfg.max_waiting; i++) {
         waiting *w = g->held[i];
         if (!w)
             continue;
+        if (oldest < 0 || w->since_ms < g->held[oldest]->since_ms)
+            oldest = i;
         int64_t age = now - w->since_ms;
-        int64_t rate = age > 0 ? (int64_t)w->seen * 1000 / age : (int64_t)w->seen * 1000;
+        if (age <= SHED_GRACE_MS)
+            continue;
+        int64_t rate = (int64_t)w->seen * 1000 / age;
         if (worst < 0 || rate < worst_rate || (rate == worst_rate && w->since_ms < g->held[worst]->since_ms)) {
             worst = i;
             worst_rate = rate;
         }
     }
-    return worst;
+    return worst >= 0 ? worst : oldest;
 }
 
 static void accept_all(http_gate *g)

@@ -17,6 +17,7 @@
 #include "../core/game.h"
 #include "app.h"
 #include "http.h"
+#include "http_gate.h"
 #include "metrics_http.h"
 #include "parse.h"
 
@@ -243,19 +244,42 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "replayd: cannot start the connection guard\n");
         goto metrics;
     }
-    struct MHD_Daemon *d = http_start(&a, err, sizeof err);
-    if (!d) {
-        fprintf(stderr, "replayd: %s\n", err);
+    /* plain HTTP goes through the gate (framing checked before
+     * libmicrohttpd sees a request); TLS is libmicrohttpd's alone */
+    http_gate *gate = NULL;
+    if (!gcfg.tls) {
+        http_gate_config gate_cfg = {
+            .listen_addr = a.cfg.listen_addr,
+            .port = a.cfg.port,
+            .max_waiting = a.cfg.max_connections,
+            .header_timeout_ms = a.cfg.header_timeout_ms,
+            .max_header_bytes = a.cfg.connection_memory / 4,
+            .max_body = a.cfg.max_body,
+        };
+        gate = http_gate_bind(&gate_cfg, err, sizeof err);
+        if (!gate) {
+            fprintf(stderr, "replayd: %s\n", err);
+            goto guard;
+        }
+    }
+    struct MHD_Daemon *d = http_start(&a, gate != NULL, err, sizeof err);
+    if (!d || (gate && !http_gate_run(gate, d))) {
+        fprintf(stderr, "replayd: %s\n", d ? "cannot start the connection gate" : err);
+        http_gate_stop(gate);
+        if (d)
+            MHD_stop_daemon(d);
         goto guard;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *info = gate ? NULL : MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    unsigned port = gate ? (unsigned)http_gate_port(gate) : info ? (unsigned)info->port : (unsigned)a.cfg.port;
     fprintf(stderr, "{\"event\":\"listening\",\"addr\":\"%s\",\"port\":%u,\"data\":\"%s\",\"schema\":%d,"
             "\"metrics_port\":%u}\n",
-            a.cfg.listen_addr, info ? (unsigned)info->port : (unsigned)a.cfg.port, a.cfg.data_dir,
+            a.cfg.listen_addr, port, a.cfg.data_dir,
             store_schema_version(a.db), metrics_port);
     int sig = 0;
     sigwait(&set, &sig);
     fprintf(stderr, "{\"event\":\"draining\",\"signal\":%d}\n", sig);
+    http_gate_stop(gate); /* no new connections */
     MHD_quiesce_daemon(d);
     /* In-flight requests get DRAIN_LIMIT_MS; suspended ones get as long as
      * their writes take (bounded by busy_timeout_ms), because the daemon
