@@ -29,12 +29,14 @@ test(`${TRIES} resubmissions of one token are bounded, then 409 token_burned`, {
       statuses.push(r.status === 409 ? r.json.error.code : r.status);
     }
     const rejected = statuses.filter((x) => x === 422).length;
+    const rows = Number(sql(srv.dir, 'SELECT COUNT(*) FROM rejections'));
+    const bytes = Number(sql(srv.dir, 'SELECT SUM(LENGTH(moves_json)) FROM rejections'));
+    console.log(`# ${TRIES} submissions of one token: ${rejected} answered 422, ${rows} rejections stored, ` +
+      `moves kept ${bytes} bytes in total; last answer ${statuses[statuses.length - 1]}`);
     assert.equal(rejected, 5, `422s: ${statuses.join(',')}`);
     assert.ok(statuses.slice(5).every((x) => x === 'token_burned'), statuses.join(','));
-    assert.equal(Number(sql(srv.dir, 'SELECT COUNT(*) FROM rejections')), 5);
+    assert.equal(rows, 5);
     assert.equal(Number(sql(srv.dir, "SELECT COUNT(*) FROM rejections WHERE moves_json <> ''")), 1);
-    const bytes = Number(sql(srv.dir, 'SELECT SUM(LENGTH(moves_json)) FROM rejections'));
-    console.log(`# ${TRIES} submissions: ${rejected} rejections stored, moves kept ${bytes} bytes in total`);
     assert.ok(bytes < 40000, `${bytes} bytes of moves kept`);
     // the daily quota holds across tokens: fresh tokens keep moves 20 times a day, then no more
     let kept = 1;
