@@ -1,7 +1,7 @@
 /*
  * ratelimit: token buckets per (kind, key), e.g. ("register", ip) or
  * ("scores", player id), in a fixed table: memory is RATELIMIT_SLOTS
- * buckets (1.5 MiB) whatever the traffic.
+ * buckets (2 MiB) whatever the traffic.
  *
  * A key's bucket is chosen by SipHash (libsodium's crypto_shorthash) of
  * (kind, key) under a random per-process key, so nobody outside can compute
