@@ -8,6 +8,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "http_gate.h"
+
 /* A body's rate is judged only after this long: a client may pause once. */
 #define BODY_GRACE_MS 1000
 
@@ -45,13 +47,9 @@ static void end_conn(conn_guard *g, guard_conn *gc, int status, const char *code
     /* an idle kept-alive connection is closed silently: a client may be
      * sending its next request already and would take an answer for it */
     if (!g->cfg.tls && !(gc->reused && gc->phase == PHASE_HEADERS)) {
-        char body[256], out[512];
-        int nb = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}", code, msg);
-        int n = snprintf(out, sizeof out,
-                         "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nCache-Control: no-store\r\n"
-                         "Connection: close\r\nContent-Length: %d\r\n\r\n%s",
-                         status, status == 408 ? "Request Timeout" : "Service Unavailable", nb, body);
-        if (n > 0 && (size_t)n < sizeof out)
+        char out[700];
+        int n = http_raw_error(out, sizeof out, status, code, msg);
+        if (n > 0)
             (void)!send(gc->fd, out, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
     }
     shutdown(gc->fd, SHUT_RDWR);

@@ -111,20 +111,28 @@ static const char *reason_of(int status)
     }
 }
 
+int http_raw_error(char *out, size_t cap, int status, const char *code, const char *message)
+{
+    char body[300];
+    int nb = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}", code, message);
+    if (nb < 0 || (size_t)nb >= sizeof body)
+        return -1;
+    int n = snprintf(out, cap,
+                     "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nCache-Control: no-store\r\n"
+                     "Connection: close\r\nContent-Length: %d\r\n\r\n%s",
+                     status, reason_of(status), nb, body);
+    return n > 0 && (size_t)n < cap ? n : -1;
+}
+
 /* Answers with a JSON error and closes: what the client sent so far is
  * read first, so the close does not reset the connection under the answer. */
 static void refuse(http_gate *g, waiting *w, int status, const char *code, const char *message)
 {
-    char sink[4096];
+    char sink[4096], out[700];
     for (int i = 0; i < 64 && recv(w->fd, sink, sizeof sink, MSG_DONTWAIT) > 0; i++)
         ;
-    char body[300], out[700];
-    int nb = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}", code, message);
-    int n = snprintf(out, sizeof out,
-                     "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nCache-Control: no-store\r\n"
-                     "Connection: close\r\nContent-Length: %d\r\n\r\n%s",
-                     status, reason_of(status), nb, body);
-    if (n > 0 && (size_t)n < sizeof out)
+    int n = http_raw_error(out, sizeof out, status, code, message);
+    if (n > 0)
         (void)!send(w->fd, out, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
     shutdown(w->fd, SHUT_WR);
     epoll_ctl(g->epoll_fd, EPOLL_CTL_DEL, w->fd, NULL);

@@ -50,6 +50,11 @@ http_gate *http_gate_bind(const http_gate_config *cfg, char *err, size_t err_len
 int http_gate_port(const http_gate *g);
 /* Starts accepting for d (started with MHD_USE_NO_LISTEN_SOCKET). */
 bool http_gate_run(http_gate *g, struct MHD_Daemon *d);
+/* Formats a whole JSON error response ({"error":{"code","message"}},
+ * Connection: close) for writing to a raw socket; its length, or -1 when
+ * it does not fit. code and message must not need JSON escaping. */
+int http_raw_error(char *out, size_t cap, int status, const char *code, const char *message);
+
 /* Stops accepting, closes every connection still waiting, frees the gate.
  * Safe on NULL and on a gate that never ran. */
 void http_gate_stop(http_gate *g);
