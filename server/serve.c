@@ -1,8 +1,10 @@
 /*
- * serve: start-up and shutdown of the daemon. Order matters: config, keys,
- * store (migrations), caches, then the listener; on SIGTERM/SIGINT the
- * listener stops accepting, in-flight requests drain, and the store closes
- * cleanly (its writer commits what it holds first).
+ * serve: start-up and shutdown of the daemon. Order matters: SIGTERM/SIGINT
+ * blocked before any thread exists, config, keys, store (migrations),
+ * caches, the metrics listener, the connection guard, then the gate and
+ * libmicrohttpd; on SIGTERM/SIGINT the gate stops accepting, in-flight
+ * requests drain, and the store closes cleanly (its writer commits what it
+ * holds first).
  */
 #include "serve.h"
 
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -183,6 +186,18 @@ static store_status open_store(const config *c, store **db)
 /* SIGTERM/SIGINT blocked in the calling thread (and so in every thread it
  * starts afterwards): only sigwait sees them, at whatever point of
  * start-up they arrive. */
+/* Many slow clients mean many descriptors: the soft limit is raised to
+ * the hard one (the gate and libmicrohttpd each hold up to about
+ * max_connections). */
+static void raise_fd_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
 static void block_stop_signals(sigset_t *set)
 {
     sigemptyset(set);
@@ -201,6 +216,7 @@ int cmd_serve(int argc, char **argv)
      * checkpointer, libmicrohttpd its pool. */
     sigset_t set;
     block_stop_signals(&set);
+    raise_fd_limit();
     memset(&a, 0, sizeof a);
     if (!load_config(&a.cfg, argc, argv))
         return 2;
