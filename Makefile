@@ -10,8 +10,8 @@ BIN := bin
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wformat=2 -Wundef -Wcast-align -Wwrite-strings -Wvla -Wpointer-arith \
         -Wimplicit-fallthrough -Wold-style-definition -Wnull-dereference
-PKGS := libmicrohttpd jansson libsodium sqlite3
-APT_PKGS := libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev pkg-config \
+PKGS := libmicrohttpd jansson libsodium sqlite3 libutf8proc
+APT_PKGS := libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev libutf8proc-dev pkg-config \
             cppcheck clang libclang-rt-14-dev nodejs curl wrk sqlite3 openssl \
             gcc-aarch64-linux-gnu qemu-user
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -109,7 +109,7 @@ test: deps
 # -Werror, then the whole suite under ASan+UBSan, then cppcheck.
 check: deps
 	@$(MAKE) --no-print-directory MODE=asan EXTRA_CFLAGS=-Werror unit-bins
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	@HOSTILE_LONG=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run.sh build/$(CC)-asan
 	@$(MAKE) --no-print-directory cppcheck
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20

@@ -30,6 +30,9 @@ bool api_auth(request *r, store_player *out);
 /* Hands w to the store's writer and suspends r until it committed (or
  * failed); then `then` answers from w. w must live as long as r (req_own). */
 void api_write(request *r, store_write *w, void (*then)(request *r));
+/* The admin bearer token (admin_token) is present; else answers 404 (no
+ * admin token configured) or 401 and returns false. */
+bool api_admin_ok(request *r);
 /* Maps a store failure to 503/500 and answers. */
 void api_store_error(request *r, store_status st);
 /* "2026-12-02T13:10:35.123Z" */

@@ -17,7 +17,7 @@
 
 /* Compares hashes, so neither the length nor the content of the admin token
  * leaks through timing. */
-static bool admin_ok(request *r)
+bool api_admin_ok(request *r)
 {
     const char *want = r->app->cfg.admin_token;
     const char *h = req_header(r, "Authorization");
@@ -38,7 +38,7 @@ static bool admin_ok(request *r)
 
 void api_admin_player(request *r)
 {
-    if (!admin_ok(r))
+    if (!api_admin_ok(r))
         return;
     int64_t id;
     if (!parse_i64(r->seg[3], 1, INT64_MAX, &id)) {
@@ -61,7 +61,7 @@ void api_admin_player(request *r)
 
 void api_admin_score(request *r)
 {
-    if (!admin_ok(r))
+    if (!api_admin_ok(r))
         return;
     uint8_t nonce[PLAY_NONCE_BYTES];
     const char *id = r->seg[3];

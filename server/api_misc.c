@@ -1,4 +1,5 @@
-/* api_misc: the catalogue, public keys, health and metrics. */
+/* api_misc: the catalogue, public keys, health and metrics (see
+ * metrics_http.h for the separate metrics listener). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,8 +40,18 @@ void api_healthz(request *r)
                                  store_schema_version(r->app->db)));
 }
 
+/* /metrics on the main listener: absent when metrics_listen serves them
+ * elsewhere; behind the admin token when one is set; public only when
+ * metrics_public says so; otherwise absent. */
 void api_metrics(request *r)
 {
+    const config *c = &r->app->cfg;
+    if (c->metrics_listen[0] || (!c->admin_token[0] && !c->metrics_public)) {
+        reply_error(r, 404, "not_found", "no such endpoint");
+        return;
+    }
+    if (!c->metrics_public && !api_admin_ok(r))
+        return;
     size_t len = 0;
     char *text = metrics_render(&r->app->stats, &len);
     if (!text) {

@@ -1,10 +1,14 @@
-/* api_players: registration. The bearer token is shown once and stored
+/* api_players: registration (the name is checked and NFC-normalised by
+ * names.c). The bearer token is shown once and stored
  * only as a keyed BLAKE2b hash; the request is suspended until the new
  * player's row committed. */
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
 #include "api.h"
+#include "names.h"
 
 #define PLAYER_TOKEN_LEN (3 + sodium_base64_ENCODED_LEN(32, sodium_base64_VARIANT_URLSAFE_NO_PADDING))
 
@@ -22,16 +26,6 @@ static void registration_free(void *p)
     if (reg)
         sodium_memzero(reg->token, sizeof reg->token);
     free(reg);
-}
-
-static bool valid_name(const char *s, size_t len)
-{
-    if (len == 0 || len > STORE_NAME_MAX)
-        return false;
-    for (size_t i = 0; i < len; i++)
-        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-            return false;
-    return true;
 }
 
 static void player_committed(request *r)
@@ -57,22 +51,24 @@ void api_players_create(request *r)
     if (!doc)
         return;
     const json_t *name = json_object_get(doc, "name");
-    if (json_object_size(doc) != 1 || !json_is_string(name) ||
-        !valid_name(json_string_value(name), json_string_length(name)) ||
-        strlen(json_string_value(name)) != json_string_length(name)) {
-        json_decref(doc);
-        reply_error(r, 400, "bad_name", "name must be 1 to 64 bytes of text without control characters");
+    char normal[NAMES_MAX_BYTES + 1];
+    names_verdict verdict = json_object_size(doc) != 1 || !json_is_string(name)
+                                ? NAME_EMPTY
+                                : names_normalize(json_string_value(name), json_string_length(name), normal);
+    json_decref(doc);
+    if (verdict != NAME_OK) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "name must be 1 to 64 bytes of visible text: %s", names_why(verdict));
+        reply_error(r, 400, "bad_name", msg);
         return;
     }
     registration *reg = calloc(1, sizeof *reg);
     if (!reg) {
-        json_decref(doc);
         reply_error(r, 500, "internal", "out of memory");
         return;
     }
     req_own(r, reg, registration_free);
-    memcpy(reg->name, json_string_value(name), json_string_length(name) + 1);
-    json_decref(doc);
+    memcpy(reg->name, normal, sizeof reg->name);
 
     unsigned char raw[32];
     randombytes_buf(raw, sizeof raw);

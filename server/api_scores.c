@@ -86,6 +86,12 @@ static void answer_recorded(request *r, const store_score *sc, json_t *result)
     reply_json(r, 200, out);
 }
 
+static void reply_burned(request *r)
+{
+    reply_error(r, 409, "token_burned",
+                "this seed token was rejected too many times and can no longer be submitted");
+}
+
 /* A token already redeemed: same moves is a retry, other moves a conflict. */
 static void answer_redeemed(request *r, const store_score *existing, const uint8_t *hash)
 {
@@ -122,6 +128,9 @@ static void score_committed(request *r)
         reply_error(r, 409, "duplicate_run",
                     "these moves are another player's run on the same level and seed; play your own");
         break;
+    case STORE_LIMIT:
+        reply_burned(r);
+        break;
     default:
         api_store_error(r, w->status);
     }
@@ -143,11 +152,17 @@ static void rejection_committed(request *r)
         reply_error(r, 400, "invalid_seed_token", "the seed token is not on record");
         return;
     }
+    if (s->w.status == STORE_LIMIT) {
+        reply_burned(r);
+        return;
+    }
     metrics_verification(&r->app->stats, game_index(s->t.p.g), VERIFY_REJECTED);
     char msg[120];
     snprintf(msg, sizeof msg, "the replay was rejected at move %ld: %s", rej->move_index, rej->reason);
+    /* token_burned: this was the token's last allowed rejection */
     reply_error_with(r, 422, "replay_rejected", msg,
-                     json_pack("{s:s,s:I}", "reason", rej->reason, "move", (json_int_t)rej->move_index));
+                     json_pack("{s:s,s:I,s:b}", "reason", rej->reason, "move", (json_int_t)rej->move_index,
+                               "token_burned", s->w.status == STORE_OK && rej->burned));
 }
 
 static void reject_replay(request *r, submission *s, const char *reason, long move)

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 
 #include "config.h"
+#include "conn_guard.h"
 #include "keys.h"
 #include "level_cache.h"
 #include "metrics.h"
@@ -21,6 +22,7 @@ typedef struct app {
     metrics stats;
     ratelimit limits;
     level_cache levels;
+    conn_guard guard; /* deadlines and shedding for the main listener */
     /* the version new tokens of game_catalog[i] are issued under: the
      * game's current one, or issue_versions' override, read at start-up */
     int issue_version[METRICS_GAMES];

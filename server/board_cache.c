@@ -1,10 +1,12 @@
 /*
  * board_cache: lazily loaded, rwlock-protected leaderboards (see the header).
  *
- * Locks: the cache mutex guards the slot table and each slot's state; a
- * slot's rwlock guards its rank_board and pending offers. The order is
- * always cache mutex, then slot lock. A slot that loaded is never freed
- * before board_cache_free, so a reader may drop the mutex and keep the slot.
+ * Locks: the cache mutex guards the slot table, the LRU list, the byte
+ * count and each slot's state and pins; a slot's rwlock guards its
+ * rank_board and pending offers. The order is always cache mutex, then
+ * slot lock. Whoever uses a slot without the mutex (a reader, an offerer)
+ * pins it first under the mutex; eviction frees only ready, unpinned
+ * slots, so a pinned slot outlives its use.
  */
 #include "board_cache.h"
 
@@ -16,10 +18,16 @@
 #define NBUCKETS 256
 #define KEY_MAX 64
 
-enum { SLOT_LOADING, SLOT_READY };
+/* SLOT_DEAD: a load that failed or found nothing, out of the table but
+ * still pinned by an offerer, who frees it when it unpins. */
+enum { SLOT_LOADING, SLOT_READY, SLOT_DEAD };
 
 struct board_slot {
     board_slot *next;
+    board_slot *lru_prev, *lru_next; /* SLOT_READY: most recently used first */
+    board_cache *cache;
+    int pins;             /* users outside the mutex */
+    size_t bytes;         /* what the cache counts for this slot */
     char key[KEY_MAX];
     int state;
     pthread_rwlock_t lock;
@@ -35,17 +43,29 @@ struct board_cache {
     board_load_fn load;
     void *ctx;
     board_slot *buckets[NBUCKETS];
+    board_slot *lru_head, *lru_tail;
+    size_t budget, bytes; /* bytes: every ready slot's */
+    board_slot empty;     /* what a board with no entries reads as: never in the table */
 };
 
-board_cache *board_cache_new(board_load_fn load, void *ctx)
+board_cache *board_cache_new(board_load_fn load, void *ctx, size_t budget_bytes)
 {
     board_cache *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
+    c->empty.rb = rank_new();
+    if (!c->empty.rb) {
+        free(c);
+        return NULL;
+    }
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->loaded, NULL);
+    pthread_rwlock_init(&c->empty.lock, NULL);
+    c->empty.cache = c;
+    c->empty.state = SLOT_READY;
     c->load = load;
     c->ctx = ctx;
+    c->budget = budget_bytes;
     return c;
 }
 
@@ -69,9 +89,19 @@ void board_cache_free(board_cache *c)
             s = next;
         }
     }
+    pthread_rwlock_destroy(&c->empty.lock);
+    rank_free(c->empty.rb);
     pthread_cond_destroy(&c->loaded);
     pthread_mutex_destroy(&c->mu);
     free(c);
+}
+
+size_t board_cache_bytes(board_cache *c)
+{
+    pthread_mutex_lock(&c->mu);
+    size_t n = c->bytes;
+    pthread_mutex_unlock(&c->mu);
+    return n;
 }
 
 static void board_key(const store_board *b, char *key)
@@ -106,9 +136,65 @@ static void unlink_slot(board_cache *c, board_slot *s)
     *p = s->next;
 }
 
+static void lru_remove(board_cache *c, board_slot *s)
+{
+    if (s->lru_prev)
+        s->lru_prev->lru_next = s->lru_next;
+    else
+        c->lru_head = s->lru_next;
+    if (s->lru_next)
+        s->lru_next->lru_prev = s->lru_prev;
+    else
+        c->lru_tail = s->lru_prev;
+    s->lru_prev = s->lru_next = NULL;
+}
+
+static void lru_push_front(board_cache *c, board_slot *s)
+{
+    s->lru_prev = NULL;
+    s->lru_next = c->lru_head;
+    if (c->lru_head)
+        c->lru_head->lru_prev = s;
+    c->lru_head = s;
+    if (!c->lru_tail)
+        c->lru_tail = s;
+}
+
+static size_t slot_bytes(const board_slot *s)
+{
+    return sizeof *s + rank_bytes(s->rb);
+}
+
+/* With the mutex held: frees least recently used, unpinned boards until
+ * the cache is within its budget (pinned ones stay: they are in use). An
+ * evicted board reloads from the backend on its next read. */
+static void evict(board_cache *c)
+{
+    board_slot *s = c->lru_tail;
+    while (c->bytes > c->budget && s) {
+        board_slot *prev = s->lru_prev;
+        if (s->pins == 0) {
+            lru_remove(c, s);
+            unlink_slot(c, s);
+            c->bytes -= s->bytes;
+            slot_free(s);
+        }
+        s = prev;
+    }
+}
+
+/* With the mutex held: a slot's board changed size. */
+static void recount(board_cache *c, board_slot *s)
+{
+    size_t now = slot_bytes(s);
+    c->bytes = c->bytes - s->bytes + now;
+    s->bytes = now;
+}
+
 /* Called with the cache mutex held and s in the table as SLOT_LOADING;
- * returns with the mutex held and s either ready or gone (and freed). */
-static store_status load_slot(board_cache *c, board_slot *s, const store_board *b)
+ * returns with the mutex held and s either ready or gone (and freed):
+ * *empty tells a load that found no entries from a failure. */
+static store_status load_slot(board_cache *c, board_slot *s, const store_board *b, bool *empty)
 {
     pthread_mutex_unlock(&c->mu);
     rank_board *fresh = rank_new();
@@ -123,16 +209,26 @@ static store_status load_slot(board_cache *c, board_slot *s, const store_board *
     free(s->pending);
     s->pending = NULL;
     s->npending = s->cap = 0;
-    if (st == STORE_OK) {
+    *empty = st == STORE_OK && rank_size(fresh) == 0;
+    if (st == STORE_OK && rank_size(fresh) > 0) {
         s->rb = fresh;
         s->state = SLOT_READY;
+        s->bytes = slot_bytes(s);
+        c->bytes += s->bytes;
+        lru_push_front(c, s);
         pthread_rwlock_unlock(&s->lock);
     } else {
+        /* failed, or a board with no entries: nothing stays in memory (an
+         * empty board reads as c->empty until a load finds an entry) */
         /* offerers find slots under the mutex and lock them before letting
-         * go of it, so nobody else can be inside s once we hold both */
+         * go of it, so nobody else can be inside s once we hold both; one
+         * that still has it pinned frees it (SLOT_DEAD) */
         unlink_slot(c, s);
         pthread_rwlock_unlock(&s->lock);
-        slot_free(s);
+        if (s->pins > 0)
+            s->state = SLOT_DEAD;
+        else
+            slot_free(s);
         rank_free(fresh);
     }
     pthread_cond_broadcast(&c->loaded);
@@ -148,6 +244,10 @@ store_status board_cache_acquire(board_cache *c, const store_board *b, board_slo
     for (;;) {
         board_slot *s = find(c, key);
         if (s && s->state == SLOT_READY) {
+            s->pins++;
+            lru_remove(c, s);
+            lru_push_front(c, s);
+            evict(c);
             pthread_mutex_unlock(&c->mu);
             pthread_rwlock_rdlock(&s->lock);
             *slot = s;
@@ -164,12 +264,21 @@ store_status board_cache_acquire(board_cache *c, const store_board *b, board_slo
             return STORE_ERROR;
         }
         memcpy(s->key, key, sizeof key);
+        s->cache = c;
         s->state = SLOT_LOADING;
         pthread_rwlock_init(&s->lock, NULL);
         size_t h = bucket_of(key);
         s->next = c->buckets[h];
         c->buckets[h] = s;
-        store_status st = load_slot(c, s, b);
+        bool empty = false;
+        store_status st = load_slot(c, s, b, &empty);
+        if (empty) {
+            pthread_mutex_unlock(&c->mu);
+            pthread_rwlock_rdlock(&c->empty.lock);
+            *slot = &c->empty;
+            *rb = c->empty.rb;
+            return STORE_OK;
+        }
         if (st != STORE_OK) {
             pthread_mutex_unlock(&c->mu);
             return st;
@@ -179,7 +288,13 @@ store_status board_cache_acquire(board_cache *c, const store_board *b, board_slo
 
 void board_cache_release(board_slot *slot)
 {
+    board_cache *c = slot->cache;
     pthread_rwlock_unlock(&slot->lock);
+    if (slot == &c->empty)
+        return;
+    pthread_mutex_lock(&c->mu);
+    slot->pins--;
+    pthread_mutex_unlock(&c->mu);
 }
 
 store_status board_cache_offer(board_cache *c, const store_board *b, const rank_entry *e)
@@ -192,6 +307,7 @@ store_status board_cache_offer(board_cache *c, const store_board *b, const rank_
         pthread_mutex_unlock(&c->mu);
         return STORE_OK;
     }
+    s->pins++;
     pthread_rwlock_wrlock(&s->lock);
     pthread_mutex_unlock(&c->mu);
     store_status st = STORE_OK;
@@ -213,5 +329,14 @@ store_status board_cache_offer(board_cache *c, const store_board *b, const rank_
             s->oom = true, st = STORE_ERROR;
     }
     pthread_rwlock_unlock(&s->lock);
+    pthread_mutex_lock(&c->mu);
+    s->pins--;
+    if (s->state == SLOT_READY) {
+        recount(c, s);
+        evict(c);
+    } else if (s->state == SLOT_DEAD && s->pins == 0) {
+        slot_free(s);
+    }
+    pthread_mutex_unlock(&c->mu);
     return st;
 }

@@ -9,10 +9,17 @@
  * offer keeps a player's best, applying one twice or out of order gives the
  * same board, so a load that already saw a commit is not hurt by its offer.
  *
+ * Memory is bounded by the budget given at creation, not by traffic: a
+ * board with no entries is not kept (reading one costs a backend query
+ * and leaves nothing behind; all such reads share one empty board), and
+ * loaded boards are evicted least recently used first once their bytes
+ * (rank_bytes plus the slot) pass the budget. A board in use (being read
+ * or offered to) is never evicted, so the budget can be passed by the
+ * boards in use at one moment. An evicted board reloads on demand.
+ *
  * Ownership: the cache owns every board and frees them in board_cache_free.
- * A reader holds a board (read-locked) from board_cache_acquire until
- * board_cache_release and must not keep the pointer after that. Boards are
- * never evicted while the cache lives.
+ * A reader holds a board (read-locked and pinned) from board_cache_acquire
+ * until board_cache_release and must not keep the pointer after that.
  */
 #ifndef REPLAYD_SERVER_BOARD_CACHE_H
 #define REPLAYD_SERVER_BOARD_CACHE_H
@@ -26,7 +33,10 @@ typedef store_status (*board_load_fn)(void *ctx, const store_board *b, rank_boar
 typedef struct board_cache board_cache;
 typedef struct board_slot board_slot;
 
-board_cache *board_cache_new(board_load_fn load, void *ctx); /* NULL when out of memory */
+/* NULL when out of memory. */
+board_cache *board_cache_new(board_load_fn load, void *ctx, size_t budget_bytes);
+/* Bytes the loaded boards hold now. */
+size_t board_cache_bytes(board_cache *c);
 void board_cache_free(board_cache *c);
 
 /* On STORE_OK, *rb is the board, read-locked until board_cache_release(*slot). */

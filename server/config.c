@@ -16,6 +16,9 @@ void config_defaults(config *c)
     c->max_connections = 1024;
     c->max_connections_per_ip = 128;
     c->connection_timeout_s = 15;
+    c->header_timeout_ms = 10000;
+    c->body_timeout_ms = 30000;
+    c->body_min_rate = 1024;
     c->connection_memory = 64 * 1024;
     c->max_body = 256 * 1024;
     c->max_json_depth = 8;
@@ -36,6 +39,10 @@ void config_defaults(config *c)
     c->group_commit_max = 256;
     c->group_commit_wait_us = 500;
     c->level_cache_entries = 4096;
+    c->board_cache_bytes = (size_t)256 << 20;
+    c->rejections_per_token = 5;
+    c->rejection_moves_per_token = 1;
+    c->rejection_moves_per_player_day = 20;
     c->log_requests = true;
 }
 
@@ -64,6 +71,9 @@ static const key_def keys[] = {
     INT(max_connections, 1, 100000),
     INT(max_connections_per_ip, 1, 100000),
     INT(connection_timeout_s, 1, 3600),
+    INT(header_timeout_ms, 100, 3600000),
+    INT(body_timeout_ms, 100, 3600000),
+    INT(body_min_rate, 0, 1 << 30),
     SIZE(connection_memory, 8192, 16 << 20),
     SIZE(max_body, 1024, 64 << 20),
     INT(max_json_depth, 2, 64),
@@ -84,7 +94,13 @@ static const key_def keys[] = {
     INT(group_commit_max, 1, 100000),
     INT(group_commit_wait_us, 0, 1000000),
     INT(level_cache_entries, 16, 10000000),
+    SIZE(board_cache_bytes, 1 << 20, (int64_t)1 << 40),
+    INT(rejections_per_token, 1, 1000000),
+    INT(rejection_moves_per_token, 1, 1000000),
+    INT(rejection_moves_per_player_day, 1, 1000000),
     STR(admin_token),
+    STR(metrics_listen),
+    BOOL(metrics_public),
     BOOL(log_requests),
     STR(issue_versions),
     INT(clock_offset_s, -10 * 365 * 86400, 10 * 365 * 86400),

@@ -19,7 +19,11 @@ typedef struct config {
     int threads;
     int max_connections;
     int max_connections_per_ip;
-    int connection_timeout_s;
+    int connection_timeout_s;  /* libmicrohttpd's idle timeout */
+    /* conn_guard: deadlines per request, not idle timers */
+    int header_timeout_ms;
+    int body_timeout_ms;
+    int body_min_rate;         /* bytes per second */
     size_t connection_memory;
     size_t max_body;
     int max_json_depth;
@@ -44,7 +48,18 @@ typedef struct config {
     int group_commit_max;
     int group_commit_wait_us;
     int level_cache_entries;
+    size_t board_cache_bytes; /* leaderboards held in memory, LRU past this */
+    /* rejected replays: a token burns after rejections_per_token; moves are
+     * kept for a token's first rejection_moves_per_token rejections and at
+     * most rejection_moves_per_player_day a day per player */
+    int rejections_per_token;
+    int rejection_moves_per_token;
+    int rejection_moves_per_player_day;
     char admin_token[128]; /* empty: admin endpoints disabled */
+    /* /metrics: on its own listener ("ADDR:PORT", e.g. 127.0.0.1:9090), or
+     * on the main one behind admin_token, or public when metrics_public */
+    char metrics_listen[80];
+    bool metrics_public;
     bool log_requests;
     /* Per-game issuing version overrides, "game=version,..." (tests and
      * staged rollouts); empty: each game's current version. */

@@ -148,6 +148,7 @@ void req_defer(request *r, void (*then)(request *r))
     r->deferred = true;
     r->then = then;
     atomic_fetch_add(&r->app->suspended, 1);
+    conn_guard_suspended(&r->app->guard, r->guard, true);
     MHD_suspend_connection(r->conn);
 }
 
@@ -328,6 +329,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r->method = method;
         r->started_us = now_us();
         r->route = -1;
+        r->guard = conn_guard_of(conn);
+        conn_guard_headers_done(&a->guard, r->guard);
         atomic_fetch_add(&a->in_flight, 1);
         split_path(r, url);
         client_ip(conn, r->ip, sizeof r->ip);
@@ -335,12 +338,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         int64_t declared;
         if (cl && parse_i64(cl, 0, INT64_MAX, &declared) && (uint64_t)declared > a->cfg.max_body) {
             r->body_too_large = true;
+            conn_guard_request_done(&a->guard, r->guard);
             reply_error(r, 413, "body_too_large", "the body is larger than the server accepts");
             return send_reply(r);
         }
         return MHD_YES;
     }
     if (*upload_size) {
+        conn_guard_body(&a->guard, r->guard, *upload_size);
         if (!r->body_too_large) {
             if (r->body_len + *upload_size > r->app->cfg.max_body) {
                 r->body_too_large = true;
@@ -362,6 +367,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
     if (r->deferred) { /* resumed: the deferred work is done */
         r->deferred = false;
+        conn_guard_suspended(&a->guard, r->guard, false);
         atomic_fetch_sub(&a->suspended, 1);
         r->then(r);
         if (r->deferred)
@@ -370,6 +376,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
     if (r->status) /* already answered (413 on the first call) */
         return MHD_YES;
+    conn_guard_request_done(&a->guard, r->guard);
     if (r->body_too_large)
         reply_error(r, 413, "body_too_large", "the body is larger than the server accepts");
     else if (!ratelimit_allow(&a->limits, "ip", r->ip, a->cfg.rate_per_ip, r->started_us))
@@ -392,6 +399,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     request *r = *con_cls;
     if (!r)
         return;
+    conn_guard_answered(&a->guard, r->guard);
     int64_t micros = now_us() - r->started_us;
     metrics_request(&a->stats, r->route < 0 ? N_ROUTES : r->route, r->status, micros);
     if (a->cfg.log_requests) {
@@ -444,7 +452,7 @@ static int http_threads(const config *c)
     return c->threads > 0 ? c->threads : cores > 0 ? (int)cores : 2;
 }
 
-struct MHD_Daemon *http_start(app *a, char *err, size_t err_len)
+struct MHD_Daemon *http_start(app *a, bool gated, char *err, size_t err_len)
 {
     const config *c = &a->cfg;
     struct sockaddr_in addr4;
@@ -475,11 +483,20 @@ struct MHD_Daemon *http_start(app *a, char *err, size_t err_len)
         { key ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, key },
         { MHD_OPTION_END, 0, NULL },
     };
+    if (gated)
+        flags |= MHD_USE_NO_LISTEN_SOCKET;
+    struct MHD_OptionItem listen_opts[] = {
+        { gated ? MHD_OPTION_END : MHD_OPTION_SOCK_ADDR, 0, &addr4 },
+        { MHD_OPTION_END, 0, NULL },
+    };
     struct MHD_Daemon *d = MHD_start_daemon(
-        flags, (uint16_t)c->port, NULL, NULL, on_request, a,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr4,
+        flags, gated ? 0 : (uint16_t)c->port, NULL, NULL, on_request, a,
+        MHD_OPTION_ARRAY, listen_opts,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)http_threads(c),
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)c->max_connections,
+        /* the guard sheds past max_connections; libmicrohttpd must accept
+         * a little more for the guard to see the newcomer */
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)a->guard.cap,
+        MHD_OPTION_NOTIFY_CONNECTION, conn_guard_notify, &a->guard,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)c->max_connections_per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->connection_timeout_s,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, c->connection_memory,

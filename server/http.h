@@ -40,6 +40,7 @@ typedef struct request {
     bool body_too_large;
     int64_t started_us;
     int route;                /* metrics route index */
+    struct guard_conn *guard; /* the connection's conn_guard entry, or NULL */
     /* deferred work (req_defer) */
     bool deferred;
     void (*then)(struct request *r);
@@ -95,7 +96,8 @@ json_t *req_json_object(request *r);
 /* The metrics label of every route, in route order, then "other". */
 void http_route_names(const char *const **names, int *n);
 
-/* Start/stop the daemon. */
-struct MHD_Daemon *http_start(app *a, char *err, size_t err_len);
+/* Starts the daemon: listening itself, or, when gated, taking only the
+ * connections http_gate hands it (MHD_USE_NO_LISTEN_SOCKET). */
+struct MHD_Daemon *http_start(app *a, bool gated, char *err, size_t err_len);
 
 #endif

@@ -10,25 +10,53 @@
 
 #include "parse.h"
 
+static bool sync_dir(const char *dir);
+
+/* Creates path if missing; a new directory is made durable in its parent. */
 static bool ensure_dir(const char *path, mode_t mode, char *err, size_t err_len)
 {
-    if (mkdir(path, mode) == 0 || errno == EEXIST)
+    if (mkdir(path, mode) == 0) {
+        char parent[700];
+        snprintf(parent, sizeof parent, "%s/..", path);
+        sync_dir(parent);
+        return true;
+    }
+    if (errno == EEXIST)
         return true;
     snprintf(err, err_len, "cannot create %s: %s", path, strerror(errno));
     return false;
 }
 
-static bool write_secret(const char *path, const void *data, size_t len, char *err, size_t err_len)
+/* fsync of a directory, so a rename or a new entry in it is durable. */
+static bool sync_dir(const char *dir)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd < 0)
+        return false;
+    bool ok = fsync(fd) == 0;
+    return close(fd) == 0 && ok;
+}
+
+/* Crash-safe: the secret goes to <path>.tmp, is fsynced, renamed over
+ * <path> and the directory fsynced, so <path> is either absent or whole
+ * whenever the process dies. */
+static bool write_secret(const char *dir, const char *path, const void *data, size_t len,
+                         char *err, size_t err_len)
+{
+    char tmp[760];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd < 0) {
-        snprintf(err, err_len, "cannot create %s: %s", path, strerror(errno));
+        snprintf(err, err_len, "cannot create %s: %s", tmp, strerror(errno));
         return false;
     }
     bool ok = write(fd, data, len) == (ssize_t)len && fsync(fd) == 0;
     ok = close(fd) == 0 && ok;
-    if (!ok)
-        snprintf(err, err_len, "cannot write %s", path);
+    ok = ok && rename(tmp, path) == 0 && sync_dir(dir);
+    if (!ok) {
+        snprintf(err, err_len, "cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+    }
     return ok;
 }
 
@@ -91,16 +119,17 @@ uint32_t keys_generate(const char *data_dir, char *err, size_t err_len)
     crypto_auth_keygen(mac);
     crypto_sign_keypair(pk, sk);
     bool ok = true;
+    /* mac-<id>.key last: its presence is what makes the id exist */
     key_path(path, sizeof path, data_dir, "sign", id);
-    ok = write_secret(path, sk, sizeof sk, err, err_len);
+    ok = write_secret(dir, path, sk, sizeof sk, err, err_len);
     key_path(path, sizeof path, data_dir, "mac", id);
-    ok = ok && write_secret(path, mac, sizeof mac, err, err_len);
+    ok = ok && write_secret(dir, path, mac, sizeof mac, err, err_len);
     sodium_memzero(mac, sizeof mac);
     sodium_memzero(sk, sizeof sk);
     return ok ? id : 0;
 }
 
-bool keys_load(keyring *kr, const char *data_dir, char *err, size_t err_len)
+static bool load_once(keyring *kr, const char *data_dir, char *err, size_t err_len)
 {
     char dir[600], path[700];
     memset(kr, 0, sizeof *kr);
@@ -115,7 +144,7 @@ bool keys_load(keyring *kr, const char *data_dir, char *err, size_t err_len)
     if (access(path, F_OK) != 0) {
         unsigned char k[crypto_generichash_KEYBYTES];
         crypto_generichash_keygen(k);
-        bool ok = write_secret(path, k, sizeof k, err, err_len);
+        bool ok = write_secret(dir, path, k, sizeof k, err, err_len);
         sodium_memzero(k, sizeof k);
         if (!ok)
             return false;
@@ -145,6 +174,48 @@ bool keys_load(keyring *kr, const char *data_dir, char *err, size_t err_len)
         kr->count++;
     }
     return true;
+}
+
+/* Removes every key file (and leftover .tmp) of an interrupted first start. */
+static bool remove_key_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    bool ok = true;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        bool ours = (len > 4 && strcmp(e->d_name + len - 4, ".key") == 0) ||
+                    (len > 8 && strcmp(e->d_name + len - 8, ".key.tmp") == 0);
+        if (!ours)
+            continue;
+        char path[900];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        ok = unlink(path) == 0 && ok;
+    }
+    closedir(d);
+    return ok && sync_dir(dir);
+}
+
+bool keys_load(keyring *kr, const char *data_dir, bool nothing_signed_yet, bool *repaired,
+               char *err, size_t err_len)
+{
+    *repaired = false;
+    if (load_once(kr, data_dir, err, err_len))
+        return true;
+    if (!nothing_signed_yet)
+        return false;
+    /* A key file from an interrupted first start (an older build wrote in
+     * place): nothing depends on it yet, so start the key set afresh. */
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/keys", data_dir);
+    *repaired = true;
+    if (!remove_key_files(dir)) {
+        snprintf(err, err_len, "cannot remove the partial key files in %s", dir);
+        return false;
+    }
+    return load_once(kr, data_dir, err, err_len);
 }
 
 const key_entry *keys_by_id(const keyring *kr, uint32_t id)

@@ -37,8 +37,13 @@ typedef struct keyring {
 } keyring;
 
 /* Loads every key in <data_dir>/keys, creating the directory and a first
- * key set when there is none. */
-bool keys_load(keyring *kr, const char *data_dir, char *err, size_t err_len);
+ * key set when there is none. Key files are written crash-safe (temporary
+ * name, fsync, rename, directory fsync). When nothing_signed_yet (the
+ * caller's word: no database exists yet, see serve.c) a key set that does
+ * not load (a partial file left by an interrupted first start) is removed
+ * and made afresh (*repaired set); otherwise it is an error. */
+bool keys_load(keyring *kr, const char *data_dir, bool nothing_signed_yet, bool *repaired,
+               char *err, size_t err_len);
 
 /* Adds the next key id (rotation). Returns the new id, 0 on failure. */
 uint32_t keys_generate(const char *data_dir, char *err, size_t err_len);

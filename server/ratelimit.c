@@ -1,12 +1,17 @@
+/* ratelimit: keyed, set-associative token buckets (see the header). */
 #include "ratelimit.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/fnv.h"
+#define MINUTE_US 60000000LL
 
 bool ratelimit_init(ratelimit *rl)
 {
+    if (sodium_init() < 0)
+        return false;
+    randombytes_buf(rl->key, sizeof rl->key);
+    rl->overflows = 0;
     rl->slots = calloc(RATELIMIT_SLOTS, sizeof *rl->slots);
     return rl->slots && pthread_mutex_init(&rl->lock, NULL) == 0;
 }
@@ -15,7 +20,42 @@ void ratelimit_free(ratelimit *rl)
 {
     free(rl->slots);
     rl->slots = NULL;
+    sodium_memzero(rl->key, sizeof rl->key);
     pthread_mutex_destroy(&rl->lock);
+}
+
+/* The keyed hash of "kind\x1fkey"; never 0, which marks an unused slot. */
+static uint64_t key_hash(const ratelimit *rl, const char *kind, const char *key)
+{
+    unsigned char buf[256], out[crypto_shorthash_BYTES];
+    size_t nk = strlen(kind), nv = strlen(key);
+    if (nk + 1 + nv > sizeof buf) /* keys are addresses and ids: never this long */
+        nv = sizeof buf - 1 - nk;
+    memcpy(buf, kind, nk);
+    buf[nk] = 0x1f;
+    memcpy(buf + nk + 1, key, nv);
+    crypto_shorthash(out, buf, nk + 1 + nv, rl->key);
+    uint64_t h;
+    memcpy(&h, out, sizeof h);
+    return h ? h : 1;
+}
+
+/* The key's bucket in its set, or a slot it may take (never used, or its
+ * bucket refilled to full), or NULL when every slot holds an active key. */
+static rl_bucket *bucket_for(ratelimit *rl, uint64_t h, int64_t now_us, bool *fresh)
+{
+    rl_bucket *set = &rl->slots[(h % (RATELIMIT_SLOTS / RATELIMIT_WAYS)) * RATELIMIT_WAYS];
+    rl_bucket *free_slot = NULL;
+    for (int i = 0; i < RATELIMIT_WAYS; i++) {
+        if (set[i].key_hash == h) {
+            *fresh = false;
+            return &set[i];
+        }
+        if (!free_slot && (set[i].key_hash == 0 || now_us >= set[i].full_at_us))
+            free_slot = &set[i];
+    }
+    *fresh = true;
+    return free_slot;
 }
 
 bool ratelimit_allow(ratelimit *rl, const char *kind, const char *key, int per_minute,
@@ -23,30 +63,36 @@ bool ratelimit_allow(ratelimit *rl, const char *kind, const char *key, int per_m
 {
     if (per_minute <= 0)
         return true;
-    uint32_t h1 = fnv1a32_update(fnv1a32_str(kind), "\x1f", 1);
-    h1 = fnv1a32_update(h1, key, strlen(key));
-    uint64_t h = ((uint64_t)h1 << 32) | fnv1a32_update(0x9e3779b9u, key, strlen(key));
+    uint64_t h = key_hash(rl, kind, key);
     int64_t burst = (int64_t)per_minute * 1000;
+    bool ok = false, fresh;
     pthread_mutex_lock(&rl->lock);
-    /* Mix both halves: the low half alone ignores the kind. */
-    uint64_t mixed = (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ull;
-    rl_bucket *b = &rl->slots[(mixed >> 32) % RATELIMIT_SLOTS];
-    if (b->key_hash != h) {
+    rl_bucket *b = bucket_for(rl, h, now_us, &fresh);
+    if (!b) {
+        rl->overflows++;
+        goto out;
+    }
+    if (fresh) {
         b->key_hash = h;
         b->updated_us = now_us;
         b->tokens_milli = burst;
     }
     int64_t elapsed = now_us - b->updated_us;
     if (elapsed > 0) {
+        if (elapsed > MINUTE_US) /* a minute refills any bucket; keeps the product small */
+            elapsed = MINUTE_US;
         /* per_minute requests per 60e6 us, in thousandths. */
         b->tokens_milli += elapsed * per_minute / 60000;
         if (b->tokens_milli > burst)
             b->tokens_milli = burst;
         b->updated_us = now_us;
     }
-    bool ok = b->tokens_milli >= 1000;
+    ok = b->tokens_milli >= 1000;
     if (ok)
         b->tokens_milli -= 1000;
+    /* time to refill what is missing, rounded up */
+    b->full_at_us = now_us + ((burst - b->tokens_milli) * 60000 + per_minute - 1) / per_minute;
+out:
     pthread_mutex_unlock(&rl->lock);
     return ok;
 }

@@ -1,20 +1,27 @@
 /*
- * serve: start-up and shutdown of the daemon. Order matters: config, keys,
- * store (migrations), caches, then the listener; on SIGTERM/SIGINT the
- * listener stops accepting, in-flight requests drain, and the store closes
- * cleanly (its writer commits what it holds first).
+ * serve: start-up and shutdown of the daemon. Order matters: SIGTERM/SIGINT
+ * blocked before any thread exists, config, keys, store (migrations),
+ * caches, the metrics listener, the connection guard, then the gate and
+ * libmicrohttpd; on SIGTERM/SIGINT the gate stops accepting, in-flight
+ * requests drain, and the store closes cleanly (its writer commits what it
+ * holds first).
  */
 #include "serve.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "../core/game.h"
 #include "app.h"
 #include "http.h"
+#include "http_gate.h"
+#include "metrics_http.h"
 #include "parse.h"
 
 #define DRAIN_LIMIT_MS 10000
@@ -123,15 +130,81 @@ static bool load_config(config *c, int argc, char **argv)
     return true;
 }
 
+static void database_path(const config *c, char *path, size_t n)
+{
+    snprintf(path, n, "%s/replayd.db", c->data_dir);
+}
+
+/* "Nothing signed yet": the database file does not exist or is empty.
+ * Keys are made before the database is first created, so a first start
+ * interrupted while writing keys leaves no database; once it exists,
+ * tokens may have been MACed and receipts signed with the keys on disk,
+ * and a damaged key file must stop the server instead of being replaced. */
+static bool nothing_signed_yet(const config *c)
+{
+    char path[600];
+    struct stat st;
+    database_path(c, path, sizeof path);
+    return stat(path, &st) != 0 ? errno == ENOENT : st.st_size == 0;
+}
+
+/* The database, its WAL and shared-memory files are the operator's only:
+ * created 0600 (the umask SQLite's 0644 is filtered through), and tightened
+ * to 0600 when an older build left them wider. */
+static void private_files(const char *db_path)
+{
+    umask(077);
+    static const char *const suffixes[] = { "", "-wal", "-shm" };
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        char p[700];
+        snprintf(p, sizeof p, "%s%s", db_path, suffixes[i]);
+        chmod(p, 0600);
+    }
+}
+
 static store_status open_store(const config *c, store **db)
 {
     char path[600], err[256];
-    snprintf(path, sizeof path, "%s/replayd.db", c->data_dir);
-    store_config sc = { path, c->busy_timeout_ms, c->group_commit_max, c->group_commit_wait_us };
+    database_path(c, path, sizeof path);
+    private_files(path);
+    store_config sc = {
+        .database = path,
+        .busy_timeout_ms = c->busy_timeout_ms,
+        .group_commit_max = c->group_commit_max,
+        .group_commit_wait_us = c->group_commit_wait_us,
+        .board_cache_bytes = c->board_cache_bytes,
+        .rejections_per_token = c->rejections_per_token,
+        .rejection_moves_per_token = c->rejection_moves_per_token,
+        .rejection_moves_per_player_day = c->rejection_moves_per_player_day,
+    };
     store_status st = store_open(&sc, db, err, sizeof err);
     if (st != STORE_OK)
         fprintf(stderr, "replayd: cannot open %s: %s\n", path, err);
     return st;
+}
+
+/* SIGTERM/SIGINT blocked in the calling thread (and so in every thread it
+ * starts afterwards): only sigwait sees them, at whatever point of
+ * start-up they arrive. */
+/* Many slow clients mean many descriptors: the soft limit is raised to
+ * the hard one (the gate and libmicrohttpd each hold up to about
+ * max_connections). */
+static void raise_fd_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+static void block_stop_signals(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, set, NULL);
+    signal(SIGPIPE, SIG_IGN);
 }
 
 int cmd_serve(int argc, char **argv)
@@ -139,6 +212,11 @@ int cmd_serve(int argc, char **argv)
     static app a; /* large; lives for the whole process */
     char err[512];
     int rc = 1;
+    /* Before anything starts a thread: the store starts its writer and
+     * checkpointer, libmicrohttpd its pool. */
+    sigset_t set;
+    block_stop_signals(&set);
+    raise_fd_limit();
     memset(&a, 0, sizeof a);
     if (!load_config(&a.cfg, argc, argv))
         return 2;
@@ -147,10 +225,13 @@ int cmd_serve(int argc, char **argv)
         return 2;
     }
     http_set_clock_offset(a.cfg.clock_offset_s);
-    if (!keys_load(&a.keys, a.cfg.data_dir, err, sizeof err)) {
+    bool repaired = false;
+    if (!keys_load(&a.keys, a.cfg.data_dir, nothing_signed_yet(&a.cfg), &repaired, err, sizeof err)) {
         fprintf(stderr, "replayd: %s\n", err);
         return 1;
     }
+    if (repaired)
+        fprintf(stderr, "{\"event\":\"keys_repaired\",\"why\":\"an interrupted first start left a partial key set\"}\n");
     if (open_store(&a.cfg, &a.db) != STORE_OK)
         goto keys;
     const char *const *names;
@@ -162,27 +243,59 @@ int cmd_serve(int argc, char **argv)
         goto db;
     }
 
-    /* Block the signals before the listener's threads start, so only
-     * sigwait below sees them. */
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &set, NULL);
-    signal(SIGPIPE, SIG_IGN);
-
-    struct MHD_Daemon *d = http_start(&a, err, sizeof err);
-    if (!d) {
+    unsigned metrics_port = 0;
+    struct MHD_Daemon *md = NULL;
+    if (a.cfg.metrics_listen[0] && !(md = metrics_http_start(&a, &metrics_port, err, sizeof err))) {
         fprintf(stderr, "replayd: %s\n", err);
         goto caches;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    fprintf(stderr, "{\"event\":\"listening\",\"addr\":\"%s\",\"port\":%u,\"data\":\"%s\",\"schema\":%d}\n",
-            a.cfg.listen_addr, info ? (unsigned)info->port : (unsigned)a.cfg.port, a.cfg.data_dir,
-            store_schema_version(a.db));
+    conn_guard_config gcfg = {
+        .max_connections = a.cfg.max_connections,
+        .header_timeout_ms = a.cfg.header_timeout_ms,
+        .body_timeout_ms = a.cfg.body_timeout_ms,
+        .body_min_rate = a.cfg.body_min_rate,
+        .tls = a.cfg.tls_cert[0] != '\0',
+    };
+    if (!conn_guard_start(&a.guard, &gcfg)) {
+        fprintf(stderr, "replayd: cannot start the connection guard\n");
+        goto metrics;
+    }
+    /* plain HTTP goes through the gate (framing checked before
+     * libmicrohttpd sees a request); TLS is libmicrohttpd's alone */
+    http_gate *gate = NULL;
+    if (!gcfg.tls) {
+        http_gate_config gate_cfg = {
+            .listen_addr = a.cfg.listen_addr,
+            .port = a.cfg.port,
+            .max_waiting = a.cfg.max_connections,
+            .header_timeout_ms = a.cfg.header_timeout_ms,
+            .max_header_bytes = a.cfg.connection_memory / 4,
+            .max_body = a.cfg.max_body,
+        };
+        gate = http_gate_bind(&gate_cfg, err, sizeof err);
+        if (!gate) {
+            fprintf(stderr, "replayd: %s\n", err);
+            goto guard;
+        }
+    }
+    struct MHD_Daemon *d = http_start(&a, gate != NULL, err, sizeof err);
+    if (!d || (gate && !http_gate_run(gate, d))) {
+        fprintf(stderr, "replayd: %s\n", d ? "cannot start the connection gate" : err);
+        http_gate_stop(gate);
+        if (d)
+            MHD_stop_daemon(d);
+        goto guard;
+    }
+    const union MHD_DaemonInfo *info = gate ? NULL : MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    unsigned port = gate ? (unsigned)http_gate_port(gate) : info ? (unsigned)info->port : (unsigned)a.cfg.port;
+    fprintf(stderr, "{\"event\":\"listening\",\"addr\":\"%s\",\"port\":%u,\"data\":\"%s\",\"schema\":%d,"
+            "\"metrics_port\":%u}\n",
+            a.cfg.listen_addr, port, a.cfg.data_dir,
+            store_schema_version(a.db), metrics_port);
     int sig = 0;
     sigwait(&set, &sig);
     fprintf(stderr, "{\"event\":\"draining\",\"signal\":%d}\n", sig);
+    http_gate_stop(gate); /* no new connections */
     MHD_quiesce_daemon(d);
     /* In-flight requests get DRAIN_LIMIT_MS; suspended ones get as long as
      * their writes take (bounded by busy_timeout_ms), because the daemon
@@ -195,6 +308,11 @@ int cmd_serve(int argc, char **argv)
     }
     MHD_stop_daemon(d);
     rc = 0;
+guard:
+    conn_guard_stop(&a.guard);
+metrics:
+    if (md)
+        MHD_stop_daemon(md);
 caches:
     level_cache_free(&a.levels);
     ratelimit_free(&a.limits);

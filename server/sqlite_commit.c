@@ -158,51 +158,131 @@ static store_status token_record(conn *c, const play *p, store_token *tok)
     return STORE_OK;
 }
 
-static store_status insert_rejection(conn *c, const play *p, const char *reason, long move_index,
-                                     int64_t received_at, const uint8_t moves_hash[STORE_HASH_BYTES],
-                                     const char *moves_json)
+/* How many rejections the token has had (0 when it has no row). */
+static store_status token_rejections(conn *c, const uint8_t nonce[PLAY_NONCE_BYTES], int64_t *n)
 {
+    sqlite3_stmt *st = sq_stmt(c, ST_TOKEN_REJECTIONS);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "token_rejections");
+    sqlite3_bind_blob(st, 1, nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    *n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sq_done(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? STORE_OK : failed(c, rc, "token_rejections");
+}
+
+static bool burned(const store_db *db, int64_t rejections)
+{
+    return db->cfg.rejections_per_token > 0 && rejections >= db->cfg.rejections_per_token;
+}
+
+/* Whether this rejection's moves are kept: within the token's first
+ * rejection_moves_per_token, then a unit of the player's daily quota
+ * (taken here, in the writer's transaction, so it holds across requests). */
+static store_status take_moves_quota(store_db *db, conn *c, const store_rejection *r,
+                                     int64_t earlier, bool *keep)
+{
+    const store_config *cfg = &db->cfg;
+    *keep = cfg->rejection_moves_per_token <= 0 || earlier < cfg->rejection_moves_per_token;
+    if (!*keep || cfg->rejection_moves_per_player_day <= 0)
+        return STORE_OK;
+    int64_t day = r->received_at / 86400000;
+    sqlite3_stmt *st = sq_stmt(c, ST_QUOTA_PRUNE); /* the player's earlier days */
+    if (!st)
+        return failed(c, SQLITE_ERROR, "quota_prune");
+    sqlite3_bind_int64(st, 1, r->p.player_id);
+    sqlite3_bind_int64(st, 2, day);
+    int rc = sqlite3_step(st);
+    sq_done(st);
+    if (rc != SQLITE_DONE)
+        return failed(c, rc, "quota_prune");
+    st = sq_stmt(c, ST_QUOTA_TAKE);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "quota_take");
+    sqlite3_bind_int64(st, 1, r->p.player_id);
+    sqlite3_bind_int64(st, 2, day);
+    sqlite3_bind_int64(st, 3, cfg->rejection_moves_per_player_day);
+    rc = sqlite3_step(st);
+    sq_done(st);
+    if (rc != SQLITE_DONE)
+        return failed(c, rc, "quota_take");
+    *keep = sqlite3_changes(c->db) == 1;
+    return STORE_OK;
+}
+
+/* Keeps a rejection of an open token: nothing on a burned token (limit);
+ * otherwise the reason, index and hash, the moves within quota, and the
+ * token's count goes up (the last allowed one burns it). */
+static store_status record_rejection(store_db *db, conn *c, store_rejection *r)
+{
+    int64_t earlier;
+    bool keep;
+    store_status checked = token_rejections(c, r->p.nonce, &earlier);
+    if (checked != STORE_OK)
+        return checked;
+    if (burned(db, earlier))
+        return STORE_LIMIT;
+    checked = take_moves_quota(db, c, r, earlier, &keep);
+    if (checked != STORE_OK)
+        return checked;
     sqlite3_stmt *st = sq_stmt(c, ST_REJECTION_INSERT);
     if (!st)
         return failed(c, SQLITE_ERROR, "rejection_insert");
-    sqlite3_bind_blob(st, 1, p->nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, p->player_id);
-    sq_bind_game(st, 3, p);
-    sqlite3_bind_int(st, 4, p->level);
-    sqlite3_bind_int64(st, 5, p->seed);
-    sqlite3_bind_int(st, 6, p->version);
-    sqlite3_bind_text(st, 7, reason, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 8, move_index);
-    sqlite3_bind_int64(st, 9, received_at);
-    sqlite3_bind_blob(st, 10, moves_hash, STORE_HASH_BYTES, SQLITE_STATIC);
-    sqlite3_bind_text(st, 11, moves_json ? moves_json : "", -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 1, r->p.nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, r->p.player_id);
+    sq_bind_game(st, 3, &r->p);
+    sqlite3_bind_int(st, 4, r->p.level);
+    sqlite3_bind_int64(st, 5, r->p.seed);
+    sqlite3_bind_int(st, 6, r->p.version);
+    sqlite3_bind_text(st, 7, r->reason, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 8, r->move_index);
+    sqlite3_bind_int64(st, 9, r->received_at);
+    sqlite3_bind_blob(st, 10, r->moves_hash, STORE_HASH_BYTES, SQLITE_STATIC);
+    sqlite3_bind_text(st, 11, keep && r->moves_json ? r->moves_json : "", -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     sq_done(st);
-    return rc == SQLITE_DONE ? STORE_OK : failed(c, rc, "rejection_insert");
+    if (rc != SQLITE_DONE)
+        return failed(c, rc, "rejection_insert");
+    st = sq_stmt(c, ST_TOKEN_REJECTED);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "token_rejected");
+    sqlite3_bind_blob(st, 1, r->p.nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    sq_done(st);
+    if (rc != SQLITE_DONE)
+        return failed(c, rc, "token_rejected");
+    r->moves_kept = keep;
+    r->burned = burned(db, earlier + 1);
+    return STORE_OK;
 }
 
 /* A rejection on a token already redeemed is answered as a conflict and
  * not kept: the token's run is over. */
-static store_status run_rejection(conn *c, store_write *w)
+static store_status run_rejection(store_db *db, conn *c, store_write *w)
 {
-    const store_rejection *r = &w->u.rejection.rejection;
+    store_rejection *r = &w->u.rejection.rejection;
     store_token tok;
     store_status checked = token_record(c, &r->p, &tok);
     if (checked != STORE_OK)
         return checked;
     if (tok.redeemed)
         return STORE_CONFLICT;
-    return insert_rejection(c, &r->p, r->reason, r->move_index, r->received_at, r->moves_hash,
-                            r->moves_json);
+    return record_rejection(db, c, r);
 }
 
-/* The one redeem check, inside the transaction. */
-static store_status check_token(conn *c, const store_score *sc, store_score *existing)
+/* The one redeem check, inside the transaction: a burned token redeems
+ * nothing. */
+static store_status check_token(store_db *db, conn *c, const store_score *sc, store_score *existing)
 {
     store_token tok;
     store_status checked = token_record(c, &sc->p, &tok);
-    if (checked != STORE_OK || !tok.redeemed)
+    if (checked != STORE_OK)
         return checked;
+    if (!tok.redeemed) {
+        int64_t rejections;
+        checked = token_rejections(c, sc->p.nonce, &rejections);
+        return checked == STORE_OK && burned(db, rejections) ? STORE_LIMIT : checked;
+    }
     /* also the case for a second submission of one token in one batch:
      * the first one's row is visible inside the transaction */
     store_status got = sq_score_by_nonce(c, sc->p.nonce, existing);
@@ -237,7 +317,7 @@ static int64_t find_duplicate(conn *c, const store_score *sc)
 /* A run identical to another player's earlier one is never ranked above
  * or beside it: a timed one is refused and kept as a rejection (the token
  * stays open for a run of one's own), an untimed one is held for review. */
-static store_status check_duplicate(conn *c, store_score *sc)
+static store_status check_duplicate(store_db *db, conn *c, store_score *sc)
 {
     int64_t original = find_duplicate(c, sc);
     if (original < 0)
@@ -246,18 +326,20 @@ static store_status check_duplicate(conn *c, store_score *sc)
     sc->status = original ? SCORE_HELD : SCORE_RANKED;
     if (!original || !sc->timed)
         return STORE_OK;
-    store_status st = insert_rejection(c, &sc->p, "duplicate_run", -1, sc->received_at, sc->moves_hash,
-                                       sc->moves_json);
+    store_rejection rej = { .p = sc->p, .reason = "duplicate_run", .move_index = -1,
+                            .received_at = sc->received_at, .moves_json = sc->moves_json };
+    memcpy(rej.moves_hash, sc->moves_hash, STORE_HASH_BYTES);
+    store_status st = record_rejection(db, c, &rej);
     return st == STORE_OK ? STORE_DUPLICATE : st;
 }
 
-static store_status run_score(conn *c, store_write *w)
+static store_status run_score(store_db *db, conn *c, store_write *w)
 {
     store_score *sc = &w->u.score.score;
-    store_status checked = check_token(c, sc, &w->u.score.existing);
+    store_status checked = check_token(db, c, sc, &w->u.score.existing);
     if (checked != STORE_OK)
         return checked;
-    checked = check_duplicate(c, sc);
+    checked = check_duplicate(db, c, sc);
     if (checked != STORE_OK)
         return checked;
     sqlite3_stmt *st = sq_stmt(c, ST_SCORE_INSERT);
@@ -320,17 +402,17 @@ static store_status run_score(conn *c, store_write *w)
     return rc == SQLITE_DONE ? STORE_OK : failed(c, rc, "best_upsert");
 }
 
-static store_status run_write(conn *c, store_write *w)
+static store_status run_write(store_db *db, conn *c, store_write *w)
 {
     switch (w->kind) {
     case STORE_WRITE_SCORE:
-        return run_score(c, w);
+        return run_score(db, c, w);
     case STORE_WRITE_PLAYER:
         return run_player(c, w);
     case STORE_WRITE_TOKEN:
         return run_token(c, w);
     case STORE_WRITE_REJECTION:
-        return run_rejection(c, w);
+        return run_rejection(db, c, w);
     }
     return STORE_ERROR;
 }
@@ -364,7 +446,7 @@ void sqlite_commit(store_db *db, store_write **batch, int n)
             aborted = sqlite3_get_autocommit(c->db) != 0;
             continue;
         }
-        w->status = run_write(c, w);
+        w->status = run_write(db, c, w);
         if (sqlite3_get_autocommit(c->db)) {
             /* SQLite rolled the whole transaction back (I/O error, full disk) */
             aborted = true;

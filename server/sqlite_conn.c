@@ -71,6 +71,12 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_REJECTION_INSERT] = "INSERT INTO rejections (nonce, player_id, game, level, seed, version,"
                             " reason, move_index, received_at, moves_hash, moves_json)"
                             " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+    [ST_TOKEN_REJECTIONS] = "SELECT rejections FROM seed_tokens WHERE nonce = ?",
+    [ST_TOKEN_REJECTED] = "UPDATE seed_tokens SET rejections = rejections + 1 WHERE nonce = ?",
+    /* changes() is 1 when the quota had room (a row added or counted up) */
+    [ST_QUOTA_TAKE] = "INSERT INTO rejection_moves_quota (player_id, day, kept) VALUES (?, ?, 1)"
+                      " ON CONFLICT (player_id, day) DO UPDATE SET kept = kept + 1 WHERE kept < ?",
+    [ST_QUOTA_PRUNE] = "DELETE FROM rejection_moves_quota WHERE player_id = ? AND day < ?",
     [ST_LOAD_LEVEL] = "SELECT score, seq, player_id, received_at, nonce FROM level_bests"
                       " WHERE game = ? AND level = ? ORDER BY score DESC, seq ASC",
     /* the extra daily_date <> '' lets SQLite use the partial index */

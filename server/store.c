@@ -119,7 +119,8 @@ store_status store_open(const store_config *cfg, store **out, char *err, size_t 
     if (st != STORE_OK)
         goto fail;
     st = STORE_ERROR;
-    s->boards = board_cache_new(load_board, s);
+    s->boards = board_cache_new(load_board, s,
+                                cfg->board_cache_bytes ? cfg->board_cache_bytes : (size_t)256 << 20);
     s->names = name_cache_new(NAME_SLOTS);
     if (!s->boards || !s->names) {
         snprintf(err, err_len, "out of memory");
@@ -358,6 +359,11 @@ store_status store_board_around(store *s, const store_board *b, int64_t player_i
     board_cache_release(slot);
     fill_names(s, out, *n);
     return STORE_OK;
+}
+
+size_t store_board_bytes(store *s)
+{
+    return board_cache_bytes(s->boards);
 }
 
 store_status store_board_size(store *s, const store_board *b, int64_t *out)

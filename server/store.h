@@ -34,7 +34,7 @@ typedef enum store_status {
     STORE_OK = 0,
     STORE_NOT_FOUND,
     STORE_CONFLICT, /* e.g. a token already redeemed */
-    STORE_LIMIT,    /* e.g. too many outstanding tokens */
+    STORE_LIMIT,    /* e.g. too many outstanding tokens, a burned token */
     STORE_BUSY,     /* the database stayed locked past the busy timeout: 503 */
     STORE_DUPLICATE, /* a timed run identical to another player's: refused */
     STORE_ERROR     /* anything else: 500, logged once where it happened */
@@ -53,6 +53,14 @@ typedef struct store_config {
     int busy_timeout_ms;
     int group_commit_max;     /* most writes in one transaction */
     int group_commit_wait_us; /* how long the writer waits to fill a batch */
+    /* Bytes of leaderboards kept in memory (0: 256 MiB); see board_cache.h */
+    size_t board_cache_bytes;
+    /* Rejected replays (0: no cap): a token is burned after this many */
+    int rejections_per_token;
+    /* their moves are kept for the first this-many rejections of a token */
+    int rejection_moves_per_token;
+    /* and for at most this many rejections of a player in a UTC day */
+    int rejection_moves_per_player_day;
 } store_config;
 
 store_status store_open(const store_config *cfg, store **out, char *err, size_t err_len);
@@ -116,7 +124,8 @@ typedef struct store_score {
 
 void store_score_clear(store_score *sc);
 
-/* A rejected replay, kept for abuse review. */
+/* A rejected replay, kept for abuse review: its reason, move index and
+ * moves hash always; its moves only within the store_config quotas. */
 typedef struct store_rejection {
     play p;
     char reason[STORE_REASON_MAX + 1];
@@ -124,6 +133,9 @@ typedef struct store_rejection {
     int64_t received_at;
     uint8_t moves_hash[STORE_HASH_BYTES];
     const char *moves_json; /* borrowed until done */
+    /* out (STORE_OK): the moves were kept; this rejection burned the token */
+    bool moves_kept;
+    bool burned;
 } store_rejection;
 
 /* ---- writes ---- */
@@ -176,16 +188,19 @@ struct store_write {
          * inserted and its board's rows updated; score.seq is set. When the
          * token was redeemed already: STORE_CONFLICT with `existing` filled
          * by the recorded score (same moves hash: a retry; other moves: a
-         * conflict). STORE_NOT_FOUND when the token is not on record. A run
-         * identical to another player's earlier one (same game, level,
-         * seed, version and moves hash): a timed one is STORE_DUPLICATE
-         * (kept as a rejection, the token stays open); an untimed one is
-         * recorded with status SCORE_HELD (off the boards). Either way
-         * score.duplicate_of is that run's seq. */
+         * conflict). STORE_NOT_FOUND when the token is not on record,
+         * STORE_LIMIT when it was burned by rejections_per_token rejections.
+         * A run identical to another player's earlier one (same game,
+         * level, seed, version and moves hash): a timed one is
+         * STORE_DUPLICATE (kept as a rejection, the token stays open); an
+         * untimed one is recorded with status SCORE_HELD (off the boards).
+         * Either way score.duplicate_of is that run's seq. */
         struct {
             store_score score;
             store_score existing;
         } score;
+        /* STORE_CONFLICT when the token was redeemed, STORE_LIMIT when it
+         * was burned already (nothing is kept then). */
         struct {
             store_rejection rejection;
         } rejection;
@@ -257,6 +272,9 @@ store_status store_board_rank(store *s, const store_board *b, int64_t player_id,
  * order (at most 2 * around + 1 entries). *self is the player's index in out. */
 store_status store_board_around(store *s, const store_board *b, int64_t player_id, int around,
                                 store_entry *out, int *n, int *self);
+
+/* Bytes the leaderboards in memory hold (bounded by board_cache_bytes). */
+size_t store_board_bytes(store *s);
 
 /* Number of entries on a board. */
 store_status store_board_size(store *s, const store_board *b, int64_t *out);

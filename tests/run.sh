@@ -63,6 +63,10 @@ if command -v node >/dev/null 2>&1; then
     echo "FAIL vectors/port: make vectors would change the generated cases" >>"$log"
   fi
   [ -d "$here/http" ] && run_node "tests/http" "$here"/http/*.test.mjs
+  # hostile traffic (issue 12): short attacks; HOSTILE_LONG=1 (make check)
+  # runs them at full size. Many connections need file descriptors.
+  ulimit -n 20000 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+  [ -d "$here/hostile" ] && run_node "tests/hostile" "$here"/hostile/*.test.mjs
   # The web pages in real headless Chromium; setup.sh installs Debian's
   # chromium and playwright-core (npm ci) when missing.
   if [ -d "$here/browser" ]; then

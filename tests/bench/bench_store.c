@@ -239,7 +239,8 @@ out:
 
 static int submit_bench(const char *path, const char *raw_path)
 {
-    store_config cfg = { path, 5000, 128, 1000 };
+    store_config cfg = { .database = path, .busy_timeout_ms = 5000, .group_commit_max = 128,
+                         .group_commit_wait_us = 1000 };
     store *s = NULL;
     char err[256];
     remove_db(path);
@@ -400,7 +401,8 @@ static double sql_count_rank(const char *path, int64_t score, int64_t seq)
 
 static int board_bench(const char *path)
 {
-    store_config cfg = { path, 5000, 128, 1000 };
+    store_config cfg = { .database = path, .busy_timeout_ms = 5000, .group_commit_max = 128,
+                         .group_commit_wait_us = 1000 };
     store *s = NULL;
     char err[256];
     remove_db(path);

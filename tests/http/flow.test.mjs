@@ -6,7 +6,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { startServer, call, register, seed, solve, replayCli, awaitRun } from './harness.mjs';
 
 let srv;
-before(async () => { srv = await startServer(); });
+before(async () => { srv = await startServer({ args: ['--set', 'admin_token=flow-admin'] }); });
 after(async () => { await srv.stop(); srv.cleanup(); });
 
 function receiptMessage(s) {
@@ -105,7 +105,7 @@ test('an unfinished game is verified and recorded with its lower score', async (
 });
 
 test('metrics count requests and verifications', async () => {
-  const m = await call(srv, 'GET', '/metrics');
+  const m = await call(srv, 'GET', '/metrics', { token: 'flow-admin' });
   assert.equal(m.status, 200);
   assert.match(m.text, /replayd_requests_total\{route="scores",status="200"\} \d+/);
   assert.match(m.text, /replayd_verifications_total\{game="schulte",outcome="accepted"\} [1-9]/);

@@ -41,9 +41,16 @@ static void tmp_remove(tmpdb *t)
     rmdir(t->dir);
 }
 
-static store *open_db(const tmpdb *t, int wait_us)
+/* The newest migration compiled in. */
+#define LATEST_SCHEMA (schema_migrations[schema_migration_count - 1].version)
+
+static store *open_db_with(const tmpdb *t, int wait_us, int burn_after, int moves_per_token,
+                           int moves_per_day)
 {
-    store_config cfg = { t->path, 2000, 64, wait_us };
+    store_config cfg = { .database = t->path, .busy_timeout_ms = 2000, .group_commit_max = 64,
+                         .group_commit_wait_us = wait_us, .rejections_per_token = burn_after,
+                         .rejection_moves_per_token = moves_per_token,
+                         .rejection_moves_per_player_day = moves_per_day };
     store *s = NULL;
     char err[256];
     if (store_open(&cfg, &s, err, sizeof err) != STORE_OK) {
@@ -51,6 +58,20 @@ static store *open_db(const tmpdb *t, int wait_us)
         return NULL;
     }
     return s;
+}
+
+static store *open_db(const tmpdb *t, int wait_us)
+{
+    return open_db_with(t, wait_us, 0, 0, 0);
+}
+
+static store *open_db_budget(const tmpdb *t, size_t board_bytes)
+{
+    store_config cfg = { .database = t->path, .busy_timeout_ms = 2000, .group_commit_max = 64,
+                         .board_cache_bytes = board_bytes };
+    store *s = NULL;
+    char err[256];
+    return store_open(&cfg, &s, err, sizeof err) == STORE_OK ? s : NULL;
 }
 
 static void hash_of(int64_t i, uint8_t h[STORE_HASH_BYTES])
@@ -137,13 +158,16 @@ static store_status submit(store *s, store_score *sc, store_score *existing)
     return st;
 }
 
-static store_status rejection_add(store *s, const store_rejection *r)
+/* r's outputs (moves_kept, burned) are copied back. */
+static store_status rejection_add(store *s, store_rejection *r)
 {
     store_write w;
     memset(&w, 0, sizeof w);
     w.kind = STORE_WRITE_REJECTION;
     w.u.rejection.rejection = *r;
-    return store_write_wait(s, &w);
+    store_status st = store_write_wait(s, &w);
+    *r = w.u.rejection.rejection;
+    return st;
 }
 
 static int64_t new_player(store *s, int64_t i)
@@ -295,7 +319,7 @@ static void migrations_fresh_and_reopen(void)
     CHECK(sqlite3_exec(db, "INSERT INTO schema_version VALUES (999, 0)", NULL, NULL, NULL) ==
           SQLITE_OK);
     sqlite3_close(db);
-    store_config cfg = { t.path, 1000, 8, 0 };
+    store_config cfg = { .database = t.path, .busy_timeout_ms = 1000, .group_commit_max = 8 };
     char err[256] = "";
     s = NULL;
     CHECK_EQ(store_open(&cfg, &s, err, sizeof err), STORE_ERROR);
@@ -508,6 +532,115 @@ static void submit_conflict_and_idempotency_data(void)
     CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM rejections WHERE reason = 'illegal_move'"
                              " AND move_index = 4"),
              2);
+    tmp_remove(&t);
+}
+
+/* Rejections are bounded: a token burns after rejections_per_token (then
+ * neither a rejection nor a score is taken: STORE_LIMIT); moves are kept
+ * for a token's first rejection_moves_per_token rejections and at most
+ * rejection_moves_per_player_day a day, counted in the writer's transaction. */
+static void rejections_bounded(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db_with(&t, 0, 3, 1, 2);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    uint8_t h[STORE_HASH_BYTES];
+    hash_of(1, h);
+    store_player pl;
+    CHECK_EQ(player_create(s, "Rex", h, T0, &pl), STORE_OK);
+    store_rejection r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.reason, sizeof r.reason, "illegal_move");
+    r.received_at = T0;
+    r.moves_json = "[1,2,3]";
+    int burned_at = 0, kept = 0;
+    for (int64_t nonce = 1; nonce <= 3; nonce++) {
+        CHECK_EQ(issue(s, nonce, pl.id, "pipes", 3, ""), STORE_OK);
+        play_fill(&r.p, nonce, pl.id, "pipes", 3, "");
+        for (int i = 1; i <= 5; i++) {
+            store_status st = rejection_add(s, &r);
+            CHECK_EQ(st, i <= 3 ? STORE_OK : STORE_LIMIT);
+            if (st == STORE_OK && r.burned && nonce == 1)
+                burned_at = i;
+            kept += st == STORE_OK && r.moves_kept;
+        }
+    }
+    CHECK_EQ(burned_at, 3);
+    CHECK_EQ(kept, 2); /* the first rejection of tokens 1 and 2; token 3 is over the day's quota */
+    /* a burned token redeems nothing, even with good moves */
+    store_score sc;
+    score_fill(&sc, 1, pl.id, "pipes", 3, "", 10);
+    CHECK_EQ(submit(s, &sc, NULL), STORE_LIMIT);
+    /* the next day has a fresh quota */
+    CHECK_EQ(issue(s, 4, pl.id, "pipes", 3, ""), STORE_OK);
+    play_fill(&r.p, 4, pl.id, "pipes", 3, "");
+    r.received_at = T0 + 24 * HOUR;
+    CHECK_EQ(rejection_add(s, &r), STORE_OK);
+    CHECK(r.moves_kept);
+    store_close(s);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM rejections"), 10);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM rejections WHERE moves_json <> ''"), 3);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM rejection_moves_quota"), 1); /* old day pruned */
+    tmp_remove(&t);
+}
+
+/* Boards in memory stay within their byte budget: boards with no entries
+ * hold nothing, loaded ones are evicted least recently used first and
+ * reload from the database with every entry. */
+static void board_memory_bounded(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    /* a small board takes about 130 KB (its node arenas): room for three */
+    const size_t budget = 400000;
+    store *s = open_db_budget(&t, budget);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    int64_t p = new_player(s, 1), size = 0, seq;
+    enum { LEVELS = 12, PER = 20 };
+    int64_t nonce = 1;
+    for (int level = 1; level <= LEVELS; level++)
+        for (int i = 0; i < PER; i++) {
+            int64_t q = i == 0 ? p : new_player(s, 1000 * level + i);
+            CHECK_EQ(play_level(s, nonce, q, "pipes", level, "", 100 + i, &seq), STORE_OK);
+            nonce++;
+        }
+    size_t largest = 0, one = 0;
+    store_board first = level_board("pipes", 1);
+    CHECK_EQ(store_board_size(s, &first, &size), STORE_OK);
+    one = store_board_bytes(s);
+    CHECK(one > 0 && one < budget / 2);
+    for (int round = 0; round < 3; round++)
+        for (int level = 1; level <= LEVELS; level++) {
+            store_board b = level_board("pipes", level);
+            CHECK_EQ(store_board_size(s, &b, &size), STORE_OK);
+            CHECK_EQ(size, PER); /* whether cached or reloaded after eviction */
+            size_t now = store_board_bytes(s);
+            CHECK(now <= budget + one); /* the budget, passed by at most the board in use */
+            if (now > largest)
+                largest = now;
+        }
+    CHECK(largest > budget - one); /* boards were held: the bound is not trivially met */
+    /* 5,000 boards with no entries: nothing stays */
+    size_t before = store_board_bytes(s);
+    for (int i = 0; i < 5000; i++) {
+        store_board b = { 30000 + i, NULL, 0 };
+        CHECK_EQ(store_board_size(s, &b, &size), STORE_OK);
+        CHECK_EQ(size, 0);
+    }
+    CHECK(store_board_bytes(s) <= before);
+    /* a score on a board that read as empty is seen on the next read */
+    store_board b = level_board("pipes", 40);
+    CHECK_EQ(store_board_size(s, &b, &size), STORE_OK);
+    CHECK_EQ(size, 0);
+    CHECK_EQ(play_level(s, nonce, p, "pipes", 40, "", 7, &seq), STORE_OK);
+    CHECK_EQ(store_board_size(s, &b, &size), STORE_OK);
+    CHECK_EQ(size, 1);
+    store_close(s);
     tmp_remove(&t);
 }
 
@@ -1203,7 +1336,7 @@ static void busy_maps_to_store_busy(void)
 {
     tmpdb t;
     tmp_make(&t);
-    store_config cfg = { t.path, 50, 8, 0 };
+    store_config cfg = { .database = t.path, .busy_timeout_ms = 50, .group_commit_max = 8 };
     store *s = NULL;
     char err[256];
     CHECK_EQ(store_open(&cfg, &s, err, sizeof err), STORE_OK);
@@ -1362,6 +1495,8 @@ int main(void)
     RUN(token_limits_and_daily);
     RUN(token_stats_abandoned);
     RUN(submit_conflict_and_idempotency_data);
+    RUN(rejections_bounded);
+    RUN(board_memory_bounded);
     RUN(bests_replace_rule);
     RUN(board_order_ties_and_pages);
     RUN(cursor_under_inserts);

@@ -1,0 +1,436 @@
+/* http_gate: accept, wait for complete headers, check framing, hand over
+ * (see the header). One thread, edge-triggered epoll. */
+#define _GNU_SOURCE /* accept4 */
+#include "http_gate.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define GATE_TICK_MS 100
+#define MAX_TARGET 4096
+#define MAX_HEADERS 100
+#define SHED_GRACE_MS 500
+
+typedef struct waiting {
+    int fd;
+    struct sockaddr_storage addr;
+    socklen_t addr_len;
+    int64_t since_ms;
+    size_t seen; /* bytes peeked so far */
+} waiting;
+
+struct http_gate {
+    http_gate_config cfg;
+    char listen_addr[64];
+    int listen_fd, epoll_fd, stop_fd;
+    int port;
+    struct MHD_Daemon *daemon;
+    pthread_t thread;
+    bool running;
+    waiting **held; /* max_waiting slots, NULL when free */
+    char *peek;     /* max_header_bytes: the thread's peek buffer */
+};
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+http_gate *http_gate_bind(const http_gate_config *cfg, char *err, size_t err_len)
+{
+    http_gate *g = calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(err, err_len, "out of memory");
+        return NULL;
+    }
+    g->cfg = *cfg;
+    snprintf(g->listen_addr, sizeof g->listen_addr, "%s", cfg->listen_addr);
+    g->cfg.listen_addr = g->listen_addr;
+    g->listen_fd = g->epoll_fd = g->stop_fd = -1;
+    g->held = calloc((size_t)cfg->max_waiting, sizeof *g->held);
+    g->peek = malloc(cfg->max_header_bytes);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)cfg->port);
+    if (!g->held || !g->peek) {
+        snprintf(err, err_len, "out of memory");
+        goto fail;
+    }
+    if (inet_pton(AF_INET, cfg->listen_addr, &a.sin_addr) != 1) {
+        snprintf(err, err_len, "listen_addr \"%s\" is not an IPv4 address", cfg->listen_addr);
+        goto fail;
+    }
+    g->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int one = 1;
+    if (g->listen_fd < 0 || setsockopt(g->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        bind(g->listen_fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(g->listen_fd, 1024) != 0) {
+        snprintf(err, err_len, "cannot listen on %s:%d: %s", cfg->listen_addr, cfg->port, strerror(errno));
+        goto fail;
+    }
+    socklen_t len = sizeof a;
+    getsockname(g->listen_fd, (struct sockaddr *)&a, &len);
+    g->port = ntohs(a.sin_port);
+    return g;
+fail:
+    http_gate_stop(g);
+    return NULL;
+}
+
+int http_gate_port(const http_gate *g)
+{
+    return g->port;
+}
+
+/* ---- answering and closing what the gate holds ---- */
+
+static const char *reason_of(int status)
+{
+    switch (status) {
+    case 400: return "Bad Request";
+    case 408: return "Request Timeout";
+    case 413: return "Content Too Large";
+    case 414: return "URI Too Long";
+    case 431: return "Request Header Fields Too Large";
+    case 503: return "Service Unavailable";
+    case 505: return "HTTP Version Not Supported";
+    default: return "Error";
+    }
+}
+
+int http_raw_error(char *out, size_t cap, int status, const char *code, const char *message)
+{
+    char body[300];
+    int nb = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}", code, message);
+    if (nb < 0 || (size_t)nb >= sizeof body)
+        return -1;
+    int n = snprintf(out, cap,
+                     "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nCache-Control: no-store\r\n"
+                     "Connection: close\r\nContent-Length: %d\r\n\r\n%s",
+                     status, reason_of(status), nb, body);
+    return n > 0 && (size_t)n < cap ? n : -1;
+}
+
+/* Answers with a JSON error and closes: what the client sent so far is
+ * read first, so the close does not reset the connection under the answer. */
+static void refuse(http_gate *g, waiting *w, int status, const char *code, const char *message)
+{
+    char sink[4096], out[700];
+    for (int i = 0; i < 64 && recv(w->fd, sink, sizeof sink, MSG_DONTWAIT) > 0; i++)
+        ;
+    int n = http_raw_error(out, sizeof out, status, code, message);
+    if (n > 0)
+        (void)!send(w->fd, out, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+    shutdown(w->fd, SHUT_WR);
+    epoll_ctl(g->epoll_fd, EPOLL_CTL_DEL, w->fd, NULL);
+    close(w->fd);
+    w->fd = -1;
+}
+
+static void release(http_gate *g, int slot)
+{
+    waiting *w = g->held[slot];
+    if (w->fd >= 0) {
+        epoll_ctl(g->epoll_fd, EPOLL_CTL_DEL, w->fd, NULL);
+        close(w->fd);
+    }
+    free(w);
+    g->held[slot] = NULL;
+}
+
+/* ---- framing ---- */
+
+typedef struct verdict {
+    int status; /* 0: fine */
+    const char *code, *message;
+} verdict;
+
+static verdict bad(int status, const char *code, const char *message)
+{
+    verdict v = { status, code, message };
+    return v;
+}
+
+static bool is_token_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           (c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL);
+}
+
+/* Checks one header field; counts what the request framing depends on. */
+static verdict check_field(const char *line, size_t len, const http_gate_config *cfg, int *host,
+                           int *content_length, int64_t *declared, bool *chunked)
+{
+    const char *colon = memchr(line, ':', len);
+    if (!colon || colon == line)
+        return bad(400, "bad_request", "a header line is not name: value");
+    for (const char *p = line; p < colon; p++)
+        if (!is_token_char(*p))
+            return bad(400, "bad_request", "a header name holds a character it may not");
+    size_t name_len = (size_t)(colon - line);
+    const char *v = colon + 1, *end = line + len;
+    while (v < end && (*v == ' ' || *v == '\t'))
+        v++;
+    while (end > v && (end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    if (name_len == 4 && strncasecmp(line, "Host", 4) == 0) {
+        (*host)++;
+    } else if (name_len == 14 && strncasecmp(line, "Content-Length", 14) == 0) {
+        if (v == end || end - v > 18)
+            return bad(v == end ? 400 : 413, v == end ? "bad_request" : "body_too_large",
+                       v == end ? "Content-Length is empty" : "the body is larger than the server accepts");
+        int64_t n = 0;
+        for (const char *p = v; p < end; p++) {
+            if (*p < '0' || *p > '9')
+                return bad(400, "bad_request", "Content-Length is not a non-negative integer");
+            n = n * 10 + (*p - '0');
+        }
+        if (*content_length && n != *declared)
+            return bad(400, "bad_request", "Content-Length is given twice with different values");
+        (*content_length)++;
+        *declared = n;
+        if ((uint64_t)n > cfg->max_body)
+            return bad(413, "body_too_large", "the body is larger than the server accepts");
+    } else if (name_len == 17 && strncasecmp(line, "Transfer-Encoding", 17) == 0) {
+        if (end - v != 7 || strncasecmp(v, "chunked", 7) != 0)
+            return bad(400, "bad_request", "the only Transfer-Encoding accepted is chunked");
+        *chunked = true;
+    }
+    return bad(0, NULL, NULL);
+}
+
+/* The request line and headers in head[0..len) (ending with the blank line). */
+static verdict check_head(const char *head, size_t len, const http_gate_config *cfg)
+{
+    const char *eol = memmem(head, len, "\r\n", 2);
+    if (!eol)
+        return bad(400, "bad_request", "no request line");
+    const char *sp1 = memchr(head, ' ', (size_t)(eol - head));
+    const char *sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(eol - sp1 - 1)) : NULL;
+    if (!sp1 || !sp2 || sp1 == head || sp2 == sp1 + 1)
+        return bad(400, "bad_request", "the request line is not METHOD TARGET VERSION");
+    for (const char *p = head; p < sp1; p++)
+        if (!is_token_char(*p))
+            return bad(400, "bad_request", "the method is not a token");
+    if ((size_t)(sp2 - sp1 - 1) > MAX_TARGET)
+        return bad(414, "uri_too_long", "the request target is longer than the server accepts");
+    size_t vlen = (size_t)(eol - sp2 - 1);
+    bool http11 = vlen == 8 && memcmp(sp2 + 1, "HTTP/1.1", 8) == 0;
+    bool http10 = vlen == 8 && memcmp(sp2 + 1, "HTTP/1.0", 8) == 0;
+    if (!http11 && !http10) {
+        bool looks_http = vlen >= 5 && memcmp(sp2 + 1, "HTTP/", 5) == 0;
+        return looks_http ? bad(505, "http_version_not_supported", "only HTTP/1.0 and HTTP/1.1 are served")
+                          : bad(400, "bad_request", "the request line does not end in an HTTP version");
+    }
+    int fields = 0, host = 0, content_length = 0;
+    int64_t declared = 0;
+    bool chunked = false;
+    const char *p = eol + 2, *end = head + len - 2; /* up to the blank line */
+    while (p < end) {
+        const char *e = memmem(p, (size_t)(end - p), "\r\n", 2);
+        if (!e)
+            e = end;
+        if (++fields > MAX_HEADERS)
+            return bad(431, "headers_too_large", "the request has more header fields than the server accepts");
+        if (*p == ' ' || *p == '\t')
+            return bad(400, "bad_request", "folded header lines are not accepted");
+        verdict v = check_field(p, (size_t)(e - p), cfg, &host, &content_length, &declared, &chunked);
+        if (v.status)
+            return v;
+        p = e + 2;
+    }
+    if (http11 && host != 1)
+        return bad(400, "bad_request", host ? "more than one Host header" : "an HTTP/1.1 request needs a Host header");
+    if (chunked && content_length)
+        return bad(400, "bad_request", "Content-Length and Transfer-Encoding together are not accepted");
+    return bad(0, NULL, NULL);
+}
+
+/* ---- the thread ---- */
+
+/* Peeks at a waiting connection: hands it over, refuses it, or leaves it
+ * waiting for more bytes. */
+static void look_at(http_gate *g, int slot)
+{
+    waiting *w = g->held[slot];
+    ssize_t n = recv(w->fd, g->peek, g->cfg.max_header_bytes, MSG_PEEK | MSG_DONTWAIT);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+        release(g, slot); /* the client left */
+        return;
+    }
+    if (n < 0)
+        return;
+    w->seen = (size_t)n;
+    const char *end = memmem(g->peek, (size_t)n, "\r\n\r\n", 4);
+    if (!end) {
+        if ((size_t)n > MAX_TARGET + 64 && !memmem(g->peek, (size_t)n, "\r\n", 2))
+            refuse(g, w, 414, "uri_too_long", "the request target is longer than the server accepts");
+        else if ((size_t)n == g->cfg.max_header_bytes)
+            refuse(g, w, 431, "headers_too_large", "the request headers are larger than the server accepts");
+        if (w->fd < 0)
+            release(g, slot);
+        return;
+    }
+    verdict v = check_head(g->peek, (size_t)(end - g->peek) + 4, &g->cfg);
+    if (v.status) {
+        refuse(g, w, v.status, v.code, v.message);
+        release(g, slot);
+        return;
+    }
+    epoll_ctl(g->epoll_fd, EPOLL_CTL_DEL, w->fd, NULL);
+    /* libmicrohttpd owns the descriptor from here, and closes it itself
+     * when it cannot take it */
+    MHD_add_connection(g->daemon, w->fd, (struct sockaddr *)&w->addr, w->addr_len);
+    w->fd = -1;
+    release(g, slot);
+}
+
+/* The oldest-slowest waiting connection: among those waiting longer than
+ * SHED_GRACE_MS (a client that just connected has had no time to send),
+ * the fewest bytes a second, then the oldest; else simply the oldest. */
+static int pick_victim(http_gate *g, int64_t now)
+{
+    int worst = -1, oldest = -1;
+    int64_t worst_rate = 0;
+    for (int i = 0; i < g->cfg.max_waiting; i++) {
+        waiting *w = g->held[i];
+        if (!w)
+            continue;
+        if (oldest < 0 || w->since_ms < g->held[oldest]->since_ms)
+            oldest = i;
+        int64_t age = now - w->since_ms;
+        if (age <= SHED_GRACE_MS)
+            continue;
+        int64_t rate = (int64_t)w->seen * 1000 / age;
+        if (worst < 0 || rate < worst_rate || (rate == worst_rate && w->since_ms < g->held[worst]->since_ms)) {
+            worst = i;
+            worst_rate = rate;
+        }
+    }
+    return worst >= 0 ? worst : oldest;
+}
+
+static void accept_all(http_gate *g)
+{
+    for (;;) {
+        struct sockaddr_storage addr;
+        socklen_t addr_len = sizeof addr;
+        int fd = accept4(g->listen_fd, (struct sockaddr *)&addr, &addr_len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0)
+            return; /* EAGAIN, or out of descriptors: the backlog waits */
+        int64_t now = mono_ms();
+        int slot = -1;
+        for (int i = 0; i < g->cfg.max_waiting && slot < 0; i++)
+            if (!g->held[i])
+                slot = i;
+        if (slot < 0) {
+            slot = pick_victim(g, now);
+            refuse(g, g->held[slot], 503, "connection_shed", "the server needed this connection for another client");
+            release(g, slot);
+        }
+        waiting *w = calloc(1, sizeof *w);
+        if (!w) {
+            close(fd);
+            continue;
+        }
+        w->fd = fd;
+        w->addr = addr;
+        w->addr_len = addr_len;
+        w->since_ms = now;
+        g->held[slot] = w;
+        struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.u64 = (uint64_t)slot + 2 };
+        if (epoll_ctl(g->epoll_fd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+            release(g, slot);
+            continue;
+        }
+        look_at(g, slot); /* the request may be there already */
+    }
+}
+
+static void expire(http_gate *g)
+{
+    int64_t now = mono_ms();
+    for (int i = 0; i < g->cfg.max_waiting; i++) {
+        waiting *w = g->held[i];
+        if (w && now - w->since_ms > g->cfg.header_timeout_ms) {
+            refuse(g, w, 408, "request_timeout", "the request headers did not arrive in time");
+            release(g, i);
+        }
+    }
+}
+
+/* data.u64: 0 the listener, 1 the stop event, slot + 2 a waiting connection */
+static void *gate_thread(void *arg)
+{
+    http_gate *g = arg;
+    struct epoll_event evs[64];
+    int64_t next_tick = mono_ms() + GATE_TICK_MS;
+    for (;;) {
+        int n = epoll_wait(g->epoll_fd, evs, 64, GATE_TICK_MS);
+        for (int i = 0; i < n; i++) {
+            uint64_t id = evs[i].data.u64;
+            if (id == 1)
+                return NULL;
+            if (id == 0)
+                accept_all(g);
+            else if (g->held[id - 2])
+                look_at(g, (int)(id - 2));
+        }
+        if (mono_ms() >= next_tick) {
+            expire(g);
+            next_tick = mono_ms() + GATE_TICK_MS;
+        }
+    }
+}
+
+bool http_gate_run(http_gate *g, struct MHD_Daemon *d)
+{
+    g->daemon = d;
+    g->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+    g->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (g->epoll_fd < 0 || g->stop_fd < 0)
+        return false;
+    struct epoll_event lev = { .events = EPOLLIN, .data.u64 = 0 };
+    struct epoll_event sev = { .events = EPOLLIN, .data.u64 = 1 };
+    if (epoll_ctl(g->epoll_fd, EPOLL_CTL_ADD, g->listen_fd, &lev) != 0 ||
+        epoll_ctl(g->epoll_fd, EPOLL_CTL_ADD, g->stop_fd, &sev) != 0)
+        return false;
+    g->running = pthread_create(&g->thread, NULL, gate_thread, g) == 0;
+    return g->running;
+}
+
+void http_gate_stop(http_gate *g)
+{
+    if (!g)
+        return;
+    if (g->running) {
+        uint64_t one = 1;
+        (void)!write(g->stop_fd, &one, sizeof one);
+        pthread_join(g->thread, NULL);
+    }
+    for (int i = 0; g->held && i < g->cfg.max_waiting; i++)
+        if (g->held[i])
+            release(g, i);
+    if (g->listen_fd >= 0)
+        close(g->listen_fd);
+    if (g->epoll_fd >= 0)
+        close(g->epoll_fd);
+    if (g->stop_fd >= 0)
+        close(g->stop_fd);
+    free(g->held);
+    free(g->peek);
+    free(g);
+}

@@ -1,0 +1,62 @@
+/*
+ * http_gate: the main listener's front door (plain HTTP only). It owns the
+ * listening socket, accepts, and holds each new connection until its first
+ * request's headers are complete in the socket buffer (read with MSG_PEEK,
+ * so nothing is consumed), then checks that request's framing and hands
+ * the descriptor to libmicrohttpd (MHD_add_connection).
+ *
+ * Why: libmicrohttpd 0.9.75 answers malformed framing with HTML pages, and
+ * for a bad Content-Length or a missing Host it sends the status line and
+ * headers twice (its error path runs the reply state twice). The gate
+ * answers those itself, as JSON, well-formed, and closes:
+ * 400 bad_request (request line, header line, Content-Length, Transfer-
+ * Encoding, Host), 408 request_timeout (headers not complete within
+ * header_timeout_ms), 413 body_too_large (Content-Length over max_body),
+ * 414 uri_too_long, 431 headers_too_large, 505 http_version_not_supported,
+ * 503 connection_shed (the oldest-slowest waiting connection, when
+ * max_connections are waiting and another arrives).
+ *
+ * What stays libmicrohttpd's: later requests on a kept-alive connection
+ * are read by libmicrohttpd directly (the gate sees a connection once), as
+ * is everything under TLS, where the gate is not used (the bytes are
+ * encrypted); see docs/THREAT-MODEL.md.
+ *
+ * Ownership: the gate owns the listening socket, its thread and the
+ * descriptors it holds; a handed-over descriptor is libmicrohttpd's.
+ */
+#ifndef REPLAYD_SERVER_HTTP_GATE_H
+#define REPLAYD_SERVER_HTTP_GATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <microhttpd.h>
+
+typedef struct http_gate http_gate;
+
+typedef struct http_gate_config {
+    const char *listen_addr; /* IPv4 */
+    int port;                /* 0: any free port */
+    int max_waiting;         /* connections held before their headers: shed past this */
+    int header_timeout_ms;
+    size_t max_header_bytes; /* request line and headers */
+    size_t max_body;
+} http_gate_config;
+
+/* Binds and listens; NULL with a message on failure. */
+http_gate *http_gate_bind(const http_gate_config *cfg, char *err, size_t err_len);
+/* The bound port. */
+int http_gate_port(const http_gate *g);
+/* Starts accepting for d (started with MHD_USE_NO_LISTEN_SOCKET). */
+bool http_gate_run(http_gate *g, struct MHD_Daemon *d);
+/* Formats a whole JSON error response ({"error":{"code","message"}},
+ * Connection: close) for writing to a raw socket; its length, or -1 when
+ * it does not fit. code and message must not need JSON escaping. */
+int http_raw_error(char *out, size_t cap, int status, const char *code, const char *message);
+
+/* Stops accepting, closes every connection still waiting, frees the gate.
+ * Safe on NULL and on a gate that never ran. */
+void http_gate_stop(http_gate *g);
+
+#endif

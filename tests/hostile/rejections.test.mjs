@@ -1,0 +1,54 @@
+// Issue 12, row 5: one token resubmitted again and again with 1,000 bad
+// moves. Each rejection keeps its reason, index and moves hash; the moves
+// themselves only up to the caps; after rejections_per_token the token is
+// burned (409 token_burned) and nothing more is stored for it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { startServer, call, register, seed, LONG } from './lib.mjs';
+
+const TRIES = LONG ? 110 : 30;
+
+function sql(dir, query) {
+  return execFileSync('sqlite3', [join(dir, 'replayd.db'), query], { encoding: 'utf8' }).trim();
+}
+
+test(`${TRIES} resubmissions of one token are bounded, then 409 token_burned`, { timeout: 120000 }, async () => {
+  const srv = await startServer({ args: ['--set', 'rate_scores_per_player=100000', '--set', 'rate_seeds_per_player=100000',
+    '--set', 'max_outstanding_tokens=1000', '--set', 'rate_per_ip=0'] });
+  try {
+    const p = await register(srv, 'hammer');
+    const s = await seed(srv, p.token, { game: 'schulte', level: 1 });
+    // 1,000 taps on a cell that is never the next number: rejected at once,
+    // but the whole list is what an attacker makes the server store
+    const moves = Array.from({ length: 1000 }, (_, i) => ({ t: 500 + i, cell: 9 }));
+    const statuses = [];
+    for (let i = 0; i < TRIES; i++) {
+      const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
+      statuses.push(r.status === 409 ? r.json.error.code : r.status);
+    }
+    const rejected = statuses.filter((x) => x === 422).length;
+    const rows = Number(sql(srv.dir, 'SELECT COUNT(*) FROM rejections'));
+    const bytes = Number(sql(srv.dir, 'SELECT SUM(LENGTH(moves_json)) FROM rejections'));
+    console.log(`# ${TRIES} submissions of one token: ${rejected} answered 422, ${rows} rejections stored, ` +
+      `moves kept ${bytes} bytes in total; last answer ${statuses[statuses.length - 1]}`);
+    assert.equal(rejected, 5, `422s: ${statuses.join(',')}`);
+    assert.ok(statuses.slice(5).every((x) => x === 'token_burned'), statuses.join(','));
+    assert.equal(rows, 5);
+    assert.equal(Number(sql(srv.dir, "SELECT COUNT(*) FROM rejections WHERE moves_json <> ''")), 1);
+    assert.ok(bytes < 40000, `${bytes} bytes of moves kept`);
+    // the daily quota holds across tokens: fresh tokens keep moves 20 times a day, then no more
+    let kept = 1;
+    for (let t = 0; t < 25; t++) {
+      const s2 = await seed(srv, p.token, { game: 'schulte', level: 1 });
+      const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s2.seed_token, moves } });
+      assert.equal(r.status, 422);
+      kept = Number(sql(srv.dir, "SELECT COUNT(*) FROM rejections WHERE moves_json <> ''"));
+    }
+    assert.equal(kept, 20);
+  } finally {
+    await srv.stop();
+    srv.cleanup();
+  }
+});
