@@ -15,7 +15,7 @@ function sql(dir, query) {
 }
 
 test(`${TRIES} resubmissions of one token are bounded, then 409 token_burned`, { timeout: 120000 }, async () => {
-  const srv = await startServer({ args: ['--set', 'rate_scores_per_player=100000', '--set', 'rate_seeds_per_player=100000',
+  const srv = await startServer({ args: ['--set', 'rate_scores_per_player=100000', '--set', 'max_forfeits_per_level_day=0', '--set', 'rate_seeds_per_player=100000',
     '--set', 'max_outstanding_tokens=1000', '--set', 'rate_per_ip=0'] });
   try {
     const p = await register(srv, 'hammer');

@@ -17,7 +17,7 @@ const TYPES = { html: 'text/html; charset=utf-8', css: 'text/css; charset=utf-8'
   mjs: 'text/javascript; charset=utf-8', svg: 'image/svg+xml' };
 
 let srv;
-before(async () => { srv = await startServer(); });
+before(async () => { srv = await startServer({ args: ['--set', 'metrics_public=true'] }); });
 after(async () => { await srv.stop(); srv.cleanup(); });
 
 // Where a served path comes from in the tree.
