@@ -144,10 +144,10 @@ static void traces(void)
     }
 }
 
-static void *new_level(int level, uint32_t seed)
+static void *new_level(int version, int level, uint32_t seed)
 {
     void *lv = calloc(1, G->level_size);
-    if (lv && game_generate(G, lv, 1, level, seed) != GEN_OK) {
+    if (lv && game_generate(G, lv, version, level, seed) != GEN_OK) {
         free(lv);
         return NULL;
     }
@@ -161,7 +161,7 @@ static void level_vectors(void)
     size_t i;
     json_t *c;
     json_array_foreach(cases, i, c) {
-        void *lv = new_level((int)geti(c, "level"), (uint32_t)geti(c, "seed"));
+        void *lv = new_level((int)geti(c, "version"), (int)geti(c, "level"), (uint32_t)geti(c, "seed"));
         CHECK(lv != NULL);
         if (!lv)
             continue;
@@ -185,7 +185,7 @@ static void replay_vectors(void)
     size_t i;
     json_t *c;
     json_array_foreach(cases, i, c) {
-        game_level *lv = new_level((int)geti(c, "level"), (uint32_t)geti(c, "seed"));
+        game_level *lv = new_level((int)geti(c, "version"), (int)geti(c, "level"), (uint32_t)geti(c, "seed"));
         game_state *st = calloc(1, G->state_size);
         CHECK(lv && st);
         if (!lv || !st) {
@@ -196,7 +196,8 @@ static void replay_vectors(void)
         game_move moves[CT_MAX_PARTS];
         int outs[CT_MAX_PARTS];
         move_error err;
-        long n = moves_from_json(G, json_object_get(c, "moves"), moves, CT_MAX_PARTS, &err);
+        long n = moves_from_json(G, (int)geti(c, "version"), json_object_get(c, "moves"), moves,
+                                 CT_MAX_PARTS, &err);
         CHECK(n >= 0);
         G->start(st, lv);
         json_t *before = state_to_json(G, st);
@@ -265,7 +266,7 @@ static const char *place_after(const ct_level *lv, const game_move *before, int 
 
 static void illegal_placements(void)
 {
-    const ct_level *lv = new_level(1, 0); /* 3 ramps, no fan */
+    const ct_level *lv = new_level(1, 1, 0); /* 3 ramps, no fan */
     CHECK(lv != NULL);
     if (!lv)
         return;
@@ -293,7 +294,7 @@ static void illegal_placements(void)
     free((void *)lv);
 
     /* Fans: a level that grants one. */
-    const ct_level *lf = new_level(4, 0);
+    const ct_level *lf = new_level(1, 4, 0);
     CHECK(lf && lf->inventory[CT_FAN] == 1);
     if (lf) {
         game_move fan = { { CT_FAN, 50, 50, 0 } };
@@ -317,7 +318,8 @@ static void generate_is_pure(void)
             CHECK_EQ(game_generate(G, b, 1, 7, s), GEN_OK);
             CHECK(memcmp(a, b, G->level_size) == 0);
         }
-        CHECK_EQ(game_generate(G, a, 2, 1, 0), GEN_BAD_VERSION);
+        CHECK_EQ(game_generate(G, a, 3, 1, 0), GEN_BAD_VERSION);
+        CHECK_EQ(game_generate(G, a, 0, 1, 0), GEN_BAD_VERSION);
         CHECK_EQ(game_generate(G, a, 1, 0, 0), GEN_BAD_LEVEL);
         CHECK_EQ(game_generate(G, a, 1, 16, 0), GEN_BAD_LEVEL);
     }
