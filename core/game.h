@@ -130,9 +130,10 @@ typedef struct game {
      * one correct answer per prompt; Contraption: the parts of the
      * generator's plan; Driftlings: the moves of the crowd plan), or -1
      * when the game cannot say (a Contraption fallback level, a hand-built
-     * Driftlings level). The same for every version of a level. The
-     * server's review signals count applied moves beyond it as wasted; the
-     * specs' finish floors derive from it. */
+     * Driftlings level). It depends on the level only, so it is the same
+     * for every version that generates the same level. The server's review
+     * signals count applied moves beyond it as wasted; the specs' finish
+     * floors derive from it. */
     int (*min_moves)(const game_level *level);
     void (*describe_state)(const game_state *state, const game_writer *w);
     /* The game's own daily seed for a UTC date; NULL means the catalogue

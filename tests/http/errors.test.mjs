@@ -117,6 +117,7 @@ test('404 and 405', async () => {
 test('409: a reused token with other moves', async () => {
   const s = await seed(srv, alice.token, { game: 'pipes', level: 1 });
   const moves = solve('pipes', 1, s.seed);
+  await sleep(Math.max(...moves.map((m) => m.t))); // played at human pace: the run takes its time
   const ok = await call(srv, 'POST', '/v1/scores', { token: alice.token, body: { seed_token: s.seed_token, moves } });
   assert.equal(ok.status, 200, ok.text);
   isError(await call(srv, 'POST', '/v1/scores', { token: alice.token, body: { seed_token: s.seed_token, moves: [] } }), 409, 'token_used');

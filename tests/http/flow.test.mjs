@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
-import { startServer, call, register, seed, solve, replayCli } from './harness.mjs';
+import { startServer, call, register, seed, solve, replayCli, sleep } from './harness.mjs';
 
 let srv;
 before(async () => { srv = await startServer(); });
@@ -42,14 +42,16 @@ for (const game of ['schulte', 'pipes']) {
     const p = await register(srv, `${game}-player`);
     assert.ok(p.player_id > 0 && p.token.length > 20);
     const s = await seed(srv, p.token, { game, level: 1 });
+    const current = (await call(srv, 'GET', '/v1/games')).json.games.find((x) => x.name === game).version;
     assert.equal(s.game, game);
     assert.equal(s.level, 1);
-    assert.equal(s.version, 1);
+    assert.equal(s.version, current, 'new tokens carry the current spec version');
     assert.ok(Number.isInteger(s.seed) && s.seed >= 0);
     assert.ok(Date.parse(s.expires_at) > Date.now());
     const moves = solve(game, 1, s.seed);
     const want = replayCli(game, 1, s.seed, moves);
     assert.equal(want.completed, true);
+    await sleep(want.duration_ms); // played at human pace: the run takes its time
 
     const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
     assert.equal(r.status, 200, r.text);
@@ -76,7 +78,7 @@ for (const game of ['schulte', 'pipes']) {
     const audit = await call(srv, 'GET', `/v1/scores/${r.json.score_id}`);
     assert.equal(audit.status, 200);
     assert.deepEqual(audit.json.moves, moves);
-    assert.equal(audit.json.version, 1);
+    assert.equal(audit.json.version, current);
     assert.equal(audit.json.seed, s.seed);
     assert.equal(audit.json.score, want.score);
     assert.equal(audit.json.result.score, want.score);

@@ -73,11 +73,14 @@ export function replayCli(game, level, seedValue, moves, version) {
   return JSON.parse(execFileSync(BIN, args, { input: JSON.stringify({ moves }), encoding: 'utf8' }));
 }
 
-// Schulte: tap each number where it is now (reshuffles move them), gap ms apart.
+// Schulte: tap each number where it is now (reshuffles move them), gap ms
+// apart; from version 2 no faster than the finish floor allows (gen's
+// finish_floor_ms over the N numbers: 200 or 300 ms a number).
 export function solveSchulte(level, seedValue, gap = 110, version) {
   const moves = [];
   let t = 0;
   const g = gen('schulte', level, seedValue, version);
+  if (g.finish_floor_ms) gap = Math.max(gap, Math.ceil(g.finish_floor_ms / g.grid.flat().length));
   if (!g.reshuffle) {
     const grid = g.grid.flat();
     const order = grid.map((_, i) => (g.order === 'up' ? i + 1 : grid.length - i));
@@ -92,9 +95,11 @@ export function solveSchulte(level, seedValue, gap = 110, version) {
   }
 }
 
-// Pipes: turn each tile the fewest times from start to solution.
-export function solvePipes(level, seedValue, gap = 55) {
-  const g = gen('pipes', level, seedValue);
+// Pipes: turn each tile the fewest times from start to solution; from
+// version 2 at 300 ms a turn, which meets the gaps and the finish floor.
+export function solvePipes(level, seedValue, gap = 55, version) {
+  const g = gen('pipes', level, seedValue, version);
+  if (g.finish_floor_ms) gap = Math.max(gap, 300);
   const start = g.start.flat(), solution = g.solution.flat();
   const rot = (m) => ((m << 1) | (m >> 3)) & 15;
   const moves = [];
@@ -109,12 +114,14 @@ export function solvePipes(level, seedValue, gap = 55) {
 
 export function solve(game, level, seedValue, version) {
   if (game === 'schulte') return solveSchulte(level, seedValue, 110, version);
-  if (game === 'pipes') return solvePipes(level, seedValue);
+  if (game === 'pipes') return solvePipes(level, seedValue, 55, version);
   const g = gen(game, level, seedValue, version);
-  if (game === 'opposites') return g.answers.map((answer, i) => ({ t: g.appear_ms[i] + 300, answer }));
+  // 400 ms clears every version's reaction floor (version 3: up to 350 ms).
+  if (game === 'opposites') return g.answers.map((answer, i) => ({ t: g.appear_ms[i] + 400, answer }));
   if (game === 'target-sums') {
     const cells = g.solution.flat().map((keep, cell) => (keep ? -1 : cell)).filter((c) => c >= 0);
-    return cells.map((cell, i) => ({ t: 150 * (i + 1), cell }));
+    const pace = g.finish_floor_ms ? 500 : 150; // version 2: 500 ms a needed toggle
+    return cells.map((cell, i) => ({ t: pace * (i + 1), cell }));
   }
   if (Array.isArray(g.plan)) return g.plan;
   throw new Error(`no solver for ${game} in the harness`);
