@@ -21,6 +21,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "game.h"
+
 typedef struct timed_clock {
     int32_t prev_t;    /* t of the previous move that passed rule 3; 0 before */
     int32_t counted_t; /* t of the previous counted move; 0 before */
@@ -58,5 +60,9 @@ bool timed_count(timed_clock *c, int32_t t, int32_t min_gap_ms);
  * target of the previous counted move, else other_ms. On success t and
  * target become the counted ones. */
 bool timed_count_at(timed_clock *c, int32_t t, int32_t target, const timed_gaps *gaps);
+
+/* The floors as a level description shows them: gap_same_ms, gap_other_ms
+ * and finish_floor_ms. */
+void timed_put_floors(const game_writer *w, const timed_gaps *gaps, int32_t finish_floor_ms);
 
 #endif

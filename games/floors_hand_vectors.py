@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Writes the hand: cases of the human floors into vectors/schulte.json,
+"""Writes the hand: cases of the fair-play review into vectors/schulte.json,
 vectors/pipes.json, vectors/target-sums.json and vectors/opposites.json
-(Schulte 2, Pipes 2, Target Sums 2, Opposites 3, and the Opposites window
-rule), run from the repository root:
+(the human floors of Schulte 2, Pipes 2, Target Sums 2 and Opposites 3, the
+Opposites window rule, and the Target Sums level whose candidate reaches the
+node cap), run from the repository root:
 
     python3 games/floors_hand_vectors.py && node vectors/port/generate.mjs
 
@@ -82,6 +83,34 @@ def taps(ts, cells, key="cell"):
     return [{"t": t, key: c} for t, c in zip(ts, cells)]
 
 
+REJECTED = ("cell_out_of_range", "answer_out_of_range", "time_backwards", "too_fast", "finish_below_floor",
+            "reaction_below_floor")
+
+
+def prologue(st, t, in_range, range_code, ended_at):
+    """Rules 1-4 the timed games share: ended, range, time going back, the
+    level's end (ended_at(t): t is past the last millisecond that counts).
+    Returns an outcome code, or None when the game's own rules decide."""
+    if st["ended"]:
+        return "after_end"
+    if not in_range:
+        return range_code
+    if t < st["prev_t"]:
+        return "time_backwards"
+    st["prev_t"] = t
+    if ended_at(t):
+        st["ended"] = True
+        return "after_end"
+    return None
+
+
+def finish(before, outcomes, board, result):
+    """A run's answer: rejected at its last outcome, or the board and result."""
+    if outcomes and outcomes[-1] in REJECTED:
+        return dict(before=before, outcomes=outcomes, rejected={"move": len(outcomes) - 1, "reason": outcomes[-1]})
+    return dict(before=before, outcomes=outcomes, after=board(), result=result())
+
+
 # ---- Schulte (games/schulte/spec.md) ------------------------------------------
 
 SCHULTE = [  # side, count down, reshuffle, limit
@@ -113,20 +142,11 @@ def schulte_run(lv, version):
             return {"grid": rows(list(grid), lv["side"]), "next": 0 if st["found"] == n else st["expected"]}
         before = board()
         outcomes = []
-        for i, m in enumerate(moves):
+        for m in moves:
             t, cell = m["t"], m["cell"]
-            if st["ended"]:
-                o = "after_end"
-            elif cell >= n:
-                o = "cell_out_of_range"
-            elif t < st["prev_t"]:
-                o = "time_backwards"
-            else:
-                st["prev_t"] = t
-                if t > lv["limit"]:
-                    st["ended"] = True
-                    o = "after_end"
-                elif grid[cell] == 0:
+            o = prologue(st, t, cell < n, "cell_out_of_range", lambda t: t > lv["limit"])
+            if o is None:
+                if grid[cell] == 0:
                     o = "already_found"
                 else:
                     gap = 100 if version == 1 or cell == st["last_cell"] else 150
@@ -155,15 +175,17 @@ def schulte_run(lv, version):
                                 for k, v in zip(at, vals):
                                     grid[k] = v
             outcomes.append(o)
-            if o in ("cell_out_of_range", "time_backwards", "too_fast", "finish_below_floor"):
-                return dict(before=before, outcomes=outcomes, rejected={"move": i, "reason": o})
-        if st["completed"]:
-            score = 1000 + max(0, (lv["limit"] - st["finish_t"]) // 100 - 10 * st["mistakes"])
-        else:
-            score = st["found"]
-        return dict(before=before, outcomes=outcomes, after=board(),
-                    result={"completed": st["completed"], "score": score, "duration_ms": st["last_t"],
-                            "found": st["found"], "mistakes": st["mistakes"], "finish_ms": st["finish_t"]})
+            if o in REJECTED:
+                break
+
+        def result():
+            if st["completed"]:
+                score = 1000 + max(0, (lv["limit"] - st["finish_t"]) // 100 - 10 * st["mistakes"])
+            else:
+                score = st["found"]
+            return {"completed": st["completed"], "score": score, "duration_ms": st["last_t"],
+                    "found": st["found"], "mistakes": st["mistakes"], "finish_ms": st["finish_t"]}
+        return finish(before, outcomes, board, result)
     return run
 
 
@@ -264,21 +286,12 @@ def pipes_run(lv, version):
             return {"tiles": rows(list(tiles), lv["w"])}
         before = board()
         outcomes = []
-        for i, m in enumerate(moves):
+        for m in moves:
             t, cell = m["t"], m["cell"]
-            if st["ended"]:
-                o = "after_end"
-            elif cell >= n:
-                o = "cell_out_of_range"
-            elif t < st["prev_t"]:
-                o = "time_backwards"
-            else:
-                st["prev_t"] = t
+            o = prologue(st, t, cell < n, "cell_out_of_range", lambda t: t > lv["limit"])
+            if o is None:
                 gap = 50 if version == 1 else (100 if cell == st["last_cell"] else 150)
-                if t > lv["limit"]:
-                    st["ended"] = True
-                    o = "after_end"
-                elif t - st["last_t"] < gap:
+                if t - st["last_t"] < gap:
                     o = "too_fast"
                 else:
                     tiles[cell] = rot(tiles[cell])
@@ -292,15 +305,17 @@ def pipes_run(lv, version):
                             st["ended"] = st["completed"] = True
                             st["finish_t"] = t
             outcomes.append(o)
-            if o in ("cell_out_of_range", "time_backwards", "too_fast", "finish_below_floor"):
-                return dict(before=before, outcomes=outcomes, rejected={"move": i, "reason": o})
-        score = 0
-        if st["completed"]:
-            wasted = max(0, st["turns"] - lv["min_turns"])
-            score = 1000 + max(0, (lv["limit"] - st["finish_t"]) // 100 - 5 * wasted)
-        return dict(before=before, outcomes=outcomes, after=board(),
-                    result={"completed": st["completed"], "score": score, "duration_ms": st["last_t"],
-                            "turns": st["turns"], "min_turns": lv["min_turns"], "finish_ms": st["finish_t"]})
+            if o in REJECTED:
+                break
+
+        def result():
+            score = 0
+            if st["completed"]:
+                wasted = max(0, st["turns"] - lv["min_turns"])
+                score = 1000 + max(0, (lv["limit"] - st["finish_t"]) // 100 - 5 * wasted)
+            return {"completed": st["completed"], "score": score, "duration_ms": st["last_t"],
+                    "turns": st["turns"], "min_turns": lv["min_turns"], "finish_ms": st["finish_t"]}
+        return finish(before, outcomes, board, result)
     return run
 
 
@@ -368,21 +383,12 @@ def ts_run(lv, version):
             return {"kept": rows(list(kept), cols), "row_sums": rs, "col_sums": cs}
         before = board()
         outcomes = []
-        for i, m in enumerate(moves):
+        for m in moves:
             t, cell = m["t"], m["cell"]
-            if st["ended"]:
-                o = "after_end"
-            elif cell >= n:
-                o = "cell_out_of_range"
-            elif t < st["prev_t"]:
-                o = "time_backwards"
-            else:
-                st["prev_t"] = t
+            o = prologue(st, t, cell < n, "cell_out_of_range", lambda t: t > lv["limit"])
+            if o is None:
                 gap = 100 if version == 1 or cell == st["last_cell"] else 150
-                if t > lv["limit"]:
-                    st["ended"] = True
-                    o = "after_end"
-                elif t - st["last_t"] < gap:
+                if t - st["last_t"] < gap:
                     o = "too_fast"
                 else:
                     kept[cell] ^= 1
@@ -396,14 +402,16 @@ def ts_run(lv, version):
                             st["ended"] = st["completed"] = True
                             st["finish_t"] = t
             outcomes.append(o)
-            if o in ("cell_out_of_range", "time_backwards", "too_fast", "finish_below_floor"):
-                return dict(before=before, outcomes=outcomes, rejected={"move": i, "reason": o})
-        score = 0
-        if st["completed"]:
-            score = 1000 + max(0, (lv["limit"] - st["finish_t"]) // 100 - 5 * (st["toggles"] - lv["min"]))
-        return dict(before=before, outcomes=outcomes, after=board(),
-                    result={"completed": st["completed"], "score": score, "duration_ms": st["last_t"],
-                            "toggles": st["toggles"], "min_toggles": lv["min"], "finish_ms": st["finish_t"]})
+            if o in REJECTED:
+                break
+
+        def result():
+            score = 0
+            if st["completed"]:
+                score = 1000 + max(0, (lv["limit"] - st["finish_t"]) // 100 - 5 * (st["toggles"] - lv["min"]))
+            return {"completed": st["completed"], "score": score, "duration_ms": st["last_t"],
+                    "toggles": st["toggles"], "min_toggles": lv["min"], "finish_ms": st["finish_t"]}
+        return finish(before, outcomes, board, result)
     return run
 
 
@@ -419,6 +427,14 @@ def ts_cases(doc):
                "seed": 42, "expect": {"grid": pinned["grid"], "solution": pinned["solution"],
                                       "min_toggles": len(removed), "gap_same_ms": 100, "gap_other_ms": 150,
                                       "finish_floor_ms": floor}}]
+    # The node cap is reached (spec.md, "countSolutions"): the first candidate
+    # of level 14 seed 201495224 stops at 200000 nodes and is rejected; the
+    # second is accepted after 403. The counts are the generator's (the
+    # independent port checks them: version 1 is one it knows).
+    levels.append({"name": "hand: level 14 seed 201495224, the first candidate reaches the node cap and is "
+                   "rejected", "version": 1, "level": 14, "seed": 201495224,
+                   "expect": {"nodes": 403, "search_nodes": 200403, "rejected": 1, "fallback": False,
+                              "min_toggles": 23}})
     replays = []
     fast = [150 * (i + 1) for i in range(len(removed) - 1)]
     for version in (1, 2):
@@ -482,21 +498,12 @@ def opp_run(lv):
                 st["finish_t"] = t
         before = board()
         outcomes = []
-        for i, m in enumerate(moves):
+        for m in moves:
             t, a = m["t"], m["answer"]
-            if st["ended"]:
-                o = "after_end"
-            elif a >= lv["codes"]:
-                o = "answer_out_of_range"
-            elif t < st["prev_t"]:
-                o = "time_backwards"
-            else:
-                st["prev_t"] = t
+            o = prologue(st, t, a < lv["codes"], "answer_out_of_range", lambda t: t >= lv["end"])
+            if o is None:
                 shown = [p for p in range(n) if lv["appear"][p] <= t]
-                if t >= lv["end"]:
-                    st["ended"] = True
-                    o = "after_end"
-                elif not shown:
+                if not shown:
                     o = "no_prompt"
                 else:
                     p = shown[-1]
@@ -521,14 +528,16 @@ def opp_run(lv):
                             close(p, t)
                         o = "wrong"
             outcomes.append(o)
-            if o in ("answer_out_of_range", "time_backwards", "too_fast", "reaction_below_floor"):
-                return dict(before=before, outcomes=outcomes, rejected={"move": i, "reason": o})
-        score = st["points"] - (50 * st["wrong"] if v >= 2 else 0)
-        return dict(before=before, outcomes=outcomes, after=board(),
-                    result={"completed": 2 * st["correct"] >= n, "score": max(0, score),
-                            "duration_ms": st["finish_t"] if st["finish_t"] >= 0 else lv["end"],
-                            "correct": st["correct"], "wrong": st["wrong"], "late": st["late"],
-                            "missed": n - st["correct"], "finish_ms": st["finish_t"]})
+            if o in REJECTED:
+                break
+
+        def result():
+            score = st["points"] - (50 * st["wrong"] if v >= 2 else 0)
+            return {"completed": 2 * st["correct"] >= n, "score": max(0, score),
+                    "duration_ms": st["finish_t"] if st["finish_t"] >= 0 else lv["end"],
+                    "correct": st["correct"], "wrong": st["wrong"], "late": st["late"],
+                    "missed": n - st["correct"], "finish_ms": st["finish_t"]}
+        return finish(before, outcomes, board, result)
     return run
 
 

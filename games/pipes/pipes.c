@@ -194,9 +194,7 @@ static void describe_level(const game_level *level, const game_writer *w)
     w->put_int(w->ctx, "min_turns", lv->min_turns);
     if (lv->version >= 2) {
         w->put_int(w->ctx, "tiles_to_turn", lv->tiles_to_turn);
-        w->put_int(w->ctx, "gap_same_ms", v2_turn_gaps.same_ms);
-        w->put_int(w->ctx, "gap_other_ms", v2_turn_gaps.other_ms);
-        w->put_int(w->ctx, "finish_floor_ms", lv->finish_floor_ms);
+        timed_put_floors(w, &v2_turn_gaps, lv->finish_floor_ms);
     }
 }
 

@@ -209,11 +209,8 @@ static void describe_level(const game_level *level, const game_writer *w)
     w->put_int(w->ctx, "limit_ms", lv->row.limit_ms);
     w->put_int(w->ctx, "mistake_limit", MISTAKE_LIMIT);
     w->put_int_rows(w->ctx, "grid", lv->grid, lv->row.side, lv->row.side);
-    if (lv->version >= 2) {
-        w->put_int(w->ctx, "gap_same_ms", v2_tap_gaps.same_ms);
-        w->put_int(w->ctx, "gap_other_ms", v2_tap_gaps.other_ms);
-        w->put_int(w->ctx, "finish_floor_ms", lv->finish_floor_ms);
-    }
+    if (lv->version >= 2)
+        timed_put_floors(w, &v2_tap_gaps, lv->finish_floor_ms);
 }
 
 static int min_moves(const game_level *level)

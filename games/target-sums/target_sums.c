@@ -207,11 +207,8 @@ static void describe_level(const game_level *level, const game_writer *w)
     w->put_int(w->ctx, "rejected", lv->board.rejected);
     w->put_bool(w->ctx, "fallback", lv->board.fallback);
     w->put_int(w->ctx, "min_toggles", lv->min_toggles);
-    if (lv->version >= 2) {
-        w->put_int(w->ctx, "gap_same_ms", v2_toggle_gaps.same_ms);
-        w->put_int(w->ctx, "gap_other_ms", v2_toggle_gaps.other_ms);
-        w->put_int(w->ctx, "finish_floor_ms", lv->finish_floor_ms);
-    }
+    if (lv->version >= 2)
+        timed_put_floors(w, &v2_toggle_gaps, lv->finish_floor_ms);
 }
 
 static int min_moves(const game_level *level)
