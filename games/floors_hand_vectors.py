@@ -111,6 +111,48 @@ def finish(before, outcomes, board, result):
     return dict(before=before, outcomes=outcomes, after=board(), result=result())
 
 
+def puzzle_run(lv, version, v1_gap, n, turn, solved, board, names):
+    """Pipes and Target Sums share their rules: the prologue, the gap
+    (version 1: v1_gap; version 2: 100 ms on the same cell, 150 on another),
+    the move (turn(cell) returns its outcome), completion (checked against
+    the finish floor from version 2) and the score. names: the result's
+    (moves, minimum) keys."""
+    def run(moves):
+        st = dict(prev_t=0, last_t=0, last_cell=None, moves=0, ended=False, completed=False, finish_t=-1)
+        before = board()
+        outcomes = []
+        for m in moves:
+            t, cell = m["t"], m["cell"]
+            o = prologue(st, t, cell < n, "cell_out_of_range", lambda t: t > lv["limit"])
+            if o is None:
+                gap = v1_gap if version == 1 else (100 if cell == st["last_cell"] else 150)
+                if t - st["last_t"] < gap:
+                    o = "too_fast"
+                else:
+                    o = turn(cell)
+                    st["moves"] += 1
+                    st["last_t"], st["last_cell"] = t, cell
+                    if solved():
+                        if version >= 2 and t < lv["floor"]:
+                            o = "finish_below_floor"
+                        else:
+                            st["ended"] = st["completed"] = True
+                            st["finish_t"] = t
+            outcomes.append(o)
+            if o in REJECTED:
+                break
+
+        def result():
+            score = 0
+            if st["completed"]:
+                wasted = max(0, st["moves"] - lv["min"])
+                score = 1000 + max(0, (lv["limit"] - st["finish_t"]) // 100 - 5 * wasted)
+            return {"completed": st["completed"], "score": score, "duration_ms": st["last_t"],
+                    names[0]: st["moves"], names[1]: lv["min"], "finish_ms": st["finish_t"]}
+        return finish(before, outcomes, board, result)
+    return run
+
+
 # ---- Schulte (games/schulte/spec.md) ------------------------------------------
 
 SCHULTE = [  # side, count down, reshuffle, limit
@@ -279,43 +321,13 @@ def pipes_solved(tiles, w, h, wrap):
 def pipes_run(lv, version):
     def run(moves):
         tiles = list(lv["start"])
-        n = len(tiles)
-        st = dict(prev_t=0, last_t=0, last_cell=None, turns=0, ended=False, completed=False, finish_t=-1)
 
-        def board():
-            return {"tiles": rows(list(tiles), lv["w"])}
-        before = board()
-        outcomes = []
-        for m in moves:
-            t, cell = m["t"], m["cell"]
-            o = prologue(st, t, cell < n, "cell_out_of_range", lambda t: t > lv["limit"])
-            if o is None:
-                gap = 50 if version == 1 else (100 if cell == st["last_cell"] else 150)
-                if t - st["last_t"] < gap:
-                    o = "too_fast"
-                else:
-                    tiles[cell] = rot(tiles[cell])
-                    st["turns"] += 1
-                    st["last_t"], st["last_cell"] = t, cell
-                    o = "rotated"
-                    if pipes_solved(tiles, lv["w"], lv["w"], lv["wrap"]):
-                        if version >= 2 and t < lv["floor"]:
-                            o = "finish_below_floor"
-                        else:
-                            st["ended"] = st["completed"] = True
-                            st["finish_t"] = t
-            outcomes.append(o)
-            if o in REJECTED:
-                break
-
-        def result():
-            score = 0
-            if st["completed"]:
-                wasted = max(0, st["turns"] - lv["min_turns"])
-                score = 1000 + max(0, (lv["limit"] - st["finish_t"]) // 100 - 5 * wasted)
-            return {"completed": st["completed"], "score": score, "duration_ms": st["last_t"],
-                    "turns": st["turns"], "min_turns": lv["min_turns"], "finish_ms": st["finish_t"]}
-        return finish(before, outcomes, board, result)
+        def turn(cell):
+            tiles[cell] = rot(tiles[cell])
+            return "rotated"
+        return puzzle_run(lv, version, 50, len(tiles), turn,
+                          lambda: pipes_solved(tiles, lv["w"], lv["w"], lv["wrap"]),
+                          lambda: {"tiles": rows(list(tiles), lv["w"])}, ("turns", "min_turns"))(moves)
     return run
 
 
@@ -331,7 +343,7 @@ def pipes_cases(doc):
         ks.append(k)
     tiles_to_turn = sum(1 for k in ks if k > 0)
     floor = 300 * tiles_to_turn + 100 * (sum(ks) - tiles_to_turn)
-    lv = dict(start=start, w=3, wrap=False, limit=60000, min_turns=sum(ks), floor=floor)
+    lv = dict(start=start, w=3, wrap=False, limit=60000, min=sum(ks), floor=floor)
     levels = [{"name": "hand: version 2, level 1 seed 42: tiles to turn and the floors in gen", "version": 2,
                "level": 1, "seed": 42,
                "expect": {"start": pinned["start"], "solution": pinned["solution"], "min_turns": sum(ks),
@@ -371,7 +383,10 @@ def ts_run(lv, version):
         g, cols = lv["grid"], lv["cols"]
         n = len(g)
         kept = [1] * n
-        st = dict(prev_t=0, last_t=0, last_cell=None, toggles=0, ended=False, completed=False, finish_t=-1)
+
+        def toggle(cell):
+            kept[cell] ^= 1
+            return "restored" if kept[cell] else "removed"
 
         def sums():
             rs = [sum(g[i] for i in range(n) if kept[i] and i // cols == r) for r in range(lv["rows"])]
@@ -381,37 +396,8 @@ def ts_run(lv, version):
         def board():
             rs, cs = sums()
             return {"kept": rows(list(kept), cols), "row_sums": rs, "col_sums": cs}
-        before = board()
-        outcomes = []
-        for m in moves:
-            t, cell = m["t"], m["cell"]
-            o = prologue(st, t, cell < n, "cell_out_of_range", lambda t: t > lv["limit"])
-            if o is None:
-                gap = 100 if version == 1 or cell == st["last_cell"] else 150
-                if t - st["last_t"] < gap:
-                    o = "too_fast"
-                else:
-                    kept[cell] ^= 1
-                    st["toggles"] += 1
-                    st["last_t"], st["last_cell"] = t, cell
-                    o = "restored" if kept[cell] else "removed"
-                    if sums() == (lv["row_targets"], lv["col_targets"]):
-                        if version >= 2 and t < lv["floor"]:
-                            o = "finish_below_floor"
-                        else:
-                            st["ended"] = st["completed"] = True
-                            st["finish_t"] = t
-            outcomes.append(o)
-            if o in REJECTED:
-                break
-
-        def result():
-            score = 0
-            if st["completed"]:
-                score = 1000 + max(0, (lv["limit"] - st["finish_t"]) // 100 - 5 * (st["toggles"] - lv["min"]))
-            return {"completed": st["completed"], "score": score, "duration_ms": st["last_t"],
-                    "toggles": st["toggles"], "min_toggles": lv["min"], "finish_ms": st["finish_t"]}
-        return finish(before, outcomes, board, result)
+        return puzzle_run(lv, version, 100, n, toggle, lambda: sums() == (lv["row_targets"], lv["col_targets"]),
+                          board, ("toggles", "min_toggles"))(moves)
     return run
 
 
