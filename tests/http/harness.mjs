@@ -74,13 +74,13 @@ export function replayCli(game, level, seedValue, moves, version) {
 }
 
 // Schulte: tap each number where it is now (reshuffles move them), gap ms
-// apart; from version 2 no faster than the finish floor allows (gen's
-// finish_floor_ms over the N numbers: 200 or 300 ms a number).
-export function solveSchulte(level, seedValue, gap = 110, version) {
+// apart. The default gap is a pace every version accepts: from version 2 the
+// finish floor over the N numbers (gen's finish_floor_ms: 200 or 300 ms).
+export function solveSchulte(level, seedValue, gap, version) {
   const moves = [];
   let t = 0;
   const g = gen('schulte', level, seedValue, version);
-  if (g.finish_floor_ms) gap = Math.max(gap, Math.ceil(g.finish_floor_ms / g.grid.flat().length));
+  gap ??= g.finish_floor_ms ? Math.ceil(g.finish_floor_ms / g.grid.flat().length) : 110;
   if (!g.reshuffle) {
     const grid = g.grid.flat();
     const order = grid.map((_, i) => (g.order === 'up' ? i + 1 : grid.length - i));
@@ -95,11 +95,12 @@ export function solveSchulte(level, seedValue, gap = 110, version) {
   }
 }
 
-// Pipes: turn each tile the fewest times from start to solution; from
-// version 2 at 300 ms a turn, which meets the gaps and the finish floor.
-export function solvePipes(level, seedValue, gap = 55, version) {
+// Pipes: turn each tile the fewest times from start to solution, gap ms
+// apart. The default gap is a pace every version accepts: from version 2,
+// 300 ms a turn meets the gaps and the finish floor.
+export function solvePipes(level, seedValue, gap, version) {
   const g = gen('pipes', level, seedValue, version);
-  if (g.finish_floor_ms) gap = Math.max(gap, 300);
+  gap ??= g.finish_floor_ms ? 300 : 55;
   const start = g.start.flat(), solution = g.solution.flat();
   const rot = (m) => ((m << 1) | (m >> 3)) & 15;
   const moves = [];
@@ -113,8 +114,8 @@ export function solvePipes(level, seedValue, gap = 55, version) {
 }
 
 export function solve(game, level, seedValue, version) {
-  if (game === 'schulte') return solveSchulte(level, seedValue, 110, version);
-  if (game === 'pipes') return solvePipes(level, seedValue, 55, version);
+  if (game === 'schulte') return solveSchulte(level, seedValue, undefined, version);
+  if (game === 'pipes') return solvePipes(level, seedValue, undefined, version);
   const g = gen(game, level, seedValue, version);
   // 400 ms clears every version's reaction floor (version 3: up to 350 ms).
   if (game === 'opposites') return g.answers.map((answer, i) => ({ t: g.appear_ms[i] + 400, answer }));
