@@ -88,7 +88,7 @@ export function solveSchulte(level, seedValue, gap, version) {
   }
   for (;;) {
     const out = replayCli('schulte', level, seedValue, moves, version);
-    if (out.completed || out.board.next === 0) return moves;
+    if (out.completed || out.rejected || out.board.next === 0) return moves; // a pace the floors refuse stops here
     const grid = out.board.grid.flat();
     t += gap;
     moves.push({ t, cell: grid.indexOf(out.board.next) });
