@@ -14,3 +14,11 @@ gen_status game_generate(const game *g, game_level *out, int version, int level_
     g->generate(out, version, level_no, seed);
     return GEN_OK;
 }
+
+int game_field_count(const game *g, int version)
+{
+    int n = 0;
+    for (int f = 0; f < g->n_fields; f++)
+        n += game_field_in(&g->fields[f], version);
+    return n;
+}

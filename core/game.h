@@ -21,6 +21,12 @@
  * scores recorded under it. The shell checks the version and level ranges
  * (game_generate); a game's generate() only ever gets valid input. The
  * level remembers its version.
+ *
+ * Move fields per version: a field a later version added names the first
+ * version whose moves carry it (`since`); moves of an older version lack it
+ * (the decoder refuses it there, and the game finds 0 in its slot). A
+ * field's slot in game_move.v never moves, so old moves keep their layout,
+ * their JSON and their hash.
  */
 #ifndef REPLAYD_CORE_GAME_H
 #define REPLAYD_CORE_GAME_H
@@ -35,16 +41,18 @@
 typedef struct game_level game_level;
 typedef struct game_state game_state;
 
-#define GAME_MAX_FIELDS 4
+#define GAME_MAX_FIELDS 5
 #define GAME_MAX_EXTRAS 8
 
 typedef struct game_field {
     const char *name;
     int32_t min; /* the decoder rejects values outside [min, max] as malformed */
     int32_t max;
+    int since;   /* the first version whose moves carry it; 0: every version */
 } game_field;
 
-/* One move: v[i] is the value of fields[i]. */
+/* One move: v[i] is the value of fields[i] (0 where the move's version
+ * lacks that field). */
 typedef struct game_move {
     int32_t v[GAME_MAX_FIELDS];
 } game_move;
@@ -116,6 +124,17 @@ typedef struct game {
     int (*apply)(game_state *state, const game_move *move);
     void (*result)(const game_state *state, game_result *out);
     void (*describe_level)(const game_level *level, const game_writer *w);
+    /* The level's minimum work: the fewest applied moves of a run that
+     * completes it with its best result, as far as the game knows (Schulte:
+     * the N numbers; Pipes: min_turns; Target Sums: min_toggles; Opposites:
+     * one correct answer per prompt; Contraption: the parts of the
+     * generator's plan; Driftlings: the moves of the crowd plan), or -1
+     * when the game cannot say (a Contraption fallback level, a hand-built
+     * Driftlings level). It depends on the level only, so it is the same
+     * for every version that generates the same level. The server's review
+     * signals count applied moves beyond it as wasted; the specs' finish
+     * floors derive from it. */
+    int (*min_moves)(const game_level *level);
     void (*describe_state)(const game_state *state, const game_writer *w);
     /* The game's own daily seed for a UTC date; NULL means the catalogue
      * derivation (core/daily.h). */
@@ -158,6 +177,15 @@ const game *game_find(const char *name);
  * (`out` untouched), else the game fills `out` (level_size bytes). */
 gen_status game_generate(const game *g, game_level *out, int version, int level_no,
                          uint32_t seed);
+
+/* Whether moves of that version carry the field. */
+static inline bool game_field_in(const game_field *f, int version)
+{
+    return f->since <= version;
+}
+
+/* The number of fields the moves of that version carry. */
+int game_field_count(const game *g, int version);
 
 /* Outcome index for a code name, or -1. */
 int game_outcome_index(const game *g, const char *code);

@@ -24,3 +24,20 @@ bool timed_count(timed_clock *c, int32_t t, int32_t min_gap_ms)
     c->counted_t = t;
     return true;
 }
+
+void timed_put_floors(const game_writer *w, const timed_gaps *gaps, int32_t finish_floor_ms)
+{
+    w->put_int(w->ctx, "gap_same_ms", gaps->same_ms);
+    w->put_int(w->ctx, "gap_other_ms", gaps->other_ms);
+    w->put_int(w->ctx, "finish_floor_ms", finish_floor_ms);
+}
+
+bool timed_count_at(timed_clock *c, int32_t t, int32_t target, const timed_gaps *gaps)
+{
+    bool same = c->counted_any && target == c->counted_target;
+    if (!timed_count(c, t, same ? gaps->same_ms : gaps->other_ms))
+        return false;
+    c->counted_target = target;
+    c->counted_any = true;
+    return true;
+}

@@ -174,17 +174,18 @@ static void reject_replay(request *r, submission *s, const char *reason, long mo
     rej->move_index = move;
     rej->received_at = r->started_us / 1000;
     memcpy(rej->moves_hash, s->hash, STORE_HASH_BYTES);
-    json_t *canon = moves_to_json(s->t.p.g, s->moves, (size_t)s->n);
+    json_t *canon = moves_to_json(s->t.p.g, s->t.p.version, s->moves, (size_t)s->n);
     rej->moves_json = json_dumps(canon, JSON_COMPACT);
     json_decref(canon);
     api_write(r, &s->w, rejection_committed);
 }
 
 /* The first move whose "t" is later than the allowed elapsed time. */
-static long first_move_after(const game *g, const game_move *moves, size_t n, int64_t allowed)
+static long first_move_after(const game *g, int version, const game_move *moves, size_t n,
+                             int64_t allowed)
 {
     for (int f = 0; f < g->n_fields; f++) {
-        if (strcmp(g->fields[f].name, "t") != 0)
+        if (strcmp(g->fields[f].name, "t") != 0 || !game_field_in(&g->fields[f], version))
             continue;
         for (size_t i = 0; i < n; i++)
             if (moves[i].v[f] > allowed)
@@ -261,7 +262,7 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
     json_decref(signals);
     sc->received_at = r->started_us / 1000;
     memcpy(sc->moves_hash, s->hash, sizeof sc->moves_hash);
-    json_t *canon = moves_to_json(g, s->moves, (size_t)s->n);
+    json_t *canon = moves_to_json(g, sc->p.version, s->moves, (size_t)s->n);
     sc->moves_json = json_dumps(canon, JSON_COMPACT);
     json_decref(canon);
     s->result = result_to_json(g, res);
@@ -306,12 +307,12 @@ static bool decode(request *r, const store_player *player, submission *s)
         goto done;
     }
     move_error merr;
-    s->n = moves_from_json(g, moves_json, s->moves, cap, &merr);
+    s->n = moves_from_json(g, s->t.p.version, moves_json, s->moves, cap, &merr);
     if (s->n < 0) {
         reply_error_with(r, 400, "bad_moves", merr.message, json_pack("{s:I}", "move", (json_int_t)merr.index));
         goto done;
     }
-    moves_hash(g, s->moves, (size_t)s->n, s->hash);
+    moves_hash(g, s->t.p.version, s->moves, (size_t)s->n, s->hash);
     ok = true;
 done:
     json_decref(doc);
@@ -369,7 +370,7 @@ void api_scores_submit(request *r)
     int64_t allowed = fairplay_allowed_ms(&r->app->cfg, elapsed);
     if (rep.result.duration_ms > allowed) {
         reject_replay(r, s, "duration_exceeds_elapsed",
-                      first_move_after(g, s->moves, (size_t)s->n, allowed));
+                      first_move_after(g, s->t.p.version, s->moves, (size_t)s->n, allowed));
         return;
     }
     if (!build_score(r, s, &rep.result, elapsed))

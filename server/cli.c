@@ -135,7 +135,7 @@ int cli_replay(int argc, char **argv)
         goto done;
     }
     move_error err;
-    long n = moves_from_json(a.g, arr, moves, cap, &err);
+    long n = moves_from_json(a.g, a.version, arr, moves, cap, &err);
     if (n < 0) {
         fail("%s", err.message);
         goto done;

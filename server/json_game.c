@@ -3,9 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-long moves_from_json(const game *g, const json_t *array, game_move *out, size_t cap,
+long moves_from_json(const game *g, int version, const json_t *array, game_move *out, size_t cap,
                      move_error *err)
 {
+    int n_fields = game_field_count(g, version);
     err->index = -1;
     err->message[0] = '\0';
     if (!json_is_array(array)) {
@@ -25,14 +26,16 @@ long moves_from_json(const game *g, const json_t *array, game_move *out, size_t 
             snprintf(err->message, sizeof err->message, "move %zu is not an object", i);
             return -1;
         }
-        if (json_object_size(obj) != (size_t)g->n_fields) {
+        if (json_object_size(obj) != (size_t)n_fields) {
             snprintf(err->message, sizeof err->message,
-                     "move %zu must have exactly the fields of %s", i, g->name);
+                     "move %zu must have exactly the fields of %s version %d", i, g->name, version);
             return -1;
         }
         memset(&out[i], 0, sizeof out[i]);
         for (int f = 0; f < g->n_fields; f++) {
             const game_field *fd = &g->fields[f];
+            if (!game_field_in(fd, version))
+                continue;
             const json_t *v = json_object_get(obj, fd->name);
             if (!json_is_integer(v)) {
                 snprintf(err->message, sizeof err->message, "move %zu: \"%s\" must be an integer", i,
@@ -53,13 +56,14 @@ long moves_from_json(const game *g, const json_t *array, game_move *out, size_t 
     return (long)n;
 }
 
-json_t *moves_to_json(const game *g, const game_move *moves, size_t n)
+json_t *moves_to_json(const game *g, int version, const game_move *moves, size_t n)
 {
     json_t *arr = json_array();
     for (size_t i = 0; i < n; i++) {
         json_t *obj = json_object();
         for (int f = 0; f < g->n_fields; f++)
-            json_object_set_new(obj, g->fields[f].name, json_integer(moves[i].v[f]));
+            if (game_field_in(&g->fields[f], version))
+                json_object_set_new(obj, g->fields[f].name, json_integer(moves[i].v[f]));
         json_array_append_new(arr, obj);
     }
     return arr;
@@ -197,10 +201,14 @@ json_t *outcomes_to_json(const game *g, const int *outcomes, size_t n)
 json_t *game_to_json(const game *g)
 {
     json_t *fields = json_array();
-    for (int f = 0; f < g->n_fields; f++)
-        json_array_append_new(fields, json_pack("{s:s,s:I,s:I}", "name", g->fields[f].name, "min",
-                                                (json_int_t)g->fields[f].min, "max",
-                                                (json_int_t)g->fields[f].max));
+    for (int f = 0; f < g->n_fields; f++) {
+        const game_field *fd = &g->fields[f];
+        json_t *one = json_pack("{s:s,s:I,s:I}", "name", fd->name, "min", (json_int_t)fd->min,
+                                "max", (json_int_t)fd->max);
+        if (fd->since > g->min_version)
+            json_object_set_new(one, "since", json_integer(fd->since));
+        json_array_append_new(fields, one);
+    }
     return json_pack("{s:s,s:i,s:i,s:i,s:i,s:o}", "name", g->name, "version", g->version,
                      "min_version", g->min_version, "levels", g->levels, "max_moves", g->max_moves,
                      "move_fields", fields);

@@ -19,14 +19,16 @@ typedef struct move_error {
     char message[160];
 } move_error;
 
-/* Decode a JSON array of move objects. Each object must hold exactly the
- * game's fields, each an integer within the field's range. Returns the
- * number of moves, or -1 with *err filled. At most `cap` moves. */
-long moves_from_json(const game *g, const json_t *array, game_move *out, size_t cap,
+/* Decode a JSON array of move objects of that spec version. Each object
+ * must hold exactly the fields the version's moves carry, each an integer
+ * within the field's range. The count is checked first: a list longer than
+ * `cap` or the game's max_moves is refused before any move is decoded.
+ * Returns the number of moves, or -1 with *err filled. */
+long moves_from_json(const game *g, int version, const json_t *array, game_move *out, size_t cap,
                      move_error *err);
 
-/* Moves back to JSON, for audit output and vectors. */
-json_t *moves_to_json(const game *g, const game_move *moves, size_t n);
+/* Moves of that version back to JSON, for audit output and vectors. */
+json_t *moves_to_json(const game *g, int version, const game_move *moves, size_t n);
 
 /* The game's describe_level / describe_state written into a new object. */
 json_t *level_to_json(const game *g, const game_level *level);
@@ -38,7 +40,8 @@ json_t *result_to_json(const game *g, const game_result *r);
 /* Outcome codes as a JSON array of strings. */
 json_t *outcomes_to_json(const game *g, const int *outcomes, size_t n);
 
-/* A game's catalogue entry: name, version, levels, move fields. */
+/* A game's catalogue entry: name, version, levels, move fields (a field
+ * that only later versions carry has "since"). */
 json_t *game_to_json(const game *g);
 
 #endif

@@ -5,20 +5,24 @@
 
 #include "parse.h"
 
-void moves_hash(const game *g, const game_move *moves, size_t n, uint8_t out[MOVES_HASH_BYTES])
+void moves_hash(const game *g, int version, const game_move *moves, size_t n,
+                uint8_t out[MOVES_HASH_BYTES])
 {
     crypto_generichash_state st;
     crypto_generichash_init(&st, NULL, 0, MOVES_HASH_BYTES);
     for (size_t i = 0; i < n; i++) {
         unsigned char b[4 * GAME_MAX_FIELDS];
+        size_t len = 0;
         for (int f = 0; f < g->n_fields; f++) {
+            if (!game_field_in(&g->fields[f], version))
+                continue;
             uint32_t v = (uint32_t)moves[i].v[f];
-            b[4 * f] = (unsigned char)(v >> 24);
-            b[4 * f + 1] = (unsigned char)(v >> 16);
-            b[4 * f + 2] = (unsigned char)(v >> 8);
-            b[4 * f + 3] = (unsigned char)v;
+            b[len++] = (unsigned char)(v >> 24);
+            b[len++] = (unsigned char)(v >> 16);
+            b[len++] = (unsigned char)(v >> 8);
+            b[len++] = (unsigned char)v;
         }
-        crypto_generichash_update(&st, b, (size_t)(4 * g->n_fields));
+        crypto_generichash_update(&st, b, len);
     }
     crypto_generichash_final(&st, out, MOVES_HASH_BYTES);
 }

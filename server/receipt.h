@@ -14,9 +14,11 @@
 
 #define MOVES_HASH_BYTES 32
 
-/* BLAKE2b-256 over every move's fields as 32-bit big-endian integers, in
- * field order: independent of how the JSON was written. */
-void moves_hash(const game *g, const game_move *moves, size_t n, uint8_t out[MOVES_HASH_BYTES]);
+/* BLAKE2b-256 over every move's fields (those its version carries) as
+ * 32-bit big-endian integers, in field order: independent of how the JSON
+ * was written. */
+void moves_hash(const game *g, int version, const game_move *moves, size_t n,
+                uint8_t out[MOVES_HASH_BYTES]);
 
 typedef struct receipt_fields {
     const char *score_id;

@@ -1,7 +1,9 @@
 /*
- * contraption: the level table, the placement moves and the score. apply()
- * only validates and records a placement; the one simulation runs in
- * result(), on a local copy, bounded by CT_TICK_CAP. Every rule here is in
+ * contraption: the level table, the placement moves and the score of both
+ * spec versions. apply() only validates and records a placement; the one
+ * simulation runs in result(), on a local copy, bounded by CT_TICK_CAP.
+ * Version 2 gives each placement a time `t` with a floor between parts,
+ * and the run's duration counts the simulation. Every rule here is in
  * spec.md; change both together and bump the version.
  */
 #include "contraption.h"
@@ -13,6 +15,10 @@
 
 #define SCORE_BASE 100000
 #define SCORE_PER_PART 10000
+
+/* Version 2 (spec.md, "Time"). */
+#define V2_PART_GAP_MS 1000 /* floor between placements, and before the first */
+#define V2_TICK_MS 20       /* the run is shown at most 50 ticks a second */
 
 /* Reasons for each row are in spec.md, "Level table". */
 static const ct_row level_table[15] = {
@@ -31,14 +37,19 @@ static const game_outcome outcomes[CT_OUTCOMES] = {
     [CT_OUT_OF_FIELD] = { "out_of_field", OUTCOME_REJECTED },
     [CT_OVERLAPS_WALL] = { "overlaps_wall", OUTCOME_REJECTED },
     [CT_OVERLAPS_PART] = { "overlaps_part", OUTCOME_REJECTED },
+    [CT_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED },
+    [CT_TOO_FAST] = { "too_fast", OUTCOME_REJECTED },
 };
 
-/* Wide ranges so that the game, not the decoder, names what is wrong. */
-static const game_field fields[4] = {
-    { "part", 0, CT_KINDS - 1 },
-    { "x", -10000, 10000 },
-    { "y", -10000, 10000 },
-    { "angle", -100000, 100000 },
+/* Wide ranges so that the game, not the decoder, names what is wrong.
+ * Version 1 moves have no time. */
+enum { F_PART, F_X, F_Y, F_ANGLE, F_T, F_COUNT };
+static const game_field fields[F_COUNT] = {
+    [F_PART] = { "part", 0, CT_KINDS - 1, 0 },
+    [F_X] = { "x", -10000, 10000, 0 },
+    [F_Y] = { "y", -10000, 10000, 0 },
+    [F_ANGLE] = { "angle", -100000, 100000, 0 },
+    [F_T] = { "t", 0, INT32_MAX, 2 },
 };
 
 GAME_HANDLES(ct_level, ct_state)
@@ -71,10 +82,19 @@ static int apply(game_state *state, const game_move *m)
     ct_part p;
     if (st->n_placed >= CT_MAX_PARTS)
         return CT_NO_PART_LEFT;
-    int o = ct_check_placement(st->level, st->left, st->placed, st->n_placed, m->v[0], m->v[1],
-                               m->v[2], m->v[3], &p);
+    int o = ct_check_placement(st->level, st->left, st->placed, st->n_placed, m->v[F_PART],
+                               m->v[F_X], m->v[F_Y], m->v[F_ANGLE], &p);
     if (o != CT_PLACED)
         return o;
+    int32_t t = m->v[F_T]; /* 0 in version 1 */
+    if (st->level->version >= 2) {
+        int32_t prev_t = st->n_placed > 0 ? st->placed_t[st->n_placed - 1] : 0;
+        if (t < prev_t)
+            return CT_TIME_BACKWARDS;
+        if (t - prev_t < V2_PART_GAP_MS)
+            return CT_TOO_FAST;
+    }
+    st->placed_t[st->n_placed] = t;
     st->placed[st->n_placed++] = p;
     st->left[p.kind]--;
     return CT_PLACED;
@@ -89,7 +109,11 @@ static void result(const game_state *state, game_result *out)
     out->completed = run.reached;
     if (run.reached)
         out->score = SCORE_BASE - (int64_t)SCORE_PER_PART * st->n_placed - run.arrival_tick;
+    /* Version 1 is untimed; version 2 counts to the end of the run shown. */
     out->duration_ms = -1;
+    if (st->level->version >= 2)
+        out->duration_ms = (st->n_placed > 0 ? st->placed_t[st->n_placed - 1] : 0) +
+                           (int64_t)V2_TICK_MS * run.ticks;
     out->extra[X_ARRIVAL_TICK] = run.arrival_tick;
     out->extra[X_PARTS_USED] = st->n_placed;
     out->extra[X_TICKS] = run.ticks;
@@ -102,13 +126,16 @@ static void put_box(const game_writer *w, const char *key, const ct_box *b)
     w->put_int_rows(w->ctx, key, v, 4, 0);
 }
 
-static void put_move(const game_writer *w, const ct_part *p)
+/* A placement as a move of the level's version (t only from version 2). */
+static void put_move(const game_writer *w, int version, const ct_part *p, int32_t t)
 {
     w->begin_object(w->ctx, NULL);
     w->put_int(w->ctx, "part", p->kind);
     w->put_int(w->ctx, "x", p->x);
     w->put_int(w->ctx, "y", p->y);
     w->put_int(w->ctx, "angle", p->angle);
+    if (game_field_in(&fields[F_T], version))
+        w->put_int(w->ctx, "t", t);
     w->end(w->ctx);
 }
 
@@ -148,9 +175,19 @@ static void describe_level(const game_level *level, const game_writer *w)
         w->put_bool(w->ctx, "trivial", true);
     w->begin_array(w->ctx, "plan");
     if (lv->has_plan)
-        put_move(w, &lv->plan);
+        put_move(w, lv->version, &lv->plan, V2_PART_GAP_MS); /* placed at the floor */
     w->end(w->ctx);
     w->put_int(w->ctx, "plan_arrival_tick", lv->has_plan ? lv->plan_run.arrival_tick : -1);
+    if (lv->version >= 2) {
+        w->put_int(w->ctx, "part_gap_ms", V2_PART_GAP_MS);
+        w->put_int(w->ctx, "tick_ms", V2_TICK_MS);
+    }
+}
+
+/* The generator's plan: one placement, or none on a fallback level. */
+static int min_moves(const game_level *level)
+{
+    return level_view(level)->has_plan ? 1 : -1;
 }
 
 static void describe_state(const game_state *state, const game_writer *w)
@@ -158,7 +195,7 @@ static void describe_state(const game_state *state, const game_writer *w)
     const ct_state *st = state_view(state);
     w->begin_array(w->ctx, "placed");
     for (int i = 0; i < st->n_placed; i++)
-        put_move(w, &st->placed[i]);
+        put_move(w, st->level->version, &st->placed[i], st->placed_t[i]);
     w->end(w->ctx);
     w->begin_object(w->ctx, "left");
     w->put_int(w->ctx, "ramp", st->left[CT_RAMP]);
@@ -194,11 +231,11 @@ uint32_t contraption_daily_seed(civil_date d)
 
 const game contraption_game = {
     .name = "contraption",
-    .version = 1,
+    .version = 2,
     .min_version = 1,
     .levels = 15,
     .max_moves = CT_MAX_PARTS,
-    .n_fields = 4,
+    .n_fields = F_COUNT,
     .fields = fields,
     .n_outcomes = CT_OUTCOMES,
     .outcomes = outcomes,
@@ -212,5 +249,6 @@ const game contraption_game = {
     .result = result,
     .describe_level = describe_level,
     .describe_state = describe_state,
+    .min_moves = min_moves,
     .daily_seed = contraption_daily_seed,
 };

@@ -47,6 +47,7 @@ typedef struct ct_state {
     int left[CT_KINDS]; /* inventory not yet placed */
     int n_placed;
     ct_part placed[CT_MAX_PARTS]; /* in placement order: the collision order */
+    int32_t placed_t[CT_MAX_PARTS]; /* version 2: when each was placed, ms */
 } ct_state;
 
 enum {
@@ -56,10 +57,13 @@ enum {
     CT_OUT_OF_FIELD,
     CT_OVERLAPS_WALL,
     CT_OVERLAPS_PART,
+    CT_TIME_BACKWARDS, /* version 2's time rules, after the placement rule */
+    CT_TOO_FAST,
     CT_OUTCOMES
 };
 
-/* The placement rule: checks in the order of the outcome codes above.
+/* The placement rule: checks in the order of the outcome codes above, up
+ * to CT_OVERLAPS_PART.
  * left[] is the inventory still unplaced; placed[] the parts so far. On
  * CT_PLACED, *out holds the initialised part. */
 int ct_check_placement(const ct_level *lv, const int *left, const ct_part *placed, int n_placed,

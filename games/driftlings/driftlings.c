@@ -1,7 +1,8 @@
 /*
- * driftlings: the game table, skill assignment and the result. The
- * simulation is world.c; generation is generate.c with the solver in
- * solver.c. Every rule here is in spec.md.
+ * driftlings: the game table, skill assignment and the result of both spec
+ * versions. The simulation is world.c; generation is generate.c with the
+ * solver in solver.c. Every rule here is in spec.md; version 2 measures
+ * the run's duration to its end, not to its last move.
  */
 #include "driftlings.h"
 
@@ -37,14 +38,13 @@ static const game_outcome outcomes[O_COUNT] = {
 };
 
 static const game_field fields[3] = {
-    { "tick", 0, INT32_MAX },
-    { "walker", 0, DL_MAX_CROWD - 1 },
-    { "skill", 0, DL_SKILLS - 1 },
+    { "tick", 0, INT32_MAX, 0 },
+    { "walker", 0, DL_MAX_CROWD - 1, 0 },
+    { "skill", 0, DL_SKILLS - 1, 0 },
 };
 
-enum { X_SAVED, X_QUOTA, X_CROWD, X_DEAD, X_TICKS, X_SKILLS_USED, X_COUNT };
-static const char *const result_fields[X_COUNT] = { "saved", "quota", "crowd",
-                                                    "dead",  "ticks", "skills_used" };
+static const char *const result_fields[DL_X_COUNT] = { "saved", "quota", "crowd",
+                                                       "dead",  "ticks", "skills_used" };
 
 GAME_HANDLES(dl_level, dl_state)
 
@@ -103,11 +103,9 @@ bool driftlings_level_from_ascii(dl_level *lv, const char *const *rows, int n_ro
     return true;
 }
 
-/* Version 1 is the only one: dl_generate writes it into the level. */
 static void generate(game_level *out, int version, int level_no, uint32_t seed)
 {
-    (void)version;
-    dl_generate(level_of(out), level_no, seed);
+    dl_generate(level_of(out), version, level_no, seed);
 }
 
 static void start(game_state *out, const game_level *level)
@@ -178,13 +176,15 @@ static void result(const game_state *state, game_result *out)
     out->completed = saved >= end.level->quota;
     if (out->completed)
         out->score = 1000000LL * saved - 1000LL * end.used - end.world.tick;
-    out->duration_ms = (int64_t)end.last_tick * TICK_MS;
-    out->extra[X_SAVED] = saved;
-    out->extra[X_QUOTA] = end.level->quota;
-    out->extra[X_CROWD] = end.level->crowd;
-    out->extra[X_DEAD] = dead;
-    out->extra[X_TICKS] = end.world.tick;
-    out->extra[X_SKILLS_USED] = end.used;
+    /* Version 1: to the last move's tick; version 2: to the end of the run. */
+    int32_t last = end.level->version >= 2 ? end.world.tick : end.last_tick;
+    out->duration_ms = (int64_t)last * TICK_MS;
+    out->extra[DL_X_SAVED] = saved;
+    out->extra[DL_X_QUOTA] = end.level->quota;
+    out->extra[DL_X_CROWD] = end.level->crowd;
+    out->extra[DL_X_DEAD] = dead;
+    out->extra[DL_X_TICKS] = end.world.tick;
+    out->extra[DL_X_SKILLS_USED] = end.used;
 }
 
 static void put_terrain(const game_writer *w, const dl_map *m)
@@ -267,9 +267,16 @@ static void describe_state(const game_state *state, const game_writer *w)
     put_terrain(w, &wd->map);
 }
 
+/* The crowd plan of a generated level; a hand-built level has none. */
+static int min_moves(const game_level *level)
+{
+    const dl_level *lv = level_view(level);
+    return lv->level_no > 0 ? lv->n_plan : -1;
+}
+
 const game driftlings_game = {
     .name = "driftlings",
-    .version = 1,
+    .version = 2,
     .min_version = 1,
     .levels = DL_LEVELS,
     .max_moves = 2000,
@@ -277,7 +284,7 @@ const game driftlings_game = {
     .fields = fields,
     .n_outcomes = O_COUNT,
     .outcomes = outcomes,
-    .n_extras = X_COUNT,
+    .n_extras = DL_X_COUNT,
     .result_fields = result_fields,
     .level_size = sizeof(dl_level),
     .state_size = sizeof(dl_state),
@@ -287,5 +294,6 @@ const game driftlings_game = {
     .result = result,
     .describe_level = describe_level,
     .describe_state = describe_state,
+    .min_moves = min_moves,
     .daily_seed = NULL,
 };

@@ -63,11 +63,15 @@ typedef struct dl_state {
     bool ended;
 } dl_state;
 
+/* The result's extras, in result_fields order. */
+enum { DL_X_SAVED, DL_X_QUOTA, DL_X_CROWD, DL_X_DEAD, DL_X_TICKS, DL_X_SKILLS_USED, DL_X_COUNT };
+
 extern const game driftlings_game;
 
 /* Test and bench entry point: a level from ASCII rows ('#', '=', '.', 'E',
  * 'X'; exactly one E and one X). Returns false on a malformed picture. The
- * generation record (plan, metrics) is left empty. */
+ * level is version 1; the generation record (plan, metrics) is left empty
+ * and level_no is 0. */
 bool driftlings_level_from_ascii(dl_level *lv, const char *const *rows, int n_rows, int crowd,
                                  int quota, int interval, int32_t cap,
                                  const int inventory[DL_SKILLS]);

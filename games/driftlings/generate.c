@@ -318,8 +318,9 @@ static bool crowd_plan(dl_level *lv, const dl_solution *s)
     return true;
 }
 
-/* The crowd gate proper: the plan through the game's own apply/result. */
-static bool crowd_saves_quota(const dl_level *lv)
+/* The crowd gate proper: the plan through the game's own apply/result
+ * must save the quota (version 1) or the whole crowd (version 2). */
+static bool crowd_gets_home(const dl_level *lv)
 {
     dl_state st;
     game_result r;
@@ -331,6 +332,8 @@ static bool crowd_saves_quota(const dl_level *lv)
             return false;
     }
     driftlings_game.result(h, &r);
+    if (lv->version >= 2)
+        return r.extra[DL_X_SAVED] == lv->crowd;
     return r.completed;
 }
 
@@ -398,18 +401,18 @@ static bool try_design(dl_level *lv, const design *d, const dl_level_row *row)
         return reject(lv, DL_GATE_THIN);
     if (mt->first_decision_at > BACK_LOADED)
         return reject(lv, DL_GATE_BACK_LOADED);
-    if (!crowd_plan(lv, &s) || !crowd_saves_quota(lv))
+    if (!crowd_plan(lv, &s) || !crowd_gets_home(lv))
         return reject(lv, DL_GATE_CROWD);
     return true;
 }
 
-void dl_generate(dl_level *lv, int level_no, uint32_t seed)
+void dl_generate(dl_level *lv, int version, int level_no, uint32_t seed)
 {
     const dl_level_row *row = &dl_level_table[level_no - 1];
     uint32_t rng = seed;
     design d;
     memset(lv, 0, sizeof *lv);
-    lv->version = 1;
+    lv->version = version;
     lv->level_no = level_no;
     lv->seed = seed;
     memset(lv->rejected, 0, sizeof lv->rejected);
@@ -423,18 +426,18 @@ void dl_generate(dl_level *lv, int level_no, uint32_t seed)
     }
     int32_t rejected[DL_GATES];
     memcpy(rejected, lv->rejected, sizeof rejected);
-    dl_generate_fallback(lv, level_no);
+    dl_generate_fallback(lv, version, level_no);
     memcpy(lv->rejected, rejected, sizeof rejected);
     lv->seed = seed;
     lv->metrics.candidates = DL_CANDIDATE_CAP;
 }
 
-bool dl_generate_fallback(dl_level *lv, int level_no)
+bool dl_generate_fallback(dl_level *lv, int version, int level_no)
 {
     const dl_level_row *row = &dl_level_table[level_no - 1];
     design d;
     memset(lv, 0, sizeof *lv);
-    lv->version = 1;
+    lv->version = version;
     lv->level_no = level_no;
     fallback_design(&d, row);
     bool ok = try_design(lv, &d, row); /* true for every row: test_driftlings.c */

@@ -23,11 +23,13 @@ typedef struct dl_level_row {
 
 extern const dl_level_row dl_level_table[DL_LEVELS];
 
-void dl_generate(dl_level *lv, int level_no, uint32_t seed);
+/* The level of (version, level_no, seed); versions differ only in the
+ * crowd gate (version 2: the plan saves the whole crowd). */
+void dl_generate(dl_level *lv, int version, int level_no, uint32_t seed);
 
 /* The fixed fallback design of a level row, through the same gates;
  * returns whether it passed them all (it must, for every row). */
-bool dl_generate_fallback(dl_level *lv, int level_no);
+bool dl_generate_fallback(dl_level *lv, int version, int level_no);
 
 /* FNV-1a over the terrain rows as printed (with E and X), row after row. */
 uint32_t dl_terrain_hash(const dl_map *m);

@@ -166,6 +166,20 @@ traces.append({"name": "hand: a blocker turns the next walker; a basher for a bl
     "result": {"completed": True, "score": 998994, "duration_ms": 100, "saved": 1, "quota": 1,
                "crowd": 2, "dead": 0, "ticks": 6, "skills_used": 1}})
 
+
+# Version 2 measures duration_ms to the end of the run (25 ms a tick up to
+# the tick the run was over), not to the last move. The same worked traces
+# under version 2: only duration_ms changes.
+def under_version_2(trace, name, ticks_run):
+    t = json.loads(json.dumps(trace))
+    t["name"] = "hand: version 2: " + name
+    t["version"] = 2
+    t["result"]["duration_ms"] = 25 * ticks_run
+    return t
+traces.append(under_version_2(traces[0], "duration runs to the end of the run (11 ticks, 275 ms; version 1: 225)", 11))
+traces.append(under_version_2(traces[1], "the floater's run lasts 11 ticks after its last move at tick 2 (275 ms; version 1: 50)", 11))
+traces.append(under_version_2(traces[2], "with no moves the run still lasts until the walker dies (9 ticks, 225 ms; version 1: 0)", 9))
+
 # Structural keys of generated levels, read off the level table and the
 # "level record" formulas (cap = 6*W*bands + crowd*interval + 200; a
 # one-band level has no spacing draws, so H = 6 + 1).
@@ -183,11 +197,36 @@ levels = [
      "expect": {"width": 40, "crowd": 14, "quota": 12, "interval": 4, "cap": 1216}},
 ]
 
+
+# The crowd gate (spec.md, "Versions"): level 10 with seed 2415085370 was
+# accepted under version 1 with a crowd plan that saves 9 of 10 (the fair-play
+# review found it with its own port); version 2 asks for the whole crowd, so
+# that candidate is turned down and the third is the level. The plans and the
+# boards below are the `gen` and `replay` output of that level (the C code's,
+# and for version 1 the review's); the port pins them independently once it
+# knows version 2.
+levels += [
+    {"name": "hand: version 1, level 10 seed 2415085370: the first candidate passes the quota-only crowd gate",
+     "version": 1, "level": 10, "seed": 2415085370,
+     "expect": {"width": 32, "crowd": 10, "quota": 8, "candidates": 1, "terrain_hash": 572701281,
+                "rejected": {"unsolvable": 0, "slack": 0, "shortcut": 0, "thin": 0, "back_loaded": 0, "crowd": 0}}},
+    {"name": "hand: version 2, level 10 seed 2415085370: the crowd gate turns that candidate down (it saves 9 of 10)",
+     "version": 2, "level": 10, "seed": 2415085370,
+     "expect": {"width": 32, "crowd": 10, "quota": 8, "candidates": 3, "terrain_hash": 3576730902,
+                "rejected": {"unsolvable": 0, "slack": 1, "shortcut": 0, "thin": 0, "back_loaded": 0, "crowd": 1}}},
+]
+replays = [
+    dict({"name": "hand: version 1, level 10 seed 2415085370: its crowd plan saves 9 of 10 (walker 9 gets no floater)"},
+         **json.loads('{"version":1,"level":10,"seed":2415085370,"board_before":{"tick":0,"ended":false,"hash":1605059466,"left":{"climber":10,"floater":10,"blocker":0,"basher":2,"digger":1},"walkers":[],"terrain":["................................",".E..............................","................................","=....=.........................=",".....=..........................",".....=..........................","=================##===========#=","................................","................................","................................",".............................===","................................","=..............................=","................................","................................","=.===##=========================","...........##....#..............","...........##....#..............","...........##....#..............","...........##....#..............","...........##....#..............","...........##....#..............","...........##....#..............","=..........##....#.............=","...........##....#..............","...........##....#............X.","================================"]},"moves":[{"tick":8,"walker":0,"skill":0},{"tick":12,"walker":1,"skill":0},{"tick":16,"walker":2,"skill":0},{"tick":20,"walker":3,"skill":0},{"tick":24,"walker":4,"skill":0},{"tick":28,"walker":5,"skill":0},{"tick":32,"walker":6,"skill":0},{"tick":36,"walker":7,"skill":0},{"tick":40,"walker":8,"skill":0},{"tick":44,"walker":9,"skill":0},{"tick":61,"walker":0,"skill":4},{"tick":71,"walker":0,"skill":1},{"tick":74,"walker":1,"skill":1},{"tick":78,"walker":2,"skill":1},{"tick":82,"walker":3,"skill":1},{"tick":86,"walker":4,"skill":1},{"tick":90,"walker":5,"skill":1},{"tick":94,"walker":6,"skill":1},{"tick":98,"walker":7,"skill":1},{"tick":102,"walker":8,"skill":1},{"tick":116,"walker":0,"skill":3},{"tick":123,"walker":0,"skill":3}],"outcomes":["assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned"],"board_after":{"tick":123,"ended":false,"hash":4190138139,"left":{"climber":0,"floater":1,"blocker":0,"basher":0,"digger":0},"walkers":[{"x":16,"y":25,"dir":1,"act":4,"traits":3,"fall":0},{"x":14,"y":25,"dir":1,"act":0,"traits":3,"fall":0},{"x":10,"y":25,"dir":1,"act":0,"traits":3,"fall":0},{"x":6,"y":25,"dir":1,"act":0,"traits":3,"fall":0},{"x":2,"y":25,"dir":1,"act":0,"traits":3,"fall":0},{"x":0,"y":24,"dir":1,"act":1,"traits":3,"fall":0},{"x":1,"y":25,"dir":-1,"act":0,"traits":3,"fall":0},{"x":1,"y":22,"dir":-1,"act":1,"traits":3,"fall":7},{"x":1,"y":18,"dir":-1,"act":1,"traits":3,"fall":4},{"x":17,"y":14,"dir":1,"act":7,"traits":1,"fall":7}],"terrain":["................................",".E..............................","................................","=....=.........................=",".....=..........................",".....=..........................","=================.#===========#=","................................","................................","................................",".............................===","................................","=..............................=","................................","................................","=.===##=========================","...........##....#..............","...........##....#..............","...........##....#..............","...........##....#..............","...........##....#..............","...........##....#..............","...........##....#..............","=..........##....#.............=","...........##....#..............",".................#............X.","================================"]},"result":{"completed":true,"score":8977833,"duration_ms":3075,"saved":9,"quota":8,"crowd":10,"dead":1,"ticks":167,"skills_used":22}}')),
+    dict({"name": "hand: version 2, level 10 seed 2415085370: its crowd plan saves all 10; duration_ms runs to tick 179"},
+         **json.loads('{"version":2,"level":10,"seed":2415085370,"board_before":{"tick":0,"ended":false,"hash":2254978137,"left":{"climber":10,"floater":0,"blocker":0,"basher":4,"digger":0},"walkers":[],"terrain":["...........##...................",".E.........##...................","...........##...................","=....#.....##..................=",".....#.....##...................",".....#.....##...................","==============================.=","........#.......................","........#.....#.................","........#.....#.................","........#.....#..............===","........#.....#.................","=.......#.....#................=","........#.....#.................","........#.....#.................","=.==============================",".................#..............",".................#..............",".................#..............",".................#..............","===..............#..............",".................#..............",".................#..............","=................#.............=",".................#..............",".................#............X.","================================"]},"moves":[{"tick":8,"walker":0,"skill":0},{"tick":12,"walker":1,"skill":0},{"tick":16,"walker":2,"skill":0},{"tick":20,"walker":3,"skill":0},{"tick":21,"walker":0,"skill":3},{"tick":24,"walker":4,"skill":0},{"tick":28,"walker":5,"skill":0},{"tick":32,"walker":6,"skill":0},{"tick":36,"walker":7,"skill":0},{"tick":40,"walker":8,"skill":0},{"tick":44,"walker":9,"skill":0},{"tick":77,"walker":0,"skill":3},{"tick":84,"walker":0,"skill":3},{"tick":132,"walker":0,"skill":3}],"outcomes":["assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned","assigned"],"board_after":{"tick":132,"ended":false,"hash":2982853722,"left":{"climber":0,"floater":0,"blocker":0,"basher":0,"digger":0},"walkers":[{"x":16,"y":25,"dir":1,"act":4,"traits":1,"fall":0},{"x":15,"y":25,"dir":1,"act":0,"traits":1,"fall":0},{"x":11,"y":25,"dir":1,"act":0,"traits":1,"fall":0},{"x":7,"y":25,"dir":1,"act":0,"traits":1,"fall":0},{"x":3,"y":25,"dir":1,"act":0,"traits":1,"fall":0},{"x":3,"y":22,"dir":1,"act":1,"traits":1,"fall":3},{"x":2,"y":19,"dir":1,"act":0,"traits":1,"fall":0},{"x":0,"y":18,"dir":1,"act":1,"traits":1,"fall":2},{"x":0,"y":17,"dir":-1,"act":2,"traits":1,"fall":0},{"x":1,"y":19,"dir":-1,"act":0,"traits":1,"fall":0}],"terrain":["...........##...................",".E.........##...................","...........##...................","=....#.....##..................=",".....#.....##...................",".....#..........................","==============================.=","........#.......................","........#.....#.................","........#.....#.................","........#.....#..............===","........#.....#.................","=.......#.....#................=","........#.....#.................","................................","=.==============================",".................#..............",".................#..............",".................#..............",".................#..............","===..............#..............",".................#..............",".................#..............","=................#.............=",".................#..............",".................#............X.","================================"]},"result":{"completed":true,"score":9985821,"duration_ms":4475,"saved":10,"quota":8,"crowd":10,"dead":0,"ticks":179,"skills_used":14}}')),
+]
+
 doc = {
     "game": "driftlings",
     "format": 1,
     "levels": levels,
-    "replays": [],
+    "replays": replays,
     "traces": traces,
 }
 with open("vectors/driftlings.json", "w") as f:

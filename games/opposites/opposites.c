@@ -1,6 +1,6 @@
 /*
  * opposites: the level table, the prompt schedule (generation) and the
- * answer rules of both spec versions. Every rule here is in spec.md; a
+ * answer rules of every spec version. Every rule here is in spec.md; a
  * rule change adds a version, it never edits an old one. Rules 1-4 (ended,
  * range, time) are core/timed.h's prologue.
  */
@@ -14,9 +14,14 @@
 #define MAX_PROMPTS 30
 #define N_CODES_MAX 12
 #define LEAD_MS 1000          /* before the first prompt's jitter */
-#define MIN_REACTION_MS 150   /* human floor after a prompt appears */
+#define V1_MIN_REACTION_MS 150 /* versions 1-2: one floor after a prompt appears */
 #define CORRECT_POINTS 100
-#define V2_WRONG_PENALTY 50
+#define V2_WRONG_PENALTY 50     /* from version 2 */
+
+/* Version 3: Hick's law, the floor grows with the bits of the choice
+ * (spec.md, "Human floors"). */
+#define V3_SIMPLE_REACTION_MS 150
+#define V3_MS_PER_BIT 50
 
 typedef struct level_row {
     int prompts;
@@ -43,6 +48,7 @@ typedef struct opp_level {
     int32_t prompt[MAX_PROMPTS];
     int32_t appear_ms[MAX_PROMPTS];
     int32_t end_ms; /* the last prompt's window closes */
+    int32_t min_reaction_ms; /* the version's reaction floor for this level */
 } opp_level;
 
 enum { ST_PENDING, ST_CORRECT, ST_WRONG };
@@ -72,6 +78,7 @@ enum {
     O_ANSWER_OUT_OF_RANGE,
     O_TIME_BACKWARDS,
     O_TOO_FAST,
+    O_REACTION_BELOW_FLOOR,
     O_COUNT
 };
 
@@ -85,11 +92,12 @@ static const game_outcome outcomes[O_COUNT] = {
     [O_ANSWER_OUT_OF_RANGE] = { "answer_out_of_range", OUTCOME_REJECTED },
     [O_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED },
     [O_TOO_FAST] = { "too_fast", OUTCOME_REJECTED },
+    [O_REACTION_BELOW_FLOOR] = { "reaction_below_floor", OUTCOME_REJECTED },
 };
 
 static const game_field fields[2] = {
-    { "t", 0, INT32_MAX },
-    { "answer", 0, 255 },
+    { "t", 0, INT32_MAX, 0 },
+    { "answer", 0, 255, 0 },
 };
 
 enum { X_CORRECT, X_WRONG, X_LATE, X_MISSED, X_FINISH_MS, X_COUNT };
@@ -100,6 +108,16 @@ static const char *const result_fields[X_COUNT] = { "correct", "wrong", "late", 
 static int32_t opposite(int32_t code)
 {
     return code ^ 1;
+}
+
+/* Binary digits of n (0 for 0): bits(codes - 1) names one of `codes`
+ * buttons, the ceiling of log2(codes). */
+static int32_t bits(int32_t n)
+{
+    int32_t b = 0;
+    for (; n > 0; n >>= 1)
+        b++;
+    return b;
 }
 
 /* The schedule is the same under every version: per prompt, the code
@@ -120,6 +138,9 @@ static void generate(game_level *out, int version, int level_no, uint32_t seed)
         lv->appear_ms[i] = at;
     }
     lv->end_ms = at + lv->row.window_ms;
+    lv->min_reaction_ms = version >= 3
+                              ? V3_SIMPLE_REACTION_MS + V3_MS_PER_BIT * bits(lv->row.codes - 1)
+                              : V1_MIN_REACTION_MS;
 }
 
 static void start(game_state *out, const game_level *level)
@@ -174,8 +195,8 @@ static int apply(game_state *state, const game_move *m)
     }
     if (st->closed[p])
         return O_REPEATED;
-    if (reaction < MIN_REACTION_MS)
-        return O_TOO_FAST;
+    if (reaction < lv->min_reaction_ms)
+        return lv->version >= 3 ? O_REACTION_BELOW_FLOOR : O_TOO_FAST;
     if (answer == opposite(lv->prompt[p])) {
         st->status[p] = ST_CORRECT;
         st->correct++;
@@ -218,7 +239,7 @@ static void describe_level(const game_level *level, const game_writer *w)
         answers[i] = opposite(lv->prompt[i]);
     w->put_int(w->ctx, "codes", lv->row.codes);
     w->put_int(w->ctx, "window_ms", lv->row.window_ms);
-    w->put_int(w->ctx, "min_reaction_ms", MIN_REACTION_MS);
+    w->put_int(w->ctx, "min_reaction_ms", lv->min_reaction_ms);
     w->put_int(w->ctx, "end_ms", lv->end_ms);
     w->put_int_rows(w->ctx, "prompts", lv->prompt, lv->row.prompts, 0);
     w->put_int_rows(w->ctx, "answers", answers, lv->row.prompts, 0);
@@ -232,9 +253,14 @@ static void describe_state(const game_state *state, const game_writer *w)
     w->put_int(w->ctx, "points", st->points);
 }
 
+static int min_moves(const game_level *level)
+{
+    return level_view(level)->row.prompts;
+}
+
 const game opposites_game = {
     .name = "opposites",
-    .version = 2,
+    .version = 3,
     .min_version = 1,
     .levels = 15,
     .max_moves = 500,
@@ -252,5 +278,6 @@ const game opposites_game = {
     .result = result,
     .describe_level = describe_level,
     .describe_state = describe_state,
+    .min_moves = min_moves,
     .daily_seed = NULL,
 };

@@ -1,7 +1,9 @@
 /*
- * pipes: the level table and the rotation rules. Generation and the solver
- * live in generate.c and board.c. Every rule here is in spec.md; rules 1-4
- * (ended, range, time) are core/timed.h's prologue.
+ * pipes: the level table and the rotation rules of both spec versions.
+ * Generation and the solver live in generate.c and board.c. Every rule here
+ * is in spec.md; rules 1-4 (ended, range, time) are core/timed.h's
+ * prologue. Version 2 adds the human floors: a gap that depends on the
+ * tile, and a finish floor from the level's min_turns and tiles to turn.
  */
 #include "pipes.h"
 
@@ -10,8 +12,13 @@
 #include "../../core/timed.h"
 #include "board.h"
 
-#define MIN_ROTATION_GAP_MS 50 /* human floor between two rotations */
+#define V1_ROTATION_GAP_MS 50 /* version 1: one floor between two rotations */
 #define WASTED_TURN_PENALTY 5  /* deciseconds of bonus per extra quarter turn */
+
+/* Version 2 floors (spec.md, "Human floors"). */
+static const timed_gaps v2_turn_gaps = { 100, 150 }; /* same tile again, another tile */
+#define V2_TILE_MS 300 /* finish floor per tile that needs turning */
+#define V2_REPEAT_MS 100 /* per further quarter turn of such a tile */
 
 typedef struct level_row {
     int side;
@@ -35,6 +42,8 @@ typedef struct pipes_level {
     pipes_topo topo;
     pipes_generated board;
     int min_turns; /* quarter turns from start to solution, tile by tile */
+    int tiles_to_turn; /* tiles whose start is not their solution */
+    int32_t finish_floor_ms; /* version 2: the earliest a run may complete */
 } pipes_level;
 
 typedef struct pipes_state {
@@ -48,7 +57,15 @@ typedef struct pipes_state {
 
 GAME_HANDLES(pipes_level, pipes_state)
 
-enum { O_ROTATED, O_AFTER_END, O_CELL_OUT_OF_RANGE, O_TIME_BACKWARDS, O_TOO_FAST, O_COUNT };
+enum {
+    O_ROTATED,
+    O_AFTER_END,
+    O_CELL_OUT_OF_RANGE,
+    O_TIME_BACKWARDS,
+    O_TOO_FAST,
+    O_FINISH_BELOW_FLOOR,
+    O_COUNT
+};
 
 static const game_outcome outcomes[O_COUNT] = {
     [O_ROTATED] = { "rotated", OUTCOME_APPLIED },
@@ -56,11 +73,12 @@ static const game_outcome outcomes[O_COUNT] = {
     [O_CELL_OUT_OF_RANGE] = { "cell_out_of_range", OUTCOME_REJECTED },
     [O_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED },
     [O_TOO_FAST] = { "too_fast", OUTCOME_REJECTED },
+    [O_FINISH_BELOW_FLOOR] = { "finish_below_floor", OUTCOME_REJECTED },
 };
 
 static const game_field fields[2] = {
-    { "t", 0, INT32_MAX },
-    { "cell", 0, INT32_MAX },
+    { "t", 0, INT32_MAX, 0 },
+    { "cell", 0, INT32_MAX, 0 },
 };
 
 enum { X_TURNS, X_MIN_TURNS, X_FINISH_MS, X_COUNT };
@@ -86,8 +104,13 @@ static void generate(game_level *out, int version, int level_no, uint32_t seed)
     lv->row = level_table[level_no - 1];
     pipes_topo_init(&lv->topo, lv->row.side, lv->row.side, lv->row.wrap);
     pipes_generate_board(&lv->topo, seed, &lv->board);
-    for (int c = 0; c < lv->topo.n; c++)
-        lv->min_turns += turns_between(lv->board.start[c], lv->board.solution[c]);
+    for (int c = 0; c < lv->topo.n; c++) {
+        int k = turns_between(lv->board.start[c], lv->board.solution[c]);
+        lv->min_turns += k;
+        lv->tiles_to_turn += k > 0;
+    }
+    lv->finish_floor_ms =
+        V2_TILE_MS * lv->tiles_to_turn + V2_REPEAT_MS * (lv->min_turns - lv->tiles_to_turn);
 }
 
 static void start(game_state *out, const game_level *level)
@@ -113,11 +136,15 @@ static int apply(game_state *state, const game_move *m)
                            lv->row.limit_ms);
     if (o != TIMED_GO_ON)
         return o;
-    if (!timed_count(&st->clock, t, MIN_ROTATION_GAP_MS))
+    bool slow_enough = lv->version == 1 ? timed_count(&st->clock, t, V1_ROTATION_GAP_MS)
+                                        : timed_count_at(&st->clock, t, cell, &v2_turn_gaps);
+    if (!slow_enough)
         return O_TOO_FAST;
     st->tiles[cell] = pipes_rotate(st->tiles[cell]);
     st->turns++;
     if (pipes_solved(&lv->topo, st->tiles)) {
+        if (lv->version >= 2 && t < lv->finish_floor_ms)
+            return O_FINISH_BELOW_FLOOR;
         st->clock.ended = true;
         st->completed = true;
         st->finish_t = t;
@@ -165,6 +192,15 @@ static void describe_level(const game_level *level, const game_writer *w)
     w->put_int(w->ctx, "rejected", lv->board.rejected);
     w->put_bool(w->ctx, "unique", lv->board.unique);
     w->put_int(w->ctx, "min_turns", lv->min_turns);
+    if (lv->version >= 2) {
+        w->put_int(w->ctx, "tiles_to_turn", lv->tiles_to_turn);
+        timed_put_floors(w, &v2_turn_gaps, lv->finish_floor_ms);
+    }
+}
+
+static int min_moves(const game_level *level)
+{
+    return level_view(level)->min_turns;
 }
 
 static void describe_state(const game_state *state, const game_writer *w)
@@ -175,7 +211,7 @@ static void describe_state(const game_state *state, const game_writer *w)
 
 const game pipes_game = {
     .name = "pipes",
-    .version = 1,
+    .version = 2,
     .min_version = 1,
     .levels = 15,
     .max_moves = 2000,
@@ -193,5 +229,6 @@ const game pipes_game = {
     .result = result,
     .describe_level = describe_level,
     .describe_state = describe_state,
+    .min_moves = min_moves,
     .daily_seed = NULL,
 };

@@ -1,7 +1,9 @@
 /*
- * schulte: level table, generation (one shuffle of 1..N), and the tap rules.
- * Every rule here is written down in spec.md; change both together and bump
- * the version. Rules 1-4 (ended, range, time) are core/timed.h's prologue.
+ * schulte: level table, generation (one shuffle of 1..N), and the tap rules
+ * of both spec versions. Every rule here is written down in spec.md; change
+ * both together and bump the version. Rules 1-4 (ended, range, time) are
+ * core/timed.h's prologue. Version 2 adds the human floors: a tap gap that
+ * depends on the cell, and a finish floor from the level's N numbers.
  */
 #include "schulte.h"
 
@@ -13,7 +15,12 @@
 #define MAX_SIDE 7
 #define MAX_CELLS (MAX_SIDE * MAX_SIDE)
 #define MISTAKE_LIMIT 5
-#define MIN_TAP_GAP_MS 100 /* human floor between two counted taps */
+#define V1_TAP_GAP_MS 100 /* version 1: one floor between two counted taps */
+
+/* Version 2 floors (spec.md, "Human floors"). */
+static const timed_gaps v2_tap_gaps = { 100, 150 }; /* same cell again, another cell */
+#define V2_NUMBER_MS 200           /* finish floor per number, fixed grid */
+#define V2_NUMBER_RESHUFFLED_MS 300 /* per number when every find reshuffles */
 
 typedef struct level_row {
     int side;
@@ -39,6 +46,7 @@ typedef struct schulte_level {
     int cells;
     int32_t grid[MAX_CELLS];
     uint32_t rng_after; /* stream state after generation, for reshuffles */
+    int32_t finish_floor_ms; /* version 2: the earliest a run may complete */
 } schulte_level;
 
 typedef struct schulte_state {
@@ -63,6 +71,7 @@ enum {
     O_CELL_OUT_OF_RANGE,
     O_TIME_BACKWARDS,
     O_TOO_FAST,
+    O_FINISH_BELOW_FLOOR,
     O_COUNT
 };
 
@@ -74,11 +83,12 @@ static const game_outcome outcomes[O_COUNT] = {
     [O_CELL_OUT_OF_RANGE] = { "cell_out_of_range", OUTCOME_REJECTED },
     [O_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED },
     [O_TOO_FAST] = { "too_fast", OUTCOME_REJECTED },
+    [O_FINISH_BELOW_FLOOR] = { "finish_below_floor", OUTCOME_REJECTED },
 };
 
 static const game_field fields[2] = {
-    { "t", 0, INT32_MAX },
-    { "cell", 0, INT32_MAX },
+    { "t", 0, INT32_MAX, 0 },
+    { "cell", 0, INT32_MAX, 0 },
 };
 
 enum { X_FOUND, X_MISTAKES, X_FINISH_MS, X_COUNT };
@@ -98,6 +108,8 @@ static void generate(game_level *out, int version, int level_no, uint32_t seed)
     uint32_t rng = seed;
     rng_shuffle_i32(&rng, lv->grid, (size_t)lv->cells);
     lv->rng_after = rng;
+    lv->finish_floor_ms =
+        lv->cells * (lv->row.reshuffle ? V2_NUMBER_RESHUFFLED_MS : V2_NUMBER_MS);
 }
 
 static void start(game_state *out, const game_level *level)
@@ -145,7 +157,9 @@ static int apply(game_state *state, const game_move *m)
         return o;
     if (st->grid[cell] == 0)
         return O_ALREADY_FOUND;
-    if (!timed_count(&st->clock, t, MIN_TAP_GAP_MS))
+    bool slow_enough = lv->version == 1 ? timed_count(&st->clock, t, V1_TAP_GAP_MS)
+                                        : timed_count_at(&st->clock, t, cell, &v2_tap_gaps);
+    if (!slow_enough)
         return O_TOO_FAST;
 
     if (st->grid[cell] != st->expected) {
@@ -154,6 +168,8 @@ static int apply(game_state *state, const game_move *m)
             st->clock.ended = true;
         return O_MISTAKE;
     }
+    if (lv->version >= 2 && st->found + 1 == lv->cells && t < lv->finish_floor_ms)
+        return O_FINISH_BELOW_FLOOR;
     st->grid[cell] = 0;
     st->found++;
     st->expected += lv->row.count_down ? -1 : 1;
@@ -193,6 +209,13 @@ static void describe_level(const game_level *level, const game_writer *w)
     w->put_int(w->ctx, "limit_ms", lv->row.limit_ms);
     w->put_int(w->ctx, "mistake_limit", MISTAKE_LIMIT);
     w->put_int_rows(w->ctx, "grid", lv->grid, lv->row.side, lv->row.side);
+    if (lv->version >= 2)
+        timed_put_floors(w, &v2_tap_gaps, lv->finish_floor_ms);
+}
+
+static int min_moves(const game_level *level)
+{
+    return level_view(level)->cells;
 }
 
 static void describe_state(const game_state *state, const game_writer *w)
@@ -205,7 +228,7 @@ static void describe_state(const game_state *state, const game_writer *w)
 
 const game schulte_game = {
     .name = "schulte",
-    .version = 1,
+    .version = 2,
     .min_version = 1,
     .levels = 15,
     .max_moves = 1000,
@@ -223,5 +246,6 @@ const game schulte_game = {
     .result = result,
     .describe_level = describe_level,
     .describe_state = describe_state,
+    .min_moves = min_moves,
     .daily_seed = NULL,
 };

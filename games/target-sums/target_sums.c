@@ -1,7 +1,9 @@
 /*
- * target-sums: the level table and the toggle rules. Generation and the
- * solution counter live in generate.c and board.c. Every rule here is in
- * spec.md; rules 1-4 (ended, range, time) are core/timed.h's prologue.
+ * target-sums: the level table and the toggle rules of both spec versions.
+ * Generation and the solution counter live in generate.c and board.c. Every
+ * rule here is in spec.md; rules 1-4 (ended, range, time) are
+ * core/timed.h's prologue. Version 2 adds the human floors: a gap that
+ * depends on the cell, and a finish floor from the level's min_toggles.
  */
 #include "target_sums.h"
 
@@ -10,8 +12,12 @@
 #include "../../core/timed.h"
 #include "board.h"
 
-#define MIN_TOGGLE_GAP_MS 100  /* human floor between two toggles */
+#define V1_TOGGLE_GAP_MS 100  /* version 1: one floor between two toggles */
 #define WASTED_TOGGLE_PENALTY 5 /* deciseconds of bonus per extra toggle */
+
+/* Version 2 floors (spec.md, "Human floors"). */
+static const timed_gaps v2_toggle_gaps = { 100, 150 }; /* same cell again, another cell */
+#define V2_TOGGLE_MS 500 /* finish floor per toggle the solution needs */
 
 typedef struct level_row {
     ts_shape shape;
@@ -37,6 +43,7 @@ typedef struct ts_level {
     level_row row;
     ts_generated board;
     int min_toggles; /* removed cells of the solution: the player starts all kept */
+    int32_t finish_floor_ms; /* version 2: the earliest a run may complete */
 } ts_level;
 
 typedef struct ts_state {
@@ -60,6 +67,7 @@ enum {
     O_CELL_OUT_OF_RANGE,
     O_TIME_BACKWARDS,
     O_TOO_FAST,
+    O_FINISH_BELOW_FLOOR,
     O_COUNT
 };
 
@@ -70,11 +78,12 @@ static const game_outcome outcomes[O_COUNT] = {
     [O_CELL_OUT_OF_RANGE] = { "cell_out_of_range", OUTCOME_REJECTED },
     [O_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED },
     [O_TOO_FAST] = { "too_fast", OUTCOME_REJECTED },
+    [O_FINISH_BELOW_FLOOR] = { "finish_below_floor", OUTCOME_REJECTED },
 };
 
 static const game_field fields[2] = {
-    { "t", 0, INT32_MAX },
-    { "cell", 0, INT32_MAX },
+    { "t", 0, INT32_MAX, 0 },
+    { "cell", 0, INT32_MAX, 0 },
 };
 
 enum { X_TOGGLES, X_MIN_TOGGLES, X_FINISH_MS, X_COUNT };
@@ -91,6 +100,7 @@ static void generate(game_level *out, int version, int level_no, uint32_t seed)
     ts_generate_board(&lv->row.shape, seed, &lv->board);
     for (int i = 0; i < lv->board.grid.n; i++)
         lv->min_toggles += !lv->board.solution[i];
+    lv->finish_floor_ms = V2_TOGGLE_MS * lv->min_toggles;
 }
 
 static void start(game_state *out, const game_level *level)
@@ -133,7 +143,9 @@ static int apply(game_state *state, const game_move *m)
                            lv->row.limit_ms);
     if (o != TIMED_GO_ON)
         return o;
-    if (!timed_count(&st->clock, t, MIN_TOGGLE_GAP_MS))
+    bool slow_enough = lv->version == 1 ? timed_count(&st->clock, t, V1_TOGGLE_GAP_MS)
+                                        : timed_count_at(&st->clock, t, cell, &v2_toggle_gaps);
+    if (!slow_enough)
         return O_TOO_FAST;
     const ts_grid *g = &lv->board.grid;
     st->kept[cell] = !st->kept[cell];
@@ -142,6 +154,8 @@ static int apply(game_state *state, const game_move *m)
     shift_line(&st->col_sum[cell % g->cols], g->col_target[cell % g->cols], delta, &st->lines_off);
     st->toggles++;
     if (st->lines_off == 0) {
+        if (lv->version >= 2 && t < lv->finish_floor_ms)
+            return O_FINISH_BELOW_FLOOR;
         st->clock.ended = true;
         st->completed = true;
         st->finish_t = t;
@@ -193,6 +207,13 @@ static void describe_level(const game_level *level, const game_writer *w)
     w->put_int(w->ctx, "rejected", lv->board.rejected);
     w->put_bool(w->ctx, "fallback", lv->board.fallback);
     w->put_int(w->ctx, "min_toggles", lv->min_toggles);
+    if (lv->version >= 2)
+        timed_put_floors(w, &v2_toggle_gaps, lv->finish_floor_ms);
+}
+
+static int min_moves(const game_level *level)
+{
+    return level_view(level)->min_toggles;
 }
 
 static void describe_state(const game_state *state, const game_writer *w)
@@ -213,7 +234,7 @@ static void describe_state(const game_state *state, const game_writer *w)
 
 const game target_sums_game = {
     .name = "target-sums",
-    .version = 1,
+    .version = 2,
     .min_version = 1,
     .levels = 15,
     .max_moves = 2000,
@@ -231,5 +252,6 @@ const game target_sums_game = {
     .result = result,
     .describe_level = describe_level,
     .describe_state = describe_state,
+    .min_moves = min_moves,
     .daily_seed = NULL,
 };

@@ -115,7 +115,7 @@ static json_t *solution(const game *g, uint32_t seed)
     game_move *moves = malloc(MAX_MOVES * sizeof *moves);
     game_generate(g, level, g->version, 1, seed);
     int n = typical(g, level, moves);
-    json_t *out = moves_to_json(g, moves, (size_t)n);
+    json_t *out = moves_to_json(g, g->version, moves, (size_t)n);
     free(moves);
     free(level);
     return out;

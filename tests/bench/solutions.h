@@ -21,7 +21,8 @@ static inline int json_int(const json_t *o, const char *k)
 }
 
 /* Builds the typical full solution from the level's description (and, for
- * Schulte's reshuffles, from the board as it stands before each tap). */
+ * Schulte's reshuffles, from the board as it stands before each tap), paced
+ * to pass every version's human floors. */
 static inline int typical(const game *g, const game_level *level, game_move *out)
 {
     json_t *d = level_to_json(g, level);
@@ -56,7 +57,7 @@ static inline int typical(const game *g, const game_level *level, game_move *out
             int want = (int)json_integer_value(json_array_get(json_array_get(sol, i), j));
             while (m != want) {
                 m = ((m << 1) | (m >> 3)) & 15;
-                out[n++] = (game_move){ { t += 100, cell } };
+                out[n++] = (game_move){ { t += 300, cell } };
             }
             cell++;
         }
@@ -65,7 +66,7 @@ static inline int typical(const game *g, const game_level *level, game_move *out
         json_array_foreach(json_object_get(d, "solution"), i, row) json_array_foreach(row, j, v)
         {
             if (json_integer_value(v) == 0) {
-                out[n] = (game_move){ { 150 * (n + 1), cell } };
+                out[n] = (game_move){ { 500 * (n + 1), cell } };
                 n++;
             }
             cell++;
@@ -73,7 +74,7 @@ static inline int typical(const game *g, const game_level *level, game_move *out
     } else if (strcmp(g->name, "opposites") == 0) {
         const json_t *appear = json_object_get(d, "appear_ms");
         json_array_foreach(json_object_get(d, "answers"), i, v)
-            out[n++] = (game_move){ { (int32_t)json_integer_value(json_array_get(appear, i)) + 300,
+            out[n++] = (game_move){ { (int32_t)json_integer_value(json_array_get(appear, i)) + 400,
                                       (int32_t)json_integer_value(v) } };
     } else {
         json_array_foreach(json_object_get(d, "plan"), i, v) {

@@ -135,13 +135,17 @@ static void replay_into(hasher *x, const game_level *level, game_state *state, c
 }
 
 /* Pseudo-random moves: time-like fields grow, the others are small. */
-static int random_moves(const game *g, uint32_t *rng, game_move *out)
+static int random_moves(const game *g, int version, uint32_t *rng, game_move *out)
 {
     int n = (int)rng_below(rng, 60);
     int32_t clock[GAME_MAX_FIELDS] = { 0 };
     for (int i = 0; i < n; i++) {
         for (int f = 0; f < g->n_fields; f++) {
             const char *name = g->fields[f].name;
+            if (!game_field_in(&g->fields[f], version)) {
+                out[i].v[f] = 0; /* the decoder's value for a field the version lacks */
+                continue;
+            }
             bool timeish = strcmp(name, "t") == 0 || strcmp(name, "tick") == 0;
             if (timeish) {
                 clock[f] += (int32_t)rng_below(rng, strcmp(name, "t") == 0 ? 700 : 12);
@@ -187,7 +191,7 @@ int main(void)
                     replay_into(&x, level, state, moves, x.n_plan);
                 }
                 for (int k = 0; k < 4; k++)
-                    replay_into(&x, level, state, moves, random_moves(g, &rng, moves));
+                    replay_into(&x, level, state, moves, random_moves(g, version, &rng, moves));
             }
         }
         printf("%-12s %08x\n", g->name, (unsigned)x.h);

@@ -30,7 +30,8 @@ async function pages(path, limit) {
   return out;
 }
 
-const gaps = [300, 150, 200, 150, 400, 120, 200, 250, 150, 350, 180, 220];
+// Version 2's finish floor on level 3 is 16 x 200 ms: every gap stays above it.
+const gaps = [400, 250, 300, 250, 500, 220, 300, 350, 250, 450, 280, 320];
 let players = [];
 let submitted = [];
 
@@ -74,7 +75,7 @@ test('a cursor stays correct when scores arrive between pages', async () => {
   const first = (await call(srv, 'GET', '/v1/leaderboards/schulte/3?limit=4')).json;
   const newcomer = await register(srv, 'newcomer');
   players.push(newcomer);
-  await play(newcomer, 101); // the best score on the board
+  await play(newcomer, 201); // the best score on the board
   const second = (await call(srv, 'GET', `/v1/leaderboards/schulte/3?limit=4&cursor=${first.next_cursor}`)).json;
   const seen = new Set(first.entries.map((e) => e.score_id));
   assert.ok(second.entries.every((e) => !seen.has(e.score_id)), 'no entry twice');
@@ -90,7 +91,7 @@ test('a backwards cursor stays correct when scores arrive between pages', async 
   // A key between entries: the page before it. Then scores land above and below.
   const top = await register(srv, 'late-top');
   players.push(top);
-  await play(top, 101);
+  await play(top, 201);
   const bottom = await register(srv, 'late-bottom');
   players.push(bottom);
   await play(bottom, 900);
@@ -128,7 +129,7 @@ test('around me includes my entry with neighbours either side', async () => {
 test('a level board keeps each player\'s best', async () => {
   const p = await register(srv, 'improver');
   const slow = await play(p, 500, 4);
-  const fast = await play(p, 120, 4);
+  const fast = await play(p, 201, 4);
   const slower = await play(p, 600, 4);
   assert.ok(fast.score > slow.score && slow.score > slower.score);
   const r = await call(srv, 'GET', '/v1/leaderboards/schulte/4');

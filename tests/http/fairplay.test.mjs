@@ -33,7 +33,7 @@ test('copying the daily: moves private until the day closes, a copied run refuse
     const leader = await register(srv, 'leader');
     const copier = await register(srv, 'copier');
     const t = await seed(srv, leader.token, { daily: true });
-    const moves = ownRun(t.game, t.level, t.seed, 130);
+    const moves = ownRun(t.game, t.level, t.seed, 330);
     await awaitRun(t, moves);
     const first = await call(srv, 'POST', '/v1/scores', { token: leader.token, body: { seed_token: t.seed_token, moves } });
     assert.equal(first.status, 200, first.text);
@@ -58,7 +58,7 @@ test('copying the daily: moves private until the day closes, a copied run refuse
     assert.equal(copied.status, 409, copied.text);
     assert.equal(copied.json.error.code, 'duplicate_run');
     // ... and the copier's token is still good for a run of their own.
-    const own = ownRun(ct.game, ct.level, ct.seed, 140);
+    const own = ownRun(ct.game, ct.level, ct.seed, 340);
     await awaitRun(ct, own);
     const honest = await call(srv, 'POST', '/v1/scores', { token: copier.token, body: { seed_token: ct.seed_token, moves: own } });
     assert.equal(honest.status, 200, honest.text);
@@ -116,11 +116,17 @@ test('time that means something: no free slack; a human-paced run with network d
   const srv = await startServer();
   try {
     const p = await register(srv, 'sprinter');
-    // A bot's run of 49 taps at the floor, sent 200 ms after the seed.
+    // A bot's run of 49 taps at 100 ms: under the game's own floors.
     const s = await seed(srv, p.token, { game: 'schulte', level: 15 });
     const bot = solveSchulte(15, s.seed, 100);
+    const floor = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: bot } });
+    assert.equal(floor.status, 422, floor.text);
+    assert.equal(floor.json.error.reason, 'too_fast');
+    // The same bot at a pace the floors allow, sent 200 ms after the seed:
+    // the run claims far more time than has passed.
+    const paced = solveSchulte(15, s.seed, 310);
     await sleep(200);
-    const fast = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: bot } });
+    const fast = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: paced } });
     assert.equal(fast.status, 422, fast.text);
     assert.equal(fast.json.error.reason, 'duration_exceeds_elapsed');
     // The old 2 s of free slack: a run claiming 1.5 s more than has passed.
@@ -134,7 +140,7 @@ test('time that means something: no free slack; a human-paced run with network d
     // draw, the run, 150 ms to send it.
     const s3 = await seed(srv, p.token, { game: 'pipes', level: 2 });
     await sleep(150);
-    const mine = solvePipes(2, s3.seed, 250);
+    const mine = solvePipes(2, s3.seed, 300);
     await sleep(mine[mine.length - 1].t + 150);
     const ok = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s3.seed_token, moves: mine } });
     assert.equal(ok.status, 200, ok.text);
@@ -175,7 +181,7 @@ test('rehearsal: a run started long after its token was issued is recorded as a 
   try {
     const p = await register(srv, 'rehearser');
     const s = await seed(srv, p.token, { game: 'pipes', level: 3 });
-    const moves = solvePipes(3, s.seed, 120);
+    const moves = solvePipes(3, s.seed, 320);
     // 2 s solving it offline first, then the run itself
     await sleep(2000 + moves[moves.length - 1].t + 30);
     const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
@@ -186,7 +192,7 @@ test('rehearsal: a run started long after its token was issued is recorded as a 
     assert.equal(seen.json.signals.claimed_ms, moves[moves.length - 1].t);
     // Played at once: no signal.
     const s2 = await seed(srv, p.token, { game: 'pipes', level: 3 });
-    const m2 = solvePipes(3, s2.seed, 120);
+    const m2 = solvePipes(3, s2.seed, 320);
     await awaitRun(s2, m2);
     const r2 = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s2.seed_token, moves: m2 } });
     assert.equal((await admin(srv, `/v1/admin/scores/${r2.json.score_id}`)).json.signals.rehearsal, false);

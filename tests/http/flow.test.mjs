@@ -42,9 +42,10 @@ for (const game of ['schulte', 'pipes']) {
     const p = await register(srv, `${game}-player`);
     assert.ok(p.player_id > 0 && p.token.length > 20);
     const s = await seed(srv, p.token, { game, level: 1 });
+    const current = (await call(srv, 'GET', '/v1/games')).json.games.find((x) => x.name === game).version;
     assert.equal(s.game, game);
     assert.equal(s.level, 1);
-    assert.equal(s.version, 1);
+    assert.equal(s.version, current, 'new tokens carry the current spec version');
     assert.ok(Number.isInteger(s.seed) && s.seed >= 0);
     assert.ok(Date.parse(s.expires_at) > Date.now());
     const moves = solve(game, 1, s.seed);
@@ -77,7 +78,7 @@ for (const game of ['schulte', 'pipes']) {
     const audit = await call(srv, 'GET', `/v1/scores/${r.json.score_id}`);
     assert.equal(audit.status, 200);
     assert.deepEqual(audit.json.moves, moves);
-    assert.equal(audit.json.version, 1);
+    assert.equal(audit.json.version, current);
     assert.equal(audit.json.seed, s.seed);
     assert.equal(audit.json.score, want.score);
     assert.equal(audit.json.result.score, want.score);

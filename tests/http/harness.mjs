@@ -78,11 +78,14 @@ export function replayCli(game, level, seedValue, moves, version) {
   return JSON.parse(execFileSync(BIN, args, { input: JSON.stringify({ moves }), encoding: 'utf8' }));
 }
 
-// Schulte: tap each number where it is now (reshuffles move them), gap ms apart.
-export function solveSchulte(level, seedValue, gap = 110, version) {
+// Schulte: tap each number where it is now (reshuffles move them), gap ms
+// apart. The default gap is a pace every version accepts: from version 2 the
+// finish floor over the N numbers (gen's finish_floor_ms: 200 or 300 ms).
+export function solveSchulte(level, seedValue, gap, version) {
   const moves = [];
   let t = 0;
   const g = gen('schulte', level, seedValue, version);
+  gap ??= g.finish_floor_ms ? Math.ceil(g.finish_floor_ms / g.grid.flat().length) : 110;
   if (!g.reshuffle) {
     const grid = g.grid.flat();
     const order = grid.map((_, i) => (g.order === 'up' ? i + 1 : grid.length - i));
@@ -90,16 +93,19 @@ export function solveSchulte(level, seedValue, gap = 110, version) {
   }
   for (;;) {
     const out = replayCli('schulte', level, seedValue, moves, version);
-    if (out.completed || out.board.next === 0) return moves;
+    if (out.completed || out.rejected || out.board.next === 0) return moves; // a pace the floors refuse stops here
     const grid = out.board.grid.flat();
     t += gap;
     moves.push({ t, cell: grid.indexOf(out.board.next) });
   }
 }
 
-// Pipes: turn each tile the fewest times from start to solution.
-export function solvePipes(level, seedValue, gap = 55) {
-  const g = gen('pipes', level, seedValue);
+// Pipes: turn each tile the fewest times from start to solution, gap ms
+// apart. The default gap is a pace every version accepts: from version 2,
+// 300 ms a turn meets the gaps and the finish floor.
+export function solvePipes(level, seedValue, gap, version) {
+  const g = gen('pipes', level, seedValue, version);
+  gap ??= g.finish_floor_ms ? 300 : 55;
   const start = g.start.flat(), solution = g.solution.flat();
   const rot = (m) => ((m << 1) | (m >> 3)) & 15;
   const moves = [];
@@ -113,13 +119,15 @@ export function solvePipes(level, seedValue, gap = 55) {
 }
 
 export function solve(game, level, seedValue, version) {
-  if (game === 'schulte') return solveSchulte(level, seedValue, 110, version);
-  if (game === 'pipes') return solvePipes(level, seedValue);
+  if (game === 'schulte') return solveSchulte(level, seedValue, undefined, version);
+  if (game === 'pipes') return solvePipes(level, seedValue, undefined, version);
   const g = gen(game, level, seedValue, version);
-  if (game === 'opposites') return g.answers.map((answer, i) => ({ t: g.appear_ms[i] + 300, answer }));
+  // 400 ms clears every version's reaction floor (version 3: up to 350 ms).
+  if (game === 'opposites') return g.answers.map((answer, i) => ({ t: g.appear_ms[i] + 400, answer }));
   if (game === 'target-sums') {
     const cells = g.solution.flat().map((keep, cell) => (keep ? -1 : cell)).filter((c) => c >= 0);
-    return cells.map((cell, i) => ({ t: 150 * (i + 1), cell }));
+    const pace = g.finish_floor_ms ? 500 : 150; // version 2: 500 ms a needed toggle
+    return cells.map((cell, i) => ({ t: pace * (i + 1), cell }));
   }
   if (Array.isArray(g.plan)) return g.plan;
   throw new Error(`no solver for ${game} in the harness`);

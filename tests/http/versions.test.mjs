@@ -17,7 +17,7 @@ test('an Opposites v1 score survives the move to v2', async () => {
     const p = await register(srv, 'veteran');
     const games = (await call(srv, 'GET', '/v1/games')).json.games;
     const opp = games.find((g) => g.name === 'opposites');
-    assert.equal(opp.version, 2);
+    assert.equal(opp.version, 3);
     assert.equal(opp.min_version, 1);
     assert.equal(opp.issue_version, 1);
     const s = await seed(srv, p.token, { game: 'opposites', level: 2 });
@@ -43,7 +43,7 @@ test('an Opposites v1 score survives the move to v2', async () => {
     assert.deepEqual(audit.json.result, { ...audit.json.result, ...replayCli('opposites', 2, s.seed, audit.json.moves, 1).result });
     assert.equal(replayCli('opposites', 2, audit.json.seed, audit.json.moves, audit.json.version).score, v1.score);
     const fresh = await seed(srv, p.token, { game: 'opposites', level: 2 });
-    assert.equal(fresh.version, 2, 'new tokens are issued at the current version');
+    assert.equal(fresh.version, 3, 'new tokens are issued at the current version');
     const again = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: played } });
     assert.equal(again.status, 200, 'a retry of the v1 submission still answers the recorded v1 score');
     assert.equal(again.json.score, v1.score);

@@ -15,7 +15,7 @@ out=$("$bin" gen pipes 1 42)
 expect "pipes level 1 seed 42 start" "$out" '"start":[[4,7,9],[6,14,4],[4,6,1]]'
 expect "pipes level 1 seed 42 solution" "$out" '"solution":[[2,14,12],[6,13,1],[1,3,8]]'
 expect "pipes level 1 seed 42 one node" "$out" '"nodes":1,"rejected":0'
-expect "gen carries game, version, level, seed" "$out" '{"game":"pipes","version":1,"level":1,"seed":42'
+expect "gen carries game, version, level, seed" "$out" '{"game":"pipes","version":2,"level":1,"seed":42'
 out=$("$bin" gen pipes 15 0)
 expect "pipes level 15 is 7x7 wrapping" "$out" '"width":7,"height":7,"wrap":true'
 out=$("$bin" gen pipes 11 2)

@@ -1,8 +1,9 @@
 /*
  * Unit tests for games/contraption: floor division and trig, the tick
  * traces, whole levels and replays of vectors/contraption.json, the daily
- * seeds, every placement rejection, the fallback path, and the sweep over
- * every level and seeds 0..499 (the bare ball misses, the plan hits).
+ * seeds, every placement rejection, the fallback path, the sweep over
+ * every level and seeds 0..499 (the bare ball misses, the plan hits), and
+ * the move fields of each version (version 2 adds t).
  */
 #include "../check.h"
 
@@ -16,6 +17,7 @@
 #include "../../games/contraption/contraption.h"
 #include "../../games/contraption/level.h"
 #include "../../server/json_game.h"
+#include "../../server/receipt.h"
 
 #define VECTORS "vectors/contraption.json"
 #define SWEEP_SEEDS 500
@@ -144,10 +146,10 @@ static void traces(void)
     }
 }
 
-static void *new_level(int level, uint32_t seed)
+static void *new_level(int version, int level, uint32_t seed)
 {
     void *lv = calloc(1, G->level_size);
-    if (lv && game_generate(G, lv, 1, level, seed) != GEN_OK) {
+    if (lv && game_generate(G, lv, version, level, seed) != GEN_OK) {
         free(lv);
         return NULL;
     }
@@ -161,7 +163,7 @@ static void level_vectors(void)
     size_t i;
     json_t *c;
     json_array_foreach(cases, i, c) {
-        void *lv = new_level((int)geti(c, "level"), (uint32_t)geti(c, "seed"));
+        void *lv = new_level((int)geti(c, "version"), (int)geti(c, "level"), (uint32_t)geti(c, "seed"));
         CHECK(lv != NULL);
         if (!lv)
             continue;
@@ -185,7 +187,7 @@ static void replay_vectors(void)
     size_t i;
     json_t *c;
     json_array_foreach(cases, i, c) {
-        game_level *lv = new_level((int)geti(c, "level"), (uint32_t)geti(c, "seed"));
+        game_level *lv = new_level((int)geti(c, "version"), (int)geti(c, "level"), (uint32_t)geti(c, "seed"));
         game_state *st = calloc(1, G->state_size);
         CHECK(lv && st);
         if (!lv || !st) {
@@ -196,7 +198,8 @@ static void replay_vectors(void)
         game_move moves[CT_MAX_PARTS];
         int outs[CT_MAX_PARTS];
         move_error err;
-        long n = moves_from_json(G, json_object_get(c, "moves"), moves, CT_MAX_PARTS, &err);
+        long n = moves_from_json(G, (int)geti(c, "version"), json_object_get(c, "moves"), moves,
+                                 CT_MAX_PARTS, &err);
         CHECK(n >= 0);
         G->start(st, lv);
         json_t *before = state_to_json(G, st);
@@ -265,7 +268,7 @@ static const char *place_after(const ct_level *lv, const game_move *before, int 
 
 static void illegal_placements(void)
 {
-    const ct_level *lv = new_level(1, 0); /* 3 ramps, no fan */
+    const ct_level *lv = new_level(1, 1, 0); /* 3 ramps, no fan */
     CHECK(lv != NULL);
     if (!lv)
         return;
@@ -293,7 +296,7 @@ static void illegal_placements(void)
     free((void *)lv);
 
     /* Fans: a level that grants one. */
-    const ct_level *lf = new_level(4, 0);
+    const ct_level *lf = new_level(1, 4, 0);
     CHECK(lf && lf->inventory[CT_FAN] == 1);
     if (lf) {
         game_move fan = { { CT_FAN, 50, 50, 0 } };
@@ -317,7 +320,8 @@ static void generate_is_pure(void)
             CHECK_EQ(game_generate(G, b, 1, 7, s), GEN_OK);
             CHECK(memcmp(a, b, G->level_size) == 0);
         }
-        CHECK_EQ(game_generate(G, a, 2, 1, 0), GEN_BAD_VERSION);
+        CHECK_EQ(game_generate(G, a, 3, 1, 0), GEN_BAD_VERSION);
+        CHECK_EQ(game_generate(G, a, 0, 1, 0), GEN_BAD_VERSION);
         CHECK_EQ(game_generate(G, a, 1, 0, 0), GEN_BAD_LEVEL);
         CHECK_EQ(game_generate(G, a, 1, 16, 0), GEN_BAD_LEVEL);
     }
@@ -447,6 +451,56 @@ static void sweep_all_levels(void)
     CHECK(plans > 0);
 }
 
+static long decode_text(int version, const char *text, game_move *out, move_error *err)
+{
+    json_t *arr = json_loads(text, 0, NULL);
+    long n = moves_from_json(G, version, arr, out, CT_MAX_PARTS, err);
+    json_decref(arr);
+    return n;
+}
+
+/* Version 1 moves have no t; version 2 moves must carry it. The JSON and
+ * the hash of a version 1 move are what they were before t existed. */
+static void fields_by_version(void)
+{
+    game_move m[2];
+    move_error err;
+    const char *v1 = "[{\"part\":0,\"x\":50,\"y\":60,\"angle\":450}]";
+    const char *v2 = "[{\"part\":0,\"x\":50,\"y\":60,\"angle\":450,\"t\":1000}]";
+    CHECK_EQ(decode_text(1, v1, m, &err), 1);
+    CHECK_EQ(m[0].v[4], 0);
+    CHECK_EQ(decode_text(1, v2, m, &err), -1); /* t is not a version 1 field */
+    CHECK_EQ(err.index, 0);
+    CHECK_EQ(decode_text(2, v1, m, &err), -1); /* version 2 needs t */
+    CHECK_EQ(decode_text(2, v2, m, &err), 1);
+    CHECK_EQ(m[0].v[4], 1000);
+
+    json_t *back = moves_to_json(G, 1, m, 1);
+    CHECK_EQ(json_object_size(json_array_get(back, 0)), 4);
+    CHECK(json_object_get(json_array_get(back, 0), "t") == NULL);
+    json_decref(back);
+    back = moves_to_json(G, 2, m, 1);
+    CHECK_EQ(json_integer_value(json_object_get(json_array_get(back, 0), "t")), 1000);
+    json_decref(back);
+
+    /* The version 1 hash covers 16 bytes a move, as it always did. */
+    uint8_t got[MOVES_HASH_BYTES], want[MOVES_HASH_BYTES];
+    const unsigned char bytes[16] = { 0, 0, 0, 0, 0, 0, 0, 50, 0, 0, 0, 60, 0, 0, 1, 194 };
+    moves_hash(G, 1, m, 1, got);
+    crypto_generichash(want, sizeof want, bytes, sizeof bytes, NULL, 0);
+    CHECK(memcmp(got, want, sizeof got) == 0);
+    moves_hash(G, 2, m, 1, want);
+    CHECK(memcmp(got, want, sizeof got) != 0); /* t counts in version 2 */
+
+    json_t *entry = game_to_json(G);
+    const json_t *fields = json_object_get(entry, "move_fields");
+    CHECK_EQ(json_array_size(fields), 5);
+    CHECK_EQ(json_integer_value(json_object_get(json_array_get(fields, 4), "since")), 2);
+    CHECK(json_object_get(json_array_get(fields, 0), "since") == NULL);
+    json_decref(entry);
+    CHECK_EQ(decode_text(2, "[{\"part\":0,\"x\":50,\"y\":60,\"angle\":450,\"t\":-1}]", m, &err), -1);
+}
+
 int main(void)
 {
     json_error_t jerr;
@@ -465,6 +519,7 @@ int main(void)
     RUN(fallback_after_40);
     RUN(random_machines);
     RUN(sweep_all_levels);
+    RUN(fields_by_version);
     json_decref(vectors);
     CHECK_DONE();
 }

@@ -165,6 +165,54 @@ static void timed_count_gap(void)
     CHECK(timed_count(&c, INT32_MAX, 100));
 }
 
+/* Version 2 floors: the gap depends on whether the move taps the target of
+ * the previous counted move; a refused move changes nothing. */
+static void timed_count_at_by_target(void)
+{
+    static const timed_gaps gaps = { 100, 150 };
+    timed_clock c = { 0 };
+    CHECK(!timed_count_at(&c, 149, 0, &gaps)); /* the first move: another target */
+    CHECK(!c.counted_any);
+    CHECK(timed_count_at(&c, 150, 0, &gaps));
+    CHECK(!timed_count_at(&c, 249, 0, &gaps)); /* the same target */
+    CHECK(timed_count_at(&c, 250, 0, &gaps));
+    CHECK(!timed_count_at(&c, 399, 7, &gaps)); /* another target */
+    CHECK_EQ(c.counted_target, 0);
+    CHECK_EQ(c.counted_t, 250);
+    CHECK(timed_count_at(&c, 400, 7, &gaps));
+    CHECK_EQ(c.counted_target, 7);
+    CHECK(timed_count_at(&c, 500, 7, &gaps));
+    CHECK(timed_count_at(&c, INT32_MAX, 3, &gaps));
+}
+
+/* Every game declares its minimum work; the fields a version's moves carry. */
+static void min_moves_and_fields(void)
+{
+    for (size_t i = 0; i < game_catalog_count; i++) {
+        const game *g = game_catalog[i];
+        CHECK(g->min_moves != NULL);
+        game_level *lv = malloc(g->level_size);
+        for (int v = g->min_version; v <= g->version; v++) {
+            for (int l = 1; l <= g->levels; l += 7) {
+                CHECK_EQ(game_generate(g, lv, v, l, 11), GEN_OK);
+                int m = g->min_moves(lv);
+                CHECK(m == -1 || (m >= 1 && m <= g->max_moves));
+            }
+            int n = game_field_count(g, v);
+            CHECK(n >= 1 && n <= g->n_fields);
+        }
+        CHECK_EQ(game_field_count(g, g->version), g->n_fields); /* the newest carries them all */
+        free(lv);
+    }
+    const game *s = game_find("schulte"), *c = game_find("contraption");
+    game_level *lv = malloc(s->level_size);
+    CHECK_EQ(game_generate(s, lv, 2, 15, 0), GEN_OK);
+    CHECK_EQ(s->min_moves(lv), 49); /* N = 7 x 7 */
+    free(lv);
+    CHECK_EQ(game_field_count(c, 1), 4); /* part, x, y, angle */
+    CHECK_EQ(game_field_count(c, 2), 5); /* and t */
+}
+
 int main(void)
 {
     RUN(mulberry32_seed0);
@@ -177,5 +225,7 @@ int main(void)
     RUN(generate_checks_ranges);
     RUN(timed_prologue_order);
     RUN(timed_count_gap);
+    RUN(timed_count_at_by_target);
+    RUN(min_moves_and_fields);
     CHECK_DONE();
 }

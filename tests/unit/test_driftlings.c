@@ -39,11 +39,16 @@ static bool level_from_json(const json_t *tr, dl_level *lv)
     for (int s = 0; s < DL_SKILLS; s++)
         inv[s] = (int)json_integer_value(
             json_object_get(json_object_get(tr, "inventory"), skill_keys[s]));
-    return driftlings_level_from_ascii(
-        lv, r, n, (int)json_integer_value(json_object_get(tr, "crowd")),
-        (int)json_integer_value(json_object_get(tr, "quota")),
-        (int)json_integer_value(json_object_get(tr, "interval")),
-        (int32_t)json_integer_value(json_object_get(tr, "cap")), inv);
+    if (!driftlings_level_from_ascii(lv, r, n, (int)json_integer_value(json_object_get(tr, "crowd")),
+                                     (int)json_integer_value(json_object_get(tr, "quota")),
+                                     (int)json_integer_value(json_object_get(tr, "interval")),
+                                     (int32_t)json_integer_value(json_object_get(tr, "cap")), inv))
+        return false;
+    /* A trace is played under version 1 unless it names another. */
+    const json_t *version = json_object_get(tr, "version");
+    if (version)
+        lv->version = (int)json_integer_value(version);
+    return true;
 }
 
 static bool walkers_match(const dl_world *w, const json_t *want)
@@ -276,32 +281,39 @@ static void run_moves(const dl_level *lv, const game_move *m, size_t n, replay_r
 
 static void fallbacks_pass_every_gate(void)
 {
-    for (int l = 1; l <= DL_LEVELS; l++) {
-        CHECK(dl_generate_fallback(&lv_buf, l));
-        replay_report rep;
-        run_moves(&lv_buf, lv_buf.plan, (size_t)lv_buf.n_plan, &rep);
-        CHECK(!rep.rejected && rep.result.completed);
+    for (int version = G->min_version; version <= G->version; version++) {
+        for (int l = 1; l <= DL_LEVELS; l++) {
+            CHECK(dl_generate_fallback(&lv_buf, version, l));
+            replay_report rep;
+            run_moves(&lv_buf, lv_buf.plan, (size_t)lv_buf.n_plan, &rep);
+            CHECK(!rep.rejected && rep.result.completed);
+            CHECK(version < 2 || rep.result.extra[DL_X_SAVED] == lv_buf.crowd);
+        }
     }
 }
 
-static void generated_plans_win(void)
+/* Every generated plan wins: version 1 by the quota, version 2 by saving
+ * the whole crowd (its crowd gate). */
+static void generated_plans_win_at(int version)
 {
     int fallbacks = 0, levels = 0;
-    long long candidates = 0;
+    long long candidates = 0, crowd_rejected = 0;
     for (int l = 1; l <= DL_LEVELS; l++) {
         for (uint32_t seed = 0; seed < SWEEP_SEEDS; seed++) {
             dl_level *lv = &lv_buf;
-            CHECK_EQ(game_generate(G, game_level_handle(lv), 1, l, seed), GEN_OK);
+            CHECK_EQ(game_generate(G, game_level_handle(lv), version, l, seed), GEN_OK);
             levels++;
             fallbacks += lv->metrics.fallback;
             candidates += lv->metrics.candidates;
+            crowd_rejected += lv->rejected[DL_GATE_CROWD];
             replay_report rep;
             run_moves(lv, lv->plan, (size_t)lv->n_plan, &rep);
             if (rep.rejected || !rep.result.completed || rep.applied != (size_t)lv->n_plan) {
                 printf("  level %d seed %u: plan does not win\n", l, seed);
                 CHECK(false);
             }
-            CHECK(rep.result.extra[0] >= lv->quota);
+            CHECK(rep.result.extra[DL_X_SAVED] >= (version >= 2 ? lv->crowd : lv->quota));
+            CHECK_EQ(G->min_moves(game_level_const_handle(lv)), lv->n_plan);
             run_moves(lv, NULL, 0, &rep);
             if (rep.result.completed) {
                 printf("  level %d seed %u: the empty list wins\n", l, seed);
@@ -310,8 +322,16 @@ static void generated_plans_win(void)
             CHECK(lv->metrics.slack == 0 || lv->metrics.fallback);
         }
     }
-    printf("  sweep: %d levels, %lld candidates, %d fallbacks\n", levels, candidates, fallbacks);
+    printf("  sweep, version %d: %d levels, %lld candidates (%lld turned down by the crowd gate), "
+           "%d fallbacks\n",
+           version, levels, candidates, crowd_rejected, fallbacks);
     CHECK(fallbacks * 20 < levels); /* the fallback is rare */
+}
+
+static void generated_plans_win(void)
+{
+    for (int version = G->min_version; version <= G->version; version++)
+        generated_plans_win_at(version);
 }
 
 static void generation_is_deterministic(void)
@@ -324,7 +344,7 @@ static void generation_is_deterministic(void)
         CHECK(dl_terrain_hash(&lv_buf.map) != dl_terrain_hash(&lv_buf2.map) ||
               lv_buf.n_plan != lv_buf2.n_plan);
     }
-    CHECK_EQ(game_generate(G, game_level_handle(&lv_buf), 2, 1, 0), GEN_BAD_VERSION);
+    CHECK_EQ(game_generate(G, game_level_handle(&lv_buf), 3, 1, 0), GEN_BAD_VERSION);
     CHECK_EQ(game_generate(G, game_level_handle(&lv_buf), 1, 16, 0), GEN_BAD_LEVEL);
     CHECK_EQ(game_generate(G, game_level_handle(&lv_buf), 1, 0, 0), GEN_BAD_LEVEL);
 }
@@ -419,7 +439,7 @@ static void gen_output_replays(void)
             }
             CHECK_EQ(json_integer_value(json_object_get(o, "terrain_hash")), h);
             move_error err;
-            long n = moves_from_json(G, json_object_get(o, "plan"), moves, DL_MAX_PLAN, &err);
+            long n = moves_from_json(G, 1, json_object_get(o, "plan"), moves, DL_MAX_PLAN, &err);
             CHECK_EQ(n, lv_buf.n_plan);
             if (n > 0) {
                 replay_report rep;

@@ -71,13 +71,14 @@ static int64_t pts(const schedule *s, int32_t r)
  * levels are generated at v2. */
 static void versions_declared_and_bounded(void)
 {
-    CHECK_EQ(G->version, 2);
+    CHECK_EQ(G->version, 3);
     CHECK_EQ(G->min_version, 1);
     game_level *lv = game_level_handle(level_buf);
     CHECK(game_generate(G, lv, 1, 1, 0) == GEN_OK);
     CHECK(game_generate(G, lv, 2, 1, 0) == GEN_OK);
+    CHECK(game_generate(G, lv, 3, 1, 0) == GEN_OK);
     CHECK(game_generate(G, lv, 0, 1, 0) == GEN_BAD_VERSION);
-    CHECK(game_generate(G, lv, 3, 1, 0) == GEN_BAD_VERSION);
+    CHECK(game_generate(G, lv, 4, 1, 0) == GEN_BAD_VERSION);
     CHECK(game_generate(G, lv, 2, 0, 0) == GEN_BAD_LEVEL);
     CHECK(game_generate(G, lv, 2, 16, 0) == GEN_BAD_LEVEL);
 }

@@ -173,7 +173,8 @@ static void bad_level_and_version(void)
     game_level *level = malloc(pipes_game.level_size);
     CHECK_EQ(game_generate(&pipes_game, level, 1, 0, 1), GEN_BAD_LEVEL);
     CHECK_EQ(game_generate(&pipes_game, level, 1, 16, 1), GEN_BAD_LEVEL);
-    CHECK_EQ(game_generate(&pipes_game, level, 2, 1, 1), GEN_BAD_VERSION);
+    CHECK_EQ(game_generate(&pipes_game, level, 2, 1, 1), GEN_OK);
+    CHECK_EQ(game_generate(&pipes_game, level, 3, 1, 1), GEN_BAD_VERSION);
     CHECK_EQ(game_generate(&pipes_game, level, 0, 1, 1), GEN_BAD_VERSION);
     free(level);
 }

@@ -60,7 +60,8 @@ static void table_shape(void)
     for (int lv = 1; lv <= 15; lv++)
         CHECK(sides[lv] >= 3 && sides[lv] <= 7);
     CHECK_EQ(game_generate(&schulte_game, level, 1, 16, 7), GEN_BAD_LEVEL);
-    CHECK_EQ(game_generate(&schulte_game, level, 2, 1, 7), GEN_BAD_VERSION);
+    CHECK_EQ(game_generate(&schulte_game, level, 2, 1, 7), GEN_OK);
+    CHECK_EQ(game_generate(&schulte_game, level, 3, 1, 7), GEN_BAD_VERSION);
     free(level);
 }
 
@@ -161,7 +162,7 @@ static void reshuffle_moves_only_unfound(void)
 static long decode(const char *text, game_move *out, move_error *err)
 {
     json_t *arr = json_loads(text, 0, NULL);
-    long n = moves_from_json(&schulte_game, arr, out, 8, err);
+    long n = moves_from_json(&schulte_game, 1, arr, out, 8, err);
     json_decref(arr);
     return n;
 }

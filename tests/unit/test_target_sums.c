@@ -396,7 +396,8 @@ static void rejections_and_timeout(void)
 static void version_and_level_bounds(void)
 {
     game_level *lv = game_level_handle(R.level);
-    CHECK(game_generate(G, lv, 2, 1, 0) == GEN_BAD_VERSION);
+    CHECK(game_generate(G, lv, 2, 1, 0) == GEN_OK);
+    CHECK(game_generate(G, lv, 3, 1, 0) == GEN_BAD_VERSION);
     CHECK(game_generate(G, lv, 0, 1, 0) == GEN_BAD_VERSION);
     CHECK(game_generate(G, lv, 1, 0, 0) == GEN_BAD_LEVEL);
     CHECK(game_generate(G, lv, 1, 16, 0) == GEN_BAD_LEVEL);

@@ -170,7 +170,8 @@ static const char *run_replay_case(const game *g, const json_t *c, const game_le
     }
     json_decref(got);
     got = NULL;
-    long n = moves_from_json(g, moves_json, moves, cap, &err);
+    long n = moves_from_json(g, (int)json_integer_value(json_object_get(c, "version")), moves_json,
+                             moves, cap, &err);
     if (n < 0) {
         snprintf(msg, sizeof msg, "moves do not decode: %s", err.message);
         why = msg;

@@ -64,9 +64,9 @@ for level in range(1, 16):
         V["levels"].append({"name": "hand: level %d seed %d" % (level, seed), "version": 1, "level": level,
                             "seed": seed, "expect": g})
 
-def rp(name, level, seed, moves):
-    r = replay(level, seed, moves)
-    case = {"name": "hand: " + name, "version": 1, "level": level, "seed": seed,
+def rp(name, level, seed, moves, version=1):
+    r = replay(level, seed, moves, version)
+    case = {"name": "hand: " + name, "version": version, "level": level, "seed": seed,
             "board_before": r["board_before"], "moves": moves, "outcomes": r["outcomes"]}
     if "rejected" in r: case["rejected"] = r["rejected"]
     else:
@@ -104,6 +104,34 @@ for (lvn, seed) in ((4, 0), (9, 42), (13, 1), (15, 0), (15, 4294967295)):
 gg = generate(9, 42)
 R.append(rp("level 9 seed 42, the plan plus two fans", 9, 42,
             gg['plan'] + [{"part": 1, "x": 10, "y": 130, "angle": 1400}, {"part": 1, "x": 90, "y": 130, "angle": -1400}]))
+
+# Version 2: every placement carries t (spec.md 5.1).
+def at(moves, *ts):
+    return [dict(m, t=t) for m, t in zip(moves, ts)]
+for (lvn, seed) in ((1, 0), (15, 0)):
+    g2 = generate_v(lvn, seed, 2)
+    V["levels"].append({"name": "hand: version 2, level %d seed %d: the same level, the plan placed at t = 1000"
+                        % (lvn, seed), "version": 2, "level": lvn, "seed": seed,
+                        "expect": {k: g2[k] for k in ("ball", "goal", "walls", "inventory", "plan",
+                                                      "plan_arrival_tick", "part_gap_ms", "tick_ms")}})
+R.append(rp("version 2, level 1 seed 0: the plan at t = 1000 (the floor); the run counts 20 ms a tick", 1, 0,
+            at(p10, 1000), 2))
+R.append(rp("version 2, level 1 seed 0: the plan at t = 999 is too_fast", 1, 0, at(p10, 999), 2))
+R.append(rp("version 2, level 1 seed 0: no moves: the bare ball's run alone is the duration", 1, 0, [], 2))
+spare = {"part": 0, "x": 85, "y": 20, "angle": 0}
+R.append(rp("version 2, level 1 seed 0: a second part 1000 ms after the first is placed", 1, 0,
+            at(p10 + [spare], 1500, 2500), 2))
+R.append(rp("version 2, level 1 seed 0: a second part 999 ms after the first is too_fast", 1, 0,
+            at(p10 + [spare], 1500, 2499), 2))
+R.append(rp("version 2, level 1 seed 0: a second part earlier than the first is time_backwards", 1, 0,
+            at(p10 + [spare], 5000, 4999), 2))
+R.append(rp("version 2: the placement checks come before the time rules (bad_angle at t = 0)", 1, 0,
+            [{"part": 0, "x": 50, "y": 50, "angle": 1401, "t": 0}], 2))
+R.append(rp("version 2, level 1 seed 0: an overlap at a time that is also too fast is overlaps_part", 1, 0,
+            at([{"part": 0, "x": 50, "y": 50, "angle": 450}, {"part": 0, "x": 52, "y": 52, "angle": -450}],
+               1000, 1200), 2))
+g15 = generate(15, 0)
+R.append(rp("version 2, level 15 seed 0: the plan at the floor", 15, 0, at(g15['plan'], 1000), 2))
 V["replays"] = R
 
 s = json.dumps(V, indent=1)

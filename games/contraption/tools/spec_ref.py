@@ -206,24 +206,49 @@ def generate(level, seed):
                 discarded={'pre_solved': pre, 'no_sweep_solution': nosw}, sims=sims,
                 fallback=True, trivial=True, plan=[], plan_arrival_tick=-1)
 
-def replay(level, seed, moves):
+# Version 2 (spec.md, "Versions" and 5.1): the same level; a placement
+# carries t, at least PART_GAP after the previous one (the first after 0);
+# duration_ms = last t + TICK_MS per simulated tick.
+PART_GAP = 1000
+TICK_MS = 20
+
+def generate_v(level, seed, version):
+    g = generate(level, seed)
+    if version >= 2:
+        g['plan'] = [dict(m, t=PART_GAP) for m in g['plan']]
+        g['part_gap_ms'] = PART_GAP
+        g['tick_ms'] = TICK_MS
+    return g
+
+def replay(level, seed, moves, version=1):
     lv = generate(level, seed)
     left = [lv['inventory']['ramp'], lv['inventory']['fan']]
-    placed = []; outcomes = []
+    placed = []; times = []; outcomes = []
     def board():
-        return {'placed': [{'part': p['kind'], 'x': p['x'], 'y': p['y'], 'angle': p['angle']} for p in placed],
-                'left': {'ramp': left[0], 'fan': left[1]}}
+        out = []
+        for p, t in zip(placed, times):
+            m = {'part': p['kind'], 'x': p['x'], 'y': p['y'], 'angle': p['angle']}
+            if version >= 2: m['t'] = t
+            out.append(m)
+        return {'placed': out, 'left': {'ramp': left[0], 'fan': left[1]}}
     before = board()
     for i, m in enumerate(moves):
         code, p = check(lv['walls'], left, placed, m['part'], m['x'], m['y'], m['angle'])
+        if code == 'placed' and version >= 2:
+            prev_t = times[-1] if times else 0
+            if m['t'] < prev_t: code = 'time_backwards'
+            elif m['t'] - prev_t < PART_GAP: code = 'too_fast'
         outcomes.append(code)
         if code != 'placed':
             return dict(board_before=before, outcomes=outcomes, rejected={'move': i, 'reason': code})
-        placed.append(p); left[p['kind']] -= 1
+        placed.append(p); times.append(m.get('t', 0)); left[p['kind']] -= 1
     r = simulate(lv['ball'], lv['goal'], lv['walls'], placed)
     n = len(placed)
+    duration = -1
+    if version >= 2:
+        duration = (times[-1] if times else 0) + TICK_MS * r['ticks']
     res = dict(completed=r['reached'], score=(100000 - 10000 * n - r['arrival_tick']) if r['reached'] else 0,
-               duration_ms=-1, arrival_tick=r['arrival_tick'], parts_used=n, ticks=r['ticks'], end=r['end'])
+               duration_ms=duration, arrival_tick=r['arrival_tick'], parts_used=n, ticks=r['ticks'], end=r['end'])
     return dict(board_before=before, outcomes=outcomes, board_after=board(), result=res)
 
 def fnv(text):
