@@ -25,8 +25,12 @@ void api_players_create(request *r)
     if (!doc)
         return;
     const json_t *name = json_object_get(doc, "name");
-    if (json_object_size(doc) != 1 || !json_is_string(name) ||
-        !valid_name(json_string_value(name), json_string_length(name)) ||
+    if (json_object_size(doc) != 1 || !json_is_string(name)) {
+        json_decref(doc);
+        reply_error(r, 400, "bad_request", "expected {\"name\": string}");
+        return;
+    }
+    if (!valid_name(json_string_value(name), json_string_length(name)) ||
         strlen(json_string_value(name)) != json_string_length(name)) {
         json_decref(doc);
         reply_error(r, 400, "bad_name", "name must be 1 to 64 bytes of text without control characters");
