@@ -4,10 +4,11 @@
 #   make test        + the test dependencies; every suite, one progress line
 #                    each, ending with "N passed, N failed"
 #   make check       + the heavy ones: -Werror, the suite under ASan+UBSan,
-#                    the cross-build determinism check, cppcheck, libFuzzer
-# and on the side: make install (PREFIX, DESTDIR), make deb (a Debian
-# package, with lintian), make deb-check (installs it in a Debian 12 chroot),
-# make bench, make fuzz, make vectors, make clean.
+#                    the cross-build determinism check, cppcheck, libFuzzer,
+#                    the Debian package and lintian
+# and on the side: make install (PREFIX, DESTDIR), make deb (the package
+# alone), make deb-check (installs it in a fresh Debian 12 chroot), make
+# bench, make fuzz, make cross, make vectors, make clean.
 
 VERSION := $(shell cat VERSION)
 
@@ -39,7 +40,7 @@ PKGS := $(foreach l,$(LIBS),$(word 1,$(subst =, ,$(l))))
 # tools/apt-need reads "package:command" as: install package only when
 # command is missing (Node.js and npm may not come from Debian).
 APT_BUILD := $(foreach l,$(LIBS),$(word 2,$(subst =, ,$(l)))) pkg-config gcc libc6-dev
-APT_TEST := nodejs:node npm:npm curl sqlite3 openssl
+APT_TEST := nodejs:node npm:npm curl sqlite3 openssl man-db:man systemd:systemd-analyze
 APT_CHECK := clang libclang-rt-14-dev cppcheck gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
              qemu-user
 APT_BENCH := wrk
@@ -82,7 +83,7 @@ deps:
 deps-test: deps
 	@tools/apt-need $(APT_TEST)
 deps-check: deps-test
-	@tools/apt-need $(APT_CHECK)
+	@tools/apt-need $(APT_CHECK) $(APT_DEB)
 deps-bench: deps-test
 	@tools/apt-need $(APT_BENCH)
 deps-deb:
@@ -144,7 +145,8 @@ test: deps-test contract-deps
 	@tests/run.sh $(BUILD)
 
 # -Werror, the whole suite under ASan+UBSan, the cross-build determinism
-# check, cppcheck, then the fuzzer.
+# check, cppcheck, the fuzzer, then the Debian package and lintian (under a
+# minute; the chroot install is make deb-check, not here).
 check: deps-check contract-deps
 	@$(MAKE) --no-print-directory MODE=asan EXTRA_CFLAGS=-Werror unit-bins
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -152,6 +154,7 @@ check: deps-check contract-deps
 	@$(MAKE) --no-print-directory cross
 	@$(MAKE) --no-print-directory cppcheck
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
+	@$(MAKE) --no-print-directory deb
 
 # The vector runner and the corpus digest under gcc and clang at -O0 and
 # -O2, and for aarch64 under qemu: every build must agree.
@@ -190,6 +193,7 @@ vectors:
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/replayd
 SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
@@ -200,10 +204,12 @@ STATEDIR ?= /var/lib/replayd
 # root). An existing replayd.conf is kept; the unit runs $(BINDIR)/replayd.
 install:
 	@test -x $(BIN)/replayd || { echo "make install: run make first"; exit 1; }
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(SYSCONFDIR)/replayd \
-	  $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) \
+	  $(DESTDIR)$(SYSCONFDIR)/replayd $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
+	  $(DESTDIR)$(TMPFILESDIR)
 	install -m 0755 $(BIN)/replayd $(DESTDIR)$(BINDIR)/replayd
 	install -m 0644 docs/replayd.8 $(DESTDIR)$(MANDIR)/man8/replayd.8
+	install -m 0644 docs/API.md docs/openapi.yaml docs/OPERATIONS.md $(DESTDIR)$(DOCDIR)/
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/replayd/replayd.conf ]; then \
 	  echo "keeping $(DESTDIR)$(SYSCONFDIR)/replayd/replayd.conf"; \
 	else \
@@ -219,6 +225,7 @@ install:
 	install -m 0644 deploy/replayd.tmpfiles $(DESTDIR)$(TMPFILESDIR)/replayd.conf
 
 uninstall:
+	rm -rf $(DESTDIR)$(DOCDIR)
 	rm -f $(DESTDIR)$(BINDIR)/replayd $(DESTDIR)$(MANDIR)/man8/replayd.8 \
 	  $(DESTDIR)$(UNITDIR)/replayd.service $(DESTDIR)$(SYSUSERSDIR)/replayd.conf \
 	  $(DESTDIR)$(TMPFILESDIR)/replayd.conf
@@ -244,4 +251,4 @@ run: all
 clean:
 	rm -rf build bin
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)

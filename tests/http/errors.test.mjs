@@ -160,7 +160,10 @@ test('422: rejected replays say why and at which move', async () => {
   assert.equal(r.json.error.reason, 'cell_out_of_range');
   assert.equal(r.json.error.move, 0);
   // A run claiming to be longer than the time since the seed was issued.
-  const slow = moves.map((m) => ({ ...m, t: m.t * 10 })); // 1100, 2200, ... ms
+  // The first tap where it was (110 ms), the others from 21 s on (within
+  // the level's 30 s limit): on a slow machine too, tap 1 is the first later
+  // than the time since the seed was issued plus 2 s of slack.
+  const slow = moves.map((m, i) => (i === 0 ? m : { ...m, t: 20000 + 1000 * i }));
   r = await call(srv, 'POST', '/v1/scores', { token: alice.token, body: { seed_token: s.seed_token, moves: slow } });
   isError(r, 422, 'replay_rejected');
   assert.equal(r.json.error.reason, 'duration_exceeds_elapsed');
