@@ -15,6 +15,8 @@ VERSION := $(shell cat VERSION)
 # ---------------------------------------------------------------- toolchain
 CC ?= cc
 MODE ?= release
+# The test tiers build with one job per core.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD := build/$(CC)-$(MODE)
 BIN := bin
 
@@ -141,14 +143,14 @@ unit-bins: $(TEST_BIN) $(BUILD)/replayd
 
 # ------------------------------------------------------------------- tests
 test: deps-test contract-deps
-	@$(MAKE) --no-print-directory unit-bins $(BIN)/replayd
+	@$(MAKE) --no-print-directory -j$(JOBS) unit-bins $(BIN)/replayd
 	@tests/run.sh $(BUILD)
 
 # -Werror, the whole suite under ASan+UBSan, the cross-build determinism
 # check, cppcheck, the fuzzer, then the Debian package and lintian (under a
 # minute; the chroot install is make deb-check, not here).
 check: deps-check contract-deps
-	@$(MAKE) --no-print-directory MODE=asan EXTRA_CFLAGS=-Werror unit-bins
+	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run.sh build/$(CC)-asan
 	@$(MAKE) --no-print-directory cross
