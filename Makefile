@@ -1,21 +1,29 @@
-# replayd build. `make` builds bin/replayd; `make test` installs what it
-# needs, builds and runs every test; `make check` adds -Werror, ASan+UBSan
-# over the whole suite and cppcheck; `make bench` prints figures.
+# replayd build. Each tier installs (only when missing) what it needs on
+# Debian and adds to the one before:
+#   make, make run   the build dependencies; bin/replayd (and serve it)
+#   make test        + the test dependencies; every suite, one progress line
+#                    each, ending with "N passed, N failed"
+#   make check       + the heavy ones: -Werror, the suite under ASan+UBSan,
+#                    the cross-build determinism check, cppcheck, libFuzzer,
+#                    the Debian package and lintian
+# and on the side: make install (PREFIX, DESTDIR), make deb (the package
+# alone), make deb-check (installs it in a fresh Debian 12 chroot), make
+# bench, make fuzz, make cross, make vectors, make clean.
 
+VERSION := $(shell cat VERSION)
+
+# ---------------------------------------------------------------- toolchain
 CC ?= cc
 MODE ?= release
+# The test tiers build with one job per core.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD := build/$(CC)-$(MODE)
 BIN := bin
 
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wformat=2 -Wundef -Wcast-align -Wwrite-strings -Wvla -Wpointer-arith \
         -Wimplicit-fallthrough -Wold-style-definition -Wnull-dereference
-PKGS := libmicrohttpd jansson libsodium sqlite3 libutf8proc
-APT_PKGS := libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev libutf8proc-dev pkg-config \
-            cppcheck clang libclang-rt-14-dev nodejs curl wrk sqlite3 openssl \
-            gcc-aarch64-linux-gnu qemu-user
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+STD := -std=c11 -D_POSIX_C_SOURCE=200809L
 
 OPT_release := -O2 -g
 OPT_debug := -O0 -g
@@ -23,13 +31,39 @@ OPT_O0 := -O0
 OPT_asan := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 OPT := $(OPT_$(MODE))
 
-CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) $(EXTRA_CFLAGS) $(PKG_CFLAGS) -MMD -MP
-LDFLAGS_ALL = $(OPT) $(PKG_LIBS) -lpthread -lm
+# ------------------------------------------------------------- dependencies
+# Debian packages by tier. A build library is "pkg-config-name=debian-package":
+# adding one is one line here (and one in debian/control's Build-Depends).
+LIBS := libmicrohttpd=libmicrohttpd-dev \
+        jansson=libjansson-dev \
+        libsodium=libsodium-dev \
+        sqlite3=libsqlite3-dev \
+        libutf8proc=libutf8proc-dev
+PKGS := $(foreach l,$(LIBS),$(word 1,$(subst =, ,$(l))))
+# tools/apt-need reads "package:command" as: install package only when
+# command is missing (Node.js and npm may not come from Debian).
+APT_BUILD := $(foreach l,$(LIBS),$(word 2,$(subst =, ,$(l)))) pkg-config gcc libc6-dev
+APT_TEST := nodejs:node npm:npm curl sqlite3 openssl man-db:man systemd:systemd-analyze
+APT_CHECK := clang libclang-rt-14-dev cppcheck gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+             qemu-user
+APT_BENCH := wrk
+APT_DEB := dpkg-dev debhelper lintian
+APT_DEB_CHECK := debootstrap
 
-CORE_SRC := $(wildcard core/*.c)
-GAME_SRC := $(wildcard games/*/*.c)
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+# CPPFLAGS, CFLAGS and LDFLAGS from the environment are honoured (Debian's
+# hardening flags come that way); EXTRA_CFLAGS is ours (-Werror in check).
+CFLAGS_ALL = $(STD) $(WARN) $(OPT) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) $(PKG_CFLAGS) -MMD -MP
+LDFLAGS_ALL = $(OPT) $(LDFLAGS) $(PKG_LIBS) -lpthread -lm
+
+# ------------------------------------------------------------------ sources
+# Pure code: core/ and the games. No I/O, no libraries; what the vector
+# runner, the cross-build check and the fuzzer build on.
+PURE_SRC := $(wildcard core/*.c) $(wildcard games/*/*.c)
 SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
-LIB_SRC := $(CORE_SRC) $(GAME_SRC) $(SERVER_SRC)
+LIB_SRC := $(PURE_SRC) $(SERVER_SRC)
 SCHEMA_SQL := $(sort $(wildcard schema/*.sql))
 SCHEMA_OBJ := $(BUILD)/gen/schema_sql.o
 # The web pages and what they load (web/embed.sh says which file is served as
@@ -42,20 +76,36 @@ TEST_SRC := $(wildcard tests/unit/*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard tests/bench/*.c)
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+# The submission path without HTTP or storage, for the fuzzer.
+FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
+            $(addprefix server/,json_game.c token.c keys.c parse.c)
 
-.PHONY: all deps test check bench run clean unit-bins cppcheck vectors fuzz
+.PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
+        cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins
 
 all: deps $(BIN)/replayd
 
-# Install the Debian packages the build and the tests use, only when missing.
+# ------------------------------------------------------ dependency installs
 deps:
-	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
-	fi
+	@tools/apt-need $(APT_BUILD)
+deps-test: deps
+	@tools/apt-need $(APT_TEST)
+deps-check: deps-test
+	@tools/apt-need $(APT_CHECK) $(APT_DEB)
+deps-bench: deps-test
+	@tools/apt-need $(APT_BENCH)
+deps-deb:
+	@tools/apt-need $(APT_DEB)
 
+# The OpenAPI lint and the contract test's validator, pinned by the lock file.
+CONTRACT_MODULES := tests/contract/node_modules/.package-lock.json
+contract-deps: deps-test $(CONTRACT_MODULES)
+$(CONTRACT_MODULES): tests/contract/package.json tests/contract/package-lock.json
+	@echo "  NPM     tests/contract (npm ci)"
+	$(Q)cd tests/contract && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+
+# ------------------------------------------------------------------- build
 # V=1 shows the full commands.
 Q = $(if $(V),,@)
 
@@ -63,6 +113,10 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+# The version comes from the VERSION file, into main.c only.
+$(BUILD)/server/main.o: CFLAGS_ALL += -DREPLAYD_VERSION='"$(VERSION)"'
+$(BUILD)/server/main.o: VERSION
 
 # The migrations are compiled in, so bin/replayd runs from any directory.
 $(BUILD)/gen/schema_sql.c: $(SCHEMA_SQL) schema/embed_sql.sh
@@ -102,37 +156,47 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
 
 unit-bins: $(TEST_BIN) $(BUILD)/replayd
 
-test: deps
-	@$(MAKE) --no-print-directory unit-bins $(BIN)/replayd
+# ------------------------------------------------------------------- tests
+test: deps-test contract-deps
+	@$(MAKE) --no-print-directory -j$(JOBS) unit-bins $(BIN)/replayd
 	@tests/run.sh $(BUILD)
 
-# -Werror, then the whole suite under ASan+UBSan, then cppcheck.
-check: deps
-	@$(MAKE) --no-print-directory MODE=asan EXTRA_CFLAGS=-Werror unit-bins
+# -Werror, the whole suite under ASan+UBSan, the cross-build determinism
+# check, cppcheck, the fuzzer, then the Debian package and lintian (under a
+# minute; the chroot install is make deb-check, not here).
+check: deps-check contract-deps
+	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins
 	@HOSTILE_LONG=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run.sh build/$(CC)-asan
+	@$(MAKE) --no-print-directory cross
 	@$(MAKE) --no-print-directory cppcheck
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
+	@$(MAKE) --no-print-directory deb
+
+# The vector runner and the corpus digest under gcc and clang at -O0 and
+# -O2, and for aarch64 under qemu: every build must agree.
+cross: deps-check
+	@PURE_SRC="$(PURE_SRC)" STD="$(STD)" WARN="$(WARN)" tests/cross/cross_build.sh
+
+cppcheck:
+	@echo "  CPPCHECK core games server"
+	$(Q)cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability,performance \
+	  --inline-suppr --suppress=missingIncludeSystem -I core core games server
 
 # libFuzzer over the submission path (tests/fuzz/); FUZZ_SECONDS per run.
 FUZZ_SECONDS ?= 60
-FUZZ_SRC := tests/fuzz/fuzz_replay.c $(CORE_SRC) $(GAME_SRC) server/json_game.c server/token.c \
-            server/keys.c server/parse.c
-fuzz: deps
+fuzz: deps-check
 	@mkdir -p build/fuzz build/fuzz/corpus
 	@echo "  FUZZ    tests/fuzz/fuzz_replay.c ($(FUZZ_SECONDS) s)"
-	$(Q)clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=all $(PKG_CFLAGS) $(FUZZ_SRC) -o build/fuzz/fuzz_replay -ljansson -lsodium
+	$(Q)clang $(STD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  $(PKG_CFLAGS) $(FUZZ_SRC) -o build/fuzz/fuzz_replay -ljansson -lsodium
 	$(Q)build/fuzz/fuzz_replay -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
 	  -print_final_stats=1 build/fuzz/corpus tests/fuzz/corpus 2>build/fuzz/log.txt || \
 	  { tail -40 build/fuzz/log.txt; exit 1; }
 	@grep -E "stat::number_of_executed_units|stat::peak_rss_mb" build/fuzz/log.txt | sed 's/^/  /'
 
-cppcheck:
-	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability,performance \
-	  --inline-suppr --suppress=missingIncludeSystem -I core core games server
-
-bench: deps
+# ------------------------------------------------------------ bench, vectors
+bench: deps-bench
 	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BIN)/replayd
 	@for b in $(filter-out %/bench_peer,$(BENCH_BIN)); do $$b || exit 1; done
 	@tests/bench/peer.sh $(BUILD)
@@ -142,10 +206,66 @@ bench: deps
 vectors:
 	node vectors/port/generate.mjs
 
+# ------------------------------------------------------- install, packages
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/replayd
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
+STATEDIR ?= /var/lib/replayd
+
+# Builds nothing: run `make` first (as yourself), then `make install` (as
+# root). An existing replayd.conf is kept; the unit runs $(BINDIR)/replayd.
+install:
+	@test -x $(BIN)/replayd || { echo "make install: run make first"; exit 1; }
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) \
+	  $(DESTDIR)$(SYSCONFDIR)/replayd $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
+	  $(DESTDIR)$(TMPFILESDIR)
+	install -m 0755 $(BIN)/replayd $(DESTDIR)$(BINDIR)/replayd
+	install -m 0644 docs/replayd.8 $(DESTDIR)$(MANDIR)/man8/replayd.8
+	install -m 0644 docs/API.md docs/openapi.yaml docs/OPERATIONS.md $(DESTDIR)$(DOCDIR)/
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/replayd/replayd.conf ]; then \
+	  echo "keeping $(DESTDIR)$(SYSCONFDIR)/replayd/replayd.conf"; \
+	else \
+	  echo "installing $(DESTDIR)$(SYSCONFDIR)/replayd/replayd.conf"; \
+	  sed 's|^data_dir = [^ ]*|data_dir = $(STATEDIR)|' config/replayd.conf.example \
+	    > $(DESTDIR)$(SYSCONFDIR)/replayd/replayd.conf; \
+	  chmod 0640 $(DESTDIR)$(SYSCONFDIR)/replayd/replayd.conf; \
+	fi
+	sed -e 's|/usr/local/bin/replayd|$(BINDIR)/replayd|' -e 's|/etc/replayd/|$(SYSCONFDIR)/replayd/|' \
+	  deploy/replayd.service > $(DESTDIR)$(UNITDIR)/replayd.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/replayd.service
+	install -m 0644 deploy/replayd.sysusers $(DESTDIR)$(SYSUSERSDIR)/replayd.conf
+	install -m 0644 deploy/replayd.tmpfiles $(DESTDIR)$(TMPFILESDIR)/replayd.conf
+
+uninstall:
+	rm -rf $(DESTDIR)$(DOCDIR)
+	rm -f $(DESTDIR)$(BINDIR)/replayd $(DESTDIR)$(MANDIR)/man8/replayd.8 \
+	  $(DESTDIR)$(UNITDIR)/replayd.service $(DESTDIR)$(SYSUSERSDIR)/replayd.conf \
+	  $(DESTDIR)$(TMPFILESDIR)/replayd.conf
+	@echo "kept $(SYSCONFDIR)/replayd/ and $(STATEDIR) (configuration and data)"
+
+# A Debian package built by Debian's tooling (debian/) from a copy of the
+# tree in build/deb/, so no build output lands beside the worktree; then
+# lintian. The .deb is build/deb/replayd_$(VERSION)_<arch>.deb.
+DEB_DIR := build/deb
+deb: deps deps-deb
+	@tools/deb-build $(DEB_DIR) $(VERSION)
+
+# Installs that package with apt into a fresh Debian 12 chroot (debootstrap,
+# kept in build/deb-root between runs) and runs replayd --version there.
+deb-check: deb
+	@tools/apt-need $(APT_DEB_CHECK)
+	@tools/deb-check build/deb-root $(DEB_DIR)
+
+# ----------------------------------------------------------------- the rest
 run: all
 	$(BIN)/replayd serve
 
 clean:
 	rm -rf build bin
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)

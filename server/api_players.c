@@ -51,10 +51,13 @@ void api_players_create(request *r)
     if (!doc)
         return;
     const json_t *name = json_object_get(doc, "name");
+    if (json_object_size(doc) != 1 || !json_is_string(name)) {
+        json_decref(doc);
+        reply_error(r, 400, "bad_request", "expected {\"name\": string}");
+        return;
+    }
     char normal[NAMES_MAX_BYTES + 1];
-    names_verdict verdict = json_object_size(doc) != 1 || !json_is_string(name)
-                                ? NAME_EMPTY
-                                : names_normalize(json_string_value(name), json_string_length(name), normal);
+    names_verdict verdict = names_normalize(json_string_value(name), json_string_length(name), normal);
     json_decref(doc);
     if (verdict != NAME_OK) {
         char msg[160];

@@ -24,7 +24,20 @@ static int fail(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
-    return 2;
+    return EXIT_BAD_INPUT;
+}
+
+static int out_of_memory(void)
+{
+    fputs("replayd: out of memory\n", stderr);
+    return EXIT_RUNTIME;
+}
+
+/* One line on stderr; main adds the usage line. */
+static int usage_error(const char *why)
+{
+    fprintf(stderr, "replayd: %s\n", why);
+    return CLI_USAGE;
 }
 
 static int print_json(json_t *obj)
@@ -32,7 +45,7 @@ static int print_json(json_t *obj)
     char *text = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(obj);
     if (!text)
-        return fail("%s", "out of memory");
+        return out_of_memory();
     puts(text);
     free(text);
     return 0;
@@ -47,11 +60,13 @@ typedef struct level_args {
     game_level *level;
 } level_args;
 
-static int load_level(int argc, char **argv, const char *usage, level_args *a)
+static int load_level(int argc, char **argv, level_args *a)
 {
     int64_t v;
     if (argc != 3 && argc != 5)
-        return fail("usage: %s", usage);
+        return usage_error("expected GAME LEVEL SEED [--version V]");
+    if (argc == 5 && strcmp(argv[3], "--version") != 0)
+        return usage_error("the only option is --version V");
     a->g = game_find(argv[0]);
     if (!a->g)
         return fail("unknown game \"%s\"", argv[0]);
@@ -62,14 +77,14 @@ static int load_level(int argc, char **argv, const char *usage, level_args *a)
         return fail("bad seed \"%s\" (0..4294967295)", argv[2]);
     a->version = a->g->version;
     if (argc == 5) {
-        if (strcmp(argv[3], "--version") != 0 ||
-            !parse_i64(argv[4], a->g->min_version, a->g->version, &v))
-            return fail("bad version option (usage: %s)", usage);
+        if (!parse_i64(argv[4], a->g->min_version, a->g->version, &v))
+            return fail("%s replays spec versions %d..%d, not \"%s\"", a->g->name, a->g->min_version,
+                        a->g->version, argv[4]);
         a->version = (int)v;
     }
     a->level = calloc(1, a->g->level_size);
     if (!a->level)
-        return fail("%s", "out of memory");
+        return out_of_memory();
     if (game_generate(a->g, a->level, a->version, a->level_no, a->seed) != GEN_OK) {
         free(a->level);
         return fail("%s", "cannot generate that level");
@@ -86,7 +101,7 @@ static json_t *level_header(const level_args *a)
 int cli_gen(int argc, char **argv)
 {
     level_args a;
-    int rc = load_level(argc, argv, "replayd gen GAME LEVEL SEED [--version V]", &a);
+    int rc = load_level(argc, argv, &a);
     if (rc)
         return rc;
     json_t *out = level_header(&a);
@@ -113,14 +128,14 @@ static json_t *read_stdin_json(void)
 int cli_replay(int argc, char **argv)
 {
     level_args a;
-    int rc = load_level(argc, argv, "replayd replay GAME LEVEL SEED [--version V] < moves.json", &a);
+    int rc = load_level(argc, argv, &a);
     if (rc)
         return rc;
     json_t *doc = read_stdin_json();
     game_move *moves = NULL;
     int *outcomes = NULL;
     game_state *state = NULL;
-    rc = 2;
+    rc = EXIT_BAD_INPUT;
     if (!json_is_object(doc) || !json_object_get(doc, "moves")) {
         fail("%s", "stdin must be a JSON object {\"moves\":[...]}");
         goto done;
@@ -131,7 +146,7 @@ int cli_replay(int argc, char **argv)
     outcomes = calloc(cap + 1, sizeof *outcomes);
     state = calloc(1, a.g->state_size);
     if (!moves || !outcomes || !state) {
-        fail("%s", "out of memory");
+        rc = out_of_memory();
         goto done;
     }
     move_error err;
@@ -169,12 +184,16 @@ done:
 int cli_daily(int argc, char **argv)
 {
     civil_date d;
-    if ((argc != 1 && argc != 3) || !civil_parse(argv[0], &d))
-        return fail("%s", "usage: replayd daily YYYY-MM-DD [--game GAME]");
+    if (argc != 1 && argc != 3)
+        return usage_error("expected YYYY-MM-DD [--game GAME]");
+    if (argc == 3 && strcmp(argv[1], "--game") != 0)
+        return usage_error("the only option is --game GAME");
+    if (!civil_parse(argv[0], &d))
+        return fail("bad date \"%s\" (YYYY-MM-DD)", argv[0]);
     char date[11];
     civil_format(d, date);
     if (argc == 3) {
-        const game *g = strcmp(argv[1], "--game") == 0 ? game_find(argv[2]) : NULL;
+        const game *g = game_find(argv[2]);
         if (!g)
             return fail("unknown game \"%s\"", argv[2]);
         return print_json(json_pack("{s:s,s:s,s:I}", "date", date, "game", g->name, "seed",

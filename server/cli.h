@@ -1,8 +1,16 @@
-/* cli: the offline commands gen, replay and daily. Each returns the process
- * exit status: 0 on success, 2 on bad arguments or input (one line on
- * stderr). Output is one JSON object on stdout. */
+/* cli: the offline commands gen, replay and daily, and the exit statuses
+ * every command returns. Output is one JSON object on stdout; an error is
+ * one line on stderr. */
 #ifndef REPLAYD_SERVER_CLI_H
 #define REPLAYD_SERVER_CLI_H
+
+/* Exit statuses of every command (documented in replayd(8)). */
+enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_BAD_INPUT = 2 };
+
+/* Returned by a command whose arguments do not fit its synopsis (an
+ * unknown option, a missing value, a wrong count), after one line on stderr
+ * saying why; main adds the command's usage line and exits 2. */
+#define CLI_USAGE (-1)
 
 int cli_gen(int argc, char **argv);
 int cli_replay(int argc, char **argv);

@@ -19,6 +19,7 @@
 
 #include "../core/game.h"
 #include "app.h"
+#include "cli.h"
 #include "http.h"
 #include "http_gate.h"
 #include "metrics_http.h"
@@ -70,30 +71,33 @@ int app_issue_version(const app *a, const game *g)
 }
 
 /* --config FILE, --listen ADDR:PORT, --data DIR, --set KEY=VALUE. The file
- * is read first, so flags override it wherever they appear. */
-static bool load_config(config *c, int argc, char **argv)
+ * is read first, so flags override it wherever they appear. Returns
+ * EXIT_OK, EXIT_BAD_INPUT (a bad value) or CLI_USAGE (an unknown option or a
+ * missing value), after one line on stderr. */
+static int load_config(config *c, int argc, char **argv)
 {
     char err[512];
     config_defaults(c);
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) {
-            if (!config_load_file(c, argv[i + 1], err, sizeof err)) {
-                fprintf(stderr, "replayd: %s\n", err);
-                return false;
-            }
+        const char *flag = argv[i];
+        if (strcmp(flag, "--config") != 0 && strcmp(flag, "--data") != 0 &&
+            strcmp(flag, "--listen") != 0 && strcmp(flag, "--set") != 0) {
+            fprintf(stderr, "replayd: unknown option \"%s\"\n", flag);
+            return CLI_USAGE;
+        }
+        if (++i >= argc) {
+            fprintf(stderr, "replayd: %s needs a value\n", flag);
+            return CLI_USAGE;
+        }
+        if (strcmp(flag, "--config") == 0 && !config_load_file(c, argv[i], err, sizeof err)) {
+            fprintf(stderr, "replayd: %s\n", err);
+            return EXIT_BAD_INPUT;
         }
     }
-    for (int i = 0; i < argc; i++) {
-        const char *flag = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!value) {
-            fprintf(stderr, "replayd: %s needs a value\n", flag);
-            return false;
-        }
-        i++;
+    for (int i = 0; i + 1 < argc; i += 2) {
+        const char *flag = argv[i], *value = argv[i + 1];
         bool ok = true;
-        if (strcmp(flag, "--config") == 0) {
-            continue;
-        } else if (strcmp(flag, "--data") == 0) {
+        if (strcmp(flag, "--data") == 0) {
             ok = config_set(c, "data_dir", value, err, sizeof err);
         } else if (strcmp(flag, "--listen") == 0) {
             const char *colon = strrchr(value, ':');
@@ -118,16 +122,13 @@ static bool load_config(config *c, int argc, char **argv)
                 *eq = '\0';
                 ok = config_set(c, kv, eq + 1, err, sizeof err);
             }
-        } else {
-            snprintf(err, sizeof err, "unknown option %s", flag);
-            ok = false;
         }
         if (!ok) {
             fprintf(stderr, "replayd: %s\n", err);
-            return false;
+            return EXIT_BAD_INPUT;
         }
     }
-    return true;
+    return EXIT_OK;
 }
 
 static void database_path(const config *c, char *path, size_t n)
@@ -211,24 +212,26 @@ int cmd_serve(int argc, char **argv)
 {
     static app a; /* large; lives for the whole process */
     char err[512];
-    int rc = 1;
+    int rc;
     /* Before anything starts a thread: the store starts its writer and
      * checkpointer, libmicrohttpd its pool. */
     sigset_t set;
     block_stop_signals(&set);
     raise_fd_limit();
     memset(&a, 0, sizeof a);
-    if (!load_config(&a.cfg, argc, argv))
-        return 2;
+    rc = load_config(&a.cfg, argc, argv);
+    if (rc != EXIT_OK)
+        return rc;
+    rc = EXIT_RUNTIME;
     if (!read_issue_versions(&a, err, sizeof err)) {
         fprintf(stderr, "replayd: %s\n", err);
-        return 2;
+        return EXIT_BAD_INPUT;
     }
     http_set_clock_offset(a.cfg.clock_offset_s);
     bool repaired = false;
     if (!keys_load(&a.keys, a.cfg.data_dir, nothing_signed_yet(&a.cfg), &repaired, err, sizeof err)) {
         fprintf(stderr, "replayd: %s\n", err);
-        return 1;
+        return EXIT_RUNTIME;
     }
     if (repaired)
         fprintf(stderr, "{\"event\":\"keys_repaired\",\"why\":\"an interrupted first start left a partial key set\"}\n");
@@ -307,7 +310,7 @@ int cmd_serve(int argc, char **argv)
         nanosleep(&ts, NULL);
     }
     MHD_stop_daemon(d);
-    rc = 0;
+    rc = EXIT_OK;
 guard:
     conn_guard_stop(&a.guard);
 metrics:
@@ -329,12 +332,13 @@ int cmd_keygen(int argc, char **argv)
 {
     config c;
     char err[512];
-    if (!load_config(&c, argc, argv))
-        return 2;
+    int rc = load_config(&c, argc, argv);
+    if (rc != EXIT_OK)
+        return rc;
     uint32_t id = keys_generate(c.data_dir, err, sizeof err);
     if (!id) {
         fprintf(stderr, "replayd: %s\n", err);
-        return 1;
+        return EXIT_RUNTIME;
     }
     printf("{\"key_id\":%u,\"data\":\"%s\"}\n", (unsigned)id, c.data_dir);
     return 0;
@@ -344,10 +348,11 @@ int cmd_migrate(int argc, char **argv)
 {
     config c;
     store *db = NULL;
-    if (!load_config(&c, argc, argv))
-        return 2;
+    int rc = load_config(&c, argc, argv);
+    if (rc != EXIT_OK)
+        return rc;
     if (open_store(&c, &db) != STORE_OK)
-        return 1;
+        return EXIT_RUNTIME;
     printf("{\"schema_version\":%d}\n", store_schema_version(db));
     store_close(db);
     return 0;

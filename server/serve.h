@@ -1,5 +1,5 @@
 /* serve: the `serve`, `keygen` and `migrate` commands. Each returns the
- * process exit status. */
+ * process exit status (cli.h) or CLI_USAGE. */
 #ifndef REPLAYD_SERVER_SERVE_H
 #define REPLAYD_SERVER_SERVE_H
 

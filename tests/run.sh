@@ -1,90 +1,126 @@
 #!/usr/bin/env bash
-# Runs every test of the suite against one build directory and ends with
-# the line "N passed, N failed". Each unit binary prints PASS/FAIL lines;
-# shell suites under tests/sh print the same.
+# Runs every suite of `make test` against one build directory (its replayd
+# and unit binaries). Prints one progress line per suite as it finishes
+# (name, passed, failed, seconds) with its failures under it, and ends with
+# the one line "N passed, N failed" over every test.
+#
+# Suites: C unit binaries and shell suites (tests/sh) print PASS/FAIL lines;
+# node --test suites are counted from their TAP summaries. The HTTP suite
+# runs one file at a time; every call() it makes is checked against
+# docs/openapi.yaml (tests/contract), which is linted here too.
 set -u
 build=${1:?usage: tests/run.sh BUILD_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-status=0
-for t in "$build"/tests/*; do
-  [ -x "$t" ] || continue
-  name=$(basename "$t")
-  if ! (cd "$root" && "$t") >>"$log" 2>&1; then
-    grep -q "^FAIL" "$log" || echo "FAIL $name: exited non-zero" >>"$log"
-    status=1
-  fi
-done
-for s in "$here"/sh/*.sh; do
-  [ -f "$s" ] || continue
-  if ! REPLAYD="$root/$build/replayd" BUILD="$build" ROOT="$root" bash "$s" >>"$log" 2>&1; then
-    echo "FAIL $(basename "$s"): exited non-zero" >>"$log"
-  fi
-done
-# node --test suites (the JavaScript port's vectors, the HTTP integration
-# tests): their summary lines are added to the count.
-run_node() {
-  local label=$1; shift
-  local out
-  out=$(cd "$root" && REPLAYD="$root/$build/replayd" node --test $node_serial "$@" 2>&1)
-  last_node_out=$out
-  local p f
-  p=$(printf '%s\n' "$out" | sed -n 's/^# pass \([0-9]*\)$/\1/p' | tail -1)
-  f=$(printf '%s\n' "$out" | sed -n 's/^# fail \([0-9]*\)$/\1/p' | tail -1)
-  if [ -z "$p" ] || [ -z "$f" ]; then
-    echo "FAIL $label: node --test gave no summary" >>"$log"
-    printf '%s\n' "$out" | tail -20 >>"$log"
-    return
-  fi
-  node_passed=$((node_passed + p))
-  node_failed=$((node_failed + f))
-  if [ "$f" -gt 0 ]; then
-    printf '%s\n' "$out" | grep -E "^not ok|# Subtest|Error|expected|actual" | head -40 >>"$log"
-    echo "FAIL $label: $f node tests failed" >>"$log"
-    node_failed=$((node_failed - 1))
+export REPLAYD="$root/$build/replayd" BUILD="$build" ROOT="$root"
+out=$(mktemp)
+seen=$(mktemp -d)
+trap 'rm -rf "$out" "$seen"' EXIT
+export REPLAYD_CONTRACT_SEEN="$seen"
+passed=0
+failed=0
+
+# report NAME PASSED FAILED START_TIME: the progress line, and the totals.
+report() {
+  local secs
+  secs=$(awk -v a="$4" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+  printf '  %-36s %6d passed %4d failed %7s s\n' "$1" "$2" "$3" "$secs"
+  passed=$((passed + $2))
+  failed=$((failed + $3))
+}
+
+# run_lines NAME COMMAND...: a suite that prints PASS/FAIL lines. A non-zero
+# exit without a FAIL line counts as one failure, shown with its last lines.
+run_lines() {
+  local name=$1 start=$EPOCHREALTIME rc p f
+  shift
+  (cd "$root" && "$@") >"$out" 2>&1
+  rc=$?
+  p=$(grep -c '^PASS' "$out")
+  f=$(grep -c '^FAIL' "$out")
+  report "$name" "$p" $((f == 0 && rc != 0 ? 1 : f)) "$start"
+  grep '^FAIL' "$out" | sed 's/^/    /'
+  if [ "$f" -eq 0 ] && [ "$rc" -ne 0 ]; then
+    echo "    FAIL $name: exited $rc"
+    tail -15 "$out" | sed 's/^/      /'
   fi
 }
-node_passed=0
-node_failed=0
-# One test file at a time where this node knows how (20.10 on; Debian 12's
-# node 18 runs files in parallel, which the tests tolerate: each starts its
-# own server on its own port and data dir).
+
+# run_node NAME FILE...: node --test, counted from "# pass N" / "# fail N".
 node_serial=""
 if command -v node >/dev/null 2>&1 && node --test-concurrency=1 -e 0 >/dev/null 2>&1; then
   node_serial="--test-concurrency=1"
 fi
+run_node() {
+  local name=$1 start=$EPOCHREALTIME p f
+  shift
+  (cd "$root" && node --test $node_serial "$@") >"$out" 2>&1
+  p=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$out" | tail -1)
+  f=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$out" | tail -1)
+  if [ -z "$p" ] || [ -z "$f" ]; then
+    report "$name" 0 1 "$start"
+    echo "    FAIL $name: node --test gave no summary"
+    tail -20 "$out" | sed 's/^/      /'
+    return
+  fi
+  report "$name" "$p" "$f" "$start"
+  if [ "$f" -gt 0 ]; then
+    # Each failed test and its error block (the lines indented under "error:").
+    awk '/^ *not ok/ { print; next }
+         /^ *error: / { print; at = match($0, /[^ ]/); inside = 1; next }
+         inside { if (match($0, /[^ ]/) > at) { print; next } inside = 0 }' "$out" |
+      head -60 | sed 's/^/    /'
+  fi
+}
+
+# The generated: vector cases must be what the JavaScript port makes now.
+vectors_generated() {
+  if node vectors/port/generate.mjs --check; then
+    echo "PASS vectors/port: generated cases are up to date with the port"
+  else
+    echo "FAIL vectors/port: make vectors would change the generated cases"
+  fi
+}
+
+echo "tests/run.sh $build"
+for t in "$build"/tests/*; do
+  [ -x "$t" ] || continue
+  run_lines "unit/$(basename "$t")" "$t"
+done
+for s in "$here"/sh/*.sh; do
+  [ -f "$s" ] || continue
+  run_lines "sh/$(basename "$s" .sh)" bash "$s"
+done
 if command -v node >/dev/null 2>&1; then
   run_node "vectors/port" vectors/port/test/
-  if (cd "$root" && node vectors/port/generate.mjs --check) >>"$log" 2>&1; then
-    echo "PASS vectors/port: generated cases are up to date with the port" >>"$log"
-  else
-    echo "FAIL vectors/port: make vectors would change the generated cases" >>"$log"
-  fi
-  [ -d "$here/http" ] && run_node "tests/http" "$here"/http/*.test.mjs
-  # hostile traffic (issue 12): short attacks; HOSTILE_LONG=1 (make check)
-  # runs them at full size. Many connections need file descriptors.
+  run_lines "vectors/generated" vectors_generated
+  run_lines "contract/openapi-lint" tests/contract/lint.sh
+  for f in "$here"/http/*.test.mjs; do
+    run_node "http/$(basename "$f" .test.mjs)" "$f"
+  done
+  run_lines "contract/coverage" node tests/contract/coverage.mjs "$seen"
+  # Hostile traffic: short attacks here; HOSTILE_LONG=1 (make check) runs
+  # them at full size. Many connections need file descriptors.
   ulimit -n 20000 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-  [ -d "$here/hostile" ] && run_node "tests/hostile" "$here"/hostile/*.test.mjs
+  for f in "$here"/hostile/*.test.mjs; do
+    run_node "hostile/$(basename "$f" .test.mjs)" "$f"
+  done
   # The web pages in real headless Chromium; setup.sh installs Debian's
   # chromium and playwright-core (npm ci) when missing.
-  if [ -d "$here/browser" ]; then
-    echo "  tests/browser: the web pages in headless Chromium" >&2
-    if bash "$here/browser/setup.sh" >>"$log"; then
-      run_node "tests/browser" "$here"/browser/*.test.mjs
+  if bash "$here/browser/setup.sh" >"$out" 2>&1; then
+    for f in "$here"/browser/*.test.mjs; do
+      run_node "browser/$(basename "$f" .test.mjs)" "$f"
       # What the suite measured (printed, never asserted as timings).
-      printf '%s\n' "$last_node_out" | sed -n 's/^# \\\?# \(.*bytes transferred.*\)$/    \1/p' >&2
-    else
-      echo "FAIL tests/browser: chromium or playwright-core could not be installed" >>"$log"
-    fi
+      sed -n 's/^# \\\?# \(.*bytes transferred.*\)$/    \1/p' "$out"
+    done
+  else
+    report "browser/setup" 0 1 "$EPOCHREALTIME"
+    echo "    FAIL browser: chromium or playwright-core could not be installed"
+    tail -10 "$out" | sed 's/^/      /'
   fi
 else
-  echo "FAIL node: not installed (make deps installs it)" >>"$log"
+  report "node" 0 1 "$EPOCHREALTIME"
+  echo "    FAIL node: not installed (make deps-test installs it)"
 fi
-grep -E "^(FAIL|SKIP)" "$log" || true
-grep -E "^(PASS|FAIL|SKIP)" "$log" | sed 's/^/  /' >/dev/null
-passed=$(( $(grep -c "^PASS" "$log") + node_passed ))
-failed=$(( $(grep -c "^FAIL" "$log") + node_failed ))
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

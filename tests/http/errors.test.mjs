@@ -21,13 +21,14 @@ function isError(r, status, code) {
   if (code) assert.equal(r.json.error.code, code);
 }
 
+// Bodies sent as raw text are the deliberately bad ones: off the contract.
 const post = (path, raw, token, type = 'application/json') =>
-  call(srv, 'POST', path, { raw, token, headers: { 'Content-Type': type } });
+  call(srv, 'POST', path, { raw, token, headers: { 'Content-Type': type }, offContract: true });
 
 test('401: no bearer, a bad bearer, a malformed header', async () => {
   isError(await call(srv, 'POST', '/v1/seeds', { body: { game: 'schulte', level: 1 } }), 401, 'unauthorized');
   isError(await call(srv, 'POST', '/v1/seeds', { body: { game: 'schulte', level: 1 }, token: 'pt_nope' }), 401, 'unauthorized');
-  isError(await call(srv, 'POST', '/v1/scores', { body: {}, headers: { Authorization: 'Basic abc' } }), 401);
+  isError(await call(srv, 'POST', '/v1/scores', { body: {}, headers: { Authorization: 'Basic abc' }, offContract: true }), 401);
   isError(await call(srv, 'GET', '/v1/leaderboards/schulte/1/me'), 401);
 });
 
@@ -40,12 +41,16 @@ test('400: malformed, truncated, duplicate keys, too deep, wrong types, unknown 
   isError(await post('/v1/players', '{"name":"a","name":"b"}'), 400, 'malformed_json');
   isError(await post('/v1/players', '{"name":' + '['.repeat(50) + ']'.repeat(50) + '}'), 400, 'too_deep');
   isError(await post('/v1/players', '['.repeat(60000)), 400, 'too_deep');
-  isError(await post('/v1/players', '{"name":17}'), 400, 'bad_name');
+  isError(await post('/v1/players', '{"name":17}'), 400, 'bad_request');
+  isError(await post('/v1/players', '{"name":null}'), 400, 'bad_request');
+  isError(await post('/v1/players', '{"name":["ann"]}'), 400, 'bad_request');
+  isError(await post('/v1/players', '{}'), 400, 'bad_request');
+  isError(await post('/v1/players', '{"nom":"ann"}'), 400, 'bad_request');
   isError(await post('/v1/players', '{"name":""}'), 400, 'bad_name');
   isError(await post('/v1/players', JSON.stringify({ name: 'x'.repeat(65) })), 400, 'bad_name');
   isError(await post('/v1/players', '{"name":"a\\u0000b"}'), 400); // jansson refuses NUL in strings
   isError(await post('/v1/players', '{"name":"a\\u0007b"}'), 400, 'bad_name');
-  isError(await post('/v1/players', '{"name":"ok","admin":true}'), 400, 'bad_name');
+  isError(await post('/v1/players', '{"name":"ok","admin":true}'), 400, 'bad_request');
   isError(await post('/v1/seeds', '{"game":"schulte","level":"1"}', alice.token), 400, 'bad_request');
   isError(await post('/v1/seeds', '{"game":"schulte","level":0}', alice.token), 400, 'bad_level');
   isError(await post('/v1/seeds', '{"game":"schulte","level":16}', alice.token), 400, 'bad_level');
@@ -53,9 +58,9 @@ test('400: malformed, truncated, duplicate keys, too deep, wrong types, unknown 
   isError(await post('/v1/seeds', '{"daily":false}', alice.token), 400, 'bad_request');
   isError(await post('/v1/scores', '{"seed_token":1,"moves":[]}', alice.token), 400, 'bad_request');
   isError(await post('/v1/scores', '{"seed_token":"st1.abc","moves":{}}', alice.token), 400, 'bad_request');
-  isError(await call(srv, 'GET', '/v1/daily?date=2026-02-30'), 400, 'bad_date');
-  isError(await call(srv, 'GET', '/v1/leaderboards/schulte/1?limit=0'), 400, 'bad_query');
-  isError(await call(srv, 'GET', '/v1/leaderboards/schulte/1?limit=abc'), 400, 'bad_query');
+  isError(await call(srv, 'GET', '/v1/daily?date=2026-02-30', { offContract: true }), 400, 'bad_date');
+  isError(await call(srv, 'GET', '/v1/leaderboards/schulte/1?limit=0', { offContract: true }), 400, 'bad_query');
+  isError(await call(srv, 'GET', '/v1/leaderboards/schulte/1?limit=abc', { offContract: true }), 400, 'bad_query');
   isError(await call(srv, 'GET', '/v1/leaderboards/schulte/1?cursor=zzz'), 400, 'bad_cursor');
 });
 
@@ -71,7 +76,7 @@ test('400: bad moves name the first bad one', async () => {
     [[[200, 0]], 0],
   ];
   for (const [moves, index] of cases) {
-    const r = await call(srv, 'POST', '/v1/scores', { token: alice.token, body: { seed_token: s.seed_token, moves } });
+    const r = await call(srv, 'POST', '/v1/scores', { token: alice.token, body: { seed_token: s.seed_token, moves }, offContract: true });
     isError(r, 400, 'bad_moves');
     assert.equal(r.json.error.move, index);
   }
@@ -101,17 +106,18 @@ test('400: forged, altered, unknown-key and expired seed tokens; 403 another pla
 });
 
 test('404 and 405', async () => {
-  isError(await call(srv, 'GET', '/v1/nothing'), 404, 'not_found');
-  isError(await call(srv, 'GET', '/nothing'), 404, 'not_found'); // / is the boards page (web.test.mjs)
+  const off = { offContract: true };
+  isError(await call(srv, 'GET', '/v1/nothing', off), 404, 'not_found');
+  isError(await call(srv, 'GET', '/nothing', off), 404, 'not_found'); // / is the boards page (web.test.mjs)
   isError(await call(srv, 'GET', '/v1/scores/0123456789abcdef0123456789abcdef'), 404, 'not_found');
-  isError(await call(srv, 'GET', '/v1/scores/..%2f..%2fetc'), 404);
+  isError(await call(srv, 'GET', '/v1/scores/..%2f..%2fetc', off), 404);
   isError(await call(srv, 'GET', '/v1/leaderboards/chess/1'), 404, 'unknown_game');
   isError(await call(srv, 'GET', '/v1/leaderboards/schulte/99'), 404, 'bad_level');
   isError(await call(srv, 'GET', '/v1/daily?date=2025-06-01'), 404, 'no_daily');
   isError(await post('/v1/seeds', '{"game":"chess","level":1}', alice.token), 404, 'unknown_game');
-  isError(await call(srv, 'GET', '/v1/players'), 405, 'method_not_allowed');
-  isError(await call(srv, 'DELETE', '/v1/scores'), 405, 'method_not_allowed');
-  isError(await call(srv, 'PUT', '/v1/games'), 405, 'method_not_allowed');
+  isError(await call(srv, 'GET', '/v1/players', off), 405, 'method_not_allowed');
+  isError(await call(srv, 'DELETE', '/v1/scores', off), 405, 'method_not_allowed');
+  isError(await call(srv, 'PUT', '/v1/games', off), 405, 'method_not_allowed');
 });
 
 test('409: a reused token with other moves', async () => {
@@ -138,7 +144,7 @@ test('413: body over the cap (declared and chunked), too many moves', async () =
 
 test('415: not application/json', async () => {
   isError(await post('/v1/players', '{"name":"x"}', undefined, 'text/plain'), 415, 'unsupported_media_type');
-  isError(await call(srv, 'POST', '/v1/players', { raw: '{"name":"x"}' }), 415);
+  isError(await call(srv, 'POST', '/v1/players', { raw: '{"name":"x"}', offContract: true }), 415);
   isError(await post('/v1/players', '{"name":"x"}', undefined, 'application/jsonp'), 415);
 });
 

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkExchange } from '../contract/contract.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = process.env.REPLAYD || join(root, 'bin', 'replayd');
@@ -36,7 +37,12 @@ export async function startServer({ dataDir, args = [], env = {} } = {}) {
   };
 }
 
-export async function call(srv, method, path, { body, token, raw, headers = {} } = {}) {
+// One request. Every exchange is checked against docs/openapi.yaml
+// (tests/contract/contract.mjs): a difference fails the test that made the
+// call. offContract: true says the request breaks the contract on purpose
+// (a malformed body, an unknown path or method, a parameter out of range):
+// then only the response is checked.
+export async function call(srv, method, path, { body, token, raw, headers = {}, offContract = false } = {}) {
   const h = { ...headers };
   if (token) h.Authorization = `Bearer ${token}`;
   let payload;
@@ -44,6 +50,9 @@ export async function call(srv, method, path, { body, token, raw, headers = {} }
   else if (body !== undefined) { payload = JSON.stringify(body); h['Content-Type'] ??= 'application/json'; }
   const res = await fetch(srv.base + path, { method, headers: h, body: payload });
   const text = await res.text();
+  checkExchange(
+    { method, url: path, body: payload, contentType: h['Content-Type'], offContract },
+    { status: res.status, contentType: res.headers.get('content-type'), text });
   let json = null;
   try { json = JSON.parse(text); } catch { /* not JSON: tests check for that */ }
   return { status: res.status, json, text, headers: res.headers };
