@@ -34,8 +34,15 @@ void api_keys(request *r)
     reply_json(r, 200, json_pack("{s:o}", "keys", keys));
 }
 
+/* 503 "draining" from the first moment of shutdown, so a load balancer
+ * stops sending before the listener closes. */
 void api_healthz(request *r)
 {
+    if (atomic_load(&r->app->draining)) {
+        r->retry_after_s = 5;
+        reply_json(r, 503, json_pack("{s:s}", "status", "draining"));
+        return;
+    }
     reply_json(r, 200, json_pack("{s:s,s:i}", "status", "ok", "schema_version",
                                  store_schema_version(r->app->db)));
 }

@@ -42,9 +42,9 @@ static void player_committed(request *r)
 
 void api_players_create(request *r)
 {
-    if (!ratelimit_allow(&r->app->limits, "register", r->ip, r->app->cfg.rate_register_per_ip,
+    if (!ratelimit_allow(&r->app->limits, "register", r->ip, r->live->rate_register_per_ip,
                          r->started_us)) {
-        reply_error(r, 429, "rate_limited", "too many registrations from this address");
+        reply_rate_limited(r, r->live->rate_register_per_ip, "too many registrations from this address");
         return;
     }
     json_t *doc = req_json_object(r);

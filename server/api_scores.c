@@ -326,9 +326,9 @@ void api_scores_submit(request *r)
         return;
     char key[24];
     snprintf(key, sizeof key, "%lld", (long long)player.id);
-    if (!ratelimit_allow(&r->app->limits, "scores", key, r->app->cfg.rate_scores_per_player,
+    if (!ratelimit_allow(&r->app->limits, "scores", key, r->live->rate_scores_per_player,
                          r->started_us)) {
-        reply_error(r, 429, "rate_limited", "too many submissions");
+        reply_rate_limited(r, r->live->rate_scores_per_player, "too many submissions");
         return;
     }
     submission *s = calloc(1, sizeof *s);

@@ -103,6 +103,11 @@ static void token_committed(request *r)
         }
         break;
     case STORE_LIMIT:
+        /* the forfeit cap is per UTC day; an outstanding token frees up
+         * when played, or at the latest when it expires */
+        r->retry_after_s = w->u.token.limit == TOKEN_LIMIT_FORFEITS
+                               ? (int)((w->u.token.day_start + DAY_MS - w->u.token.now + 999) / 1000)
+                               : 60;
         if (w->u.token.limit == TOKEN_LIMIT_FORFEITS)
             reply_error(r, 429, "too_many_forfeits",
                         "too many abandoned, forfeited or open attempts at this level today; "
@@ -123,9 +128,9 @@ void api_seeds_create(request *r)
         return;
     char key[24];
     snprintf(key, sizeof key, "%lld", (long long)player.id);
-    if (!ratelimit_allow(&r->app->limits, "seeds", key, r->app->cfg.rate_seeds_per_player,
+    if (!ratelimit_allow(&r->app->limits, "seeds", key, r->live->rate_seeds_per_player,
                          r->started_us)) {
-        reply_error(r, 429, "rate_limited", "too many seed requests");
+        reply_rate_limited(r, r->live->rate_seeds_per_player, "too many seed requests");
         return;
     }
     json_t *doc = req_json_object(r);

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "conn_guard.h"
 #include "keys.h"
+#include "live.h"
 #include "level_cache.h"
 #include "metrics.h"
 #include "ratelimit.h"
@@ -26,6 +27,8 @@ typedef struct app {
     /* the version new tokens of game_catalog[i] are issued under: the
      * game's current one, or issue_versions' override, read at start-up */
     int issue_version[METRICS_GAMES];
+    live_settings *_Atomic live; /* the settings SIGHUP can change (live.h) */
+    atomic_bool draining;         /* shutdown began: /healthz says so */
     atomic_int in_flight; /* requests begun and not yet completed */
     atomic_int suspended; /* of those, deferred ones waiting for their work */
 } app;

@@ -99,6 +99,8 @@ static const key_def keys[] = {
     INT(rejection_moves_per_token, 1, 1000000),
     INT(rejection_moves_per_player_day, 1, 1000000),
     STR(admin_token),
+    STR(trusted_proxies),
+    STR(cors_origins),
     STR(metrics_listen),
     BOOL(metrics_public),
     BOOL(log_requests),

@@ -2,11 +2,15 @@
  * http: libmicrohttpd glue. Requests are answered on the final callback
  * (never on the headers-only first one, which on 0.9.75 would force
  * Connection: close), except a declared Content-Length over the cap, which
- * is refused at once with 413.
+ * is refused at once with 413. Around every answer: the client's address
+ * (behind trusted proxies), CORS, HEAD and OPTIONS, caching and ETags,
+ * Allow on 405, Retry-After on 429 and 503, Connection: close while
+ * draining; libmicrohttpd's own messages become JSON log lines.
  */
 #include "http.h"
 
 #include <arpa/inet.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +21,7 @@
 
 #include "api.h"
 #include "parse.h"
+#include "routes.h"
 
 static int64_t clock_offset_us;
 
@@ -35,88 +40,6 @@ int64_t now_us(void)
 int64_t now_ms(void)
 {
     return now_us() / 1000;
-}
-
-typedef struct route {
-    const char *method;
-    const char *pattern; /* segments; "*" matches one, a final "**" the rest (one or more) */
-    void (*fn)(request *r);
-} route;
-
-static const route routes[] = {
-    { "POST", "v1/players", api_players_create },
-    { "GET", "v1/games", api_games },
-    { "POST", "v1/seeds", api_seeds_create },
-    { "POST", "v1/scores", api_scores_submit },
-    { "GET", "v1/scores/*", api_score_get },
-    { "GET", "v1/daily", api_daily },
-    { "GET", "v1/leaderboards/daily/*/me", api_board_daily_me },
-    { "GET", "v1/leaderboards/daily/*", api_board_daily },
-    { "GET", "v1/leaderboards/*/*/me", api_board_level_me },
-    { "GET", "v1/leaderboards/*/*", api_board_level },
-    { "GET", "v1/keys", api_keys },
-    { "GET", "healthz", api_healthz },
-    { "GET", "metrics", api_metrics },
-    { "GET", "v1/admin/players/*", api_admin_player },
-    { "GET", "v1/admin/scores/*", api_admin_score },
-    { "GET", "", api_web_index },
-    { "GET", "replay/*", api_web_replay },
-    { "GET", "assets/**", api_web_asset },
-};
-#define N_ROUTES ((int)(sizeof routes / sizeof routes[0]))
-
-static const char *const route_names[N_ROUTES + 1] = {
-    "players",     "games",       "seeds",         "scores",        "score_get",
-    "daily",       "board_daily_me", "board_daily", "board_level_me", "board_level",
-    "keys",        "healthz",     "metrics",       "admin_player",  "admin_score",
-    "web_index",   "web_replay",  "web_asset",     "other",
-};
-
-_Static_assert(sizeof route_names / sizeof route_names[0] == N_ROUTES + 1,
-               "one metrics label per route, then \"other\"");
-_Static_assert(N_ROUTES + 1 <= METRICS_ROUTES, "metrics.h counts every route");
-
-void http_route_names(const char *const **names, int *n)
-{
-    *names = route_names;
-    *n = N_ROUTES + 1;
-}
-
-static bool pattern_matches(const char *pattern, request *r)
-{
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", pattern);
-    int i = 0;
-    char *save = NULL;
-    for (char *p = strtok_r(buf, "/", &save); p; p = strtok_r(NULL, "/", &save), i++) {
-        if (i >= r->n_seg)
-            return false;
-        if (strcmp(p, "**") == 0) /* the rest of the path, one segment or more */
-            return true;
-        if (strcmp(p, "*") != 0 && strcmp(p, r->seg[i]) != 0)
-            return false;
-    }
-    return i == r->n_seg;
-}
-
-static void dispatch(request *r)
-{
-    bool path_known = false;
-    for (int i = 0; i < N_ROUTES; i++) {
-        if (!pattern_matches(routes[i].pattern, r))
-            continue;
-        path_known = true;
-        if (strcmp(routes[i].method, r->method) == 0) {
-            r->route = i;
-            routes[i].fn(r);
-            return;
-        }
-    }
-    r->route = N_ROUTES;
-    if (path_known)
-        reply_error(r, 405, "method_not_allowed", "that method is not allowed on this path");
-    else
-        reply_error(r, 404, "not_found", "no such endpoint");
 }
 
 static void split_path(request *r, const char *url)
@@ -217,6 +140,13 @@ void reply_error(request *r, int status, const char *code, const char *message)
     reply_error_with(r, status, code, message, NULL);
 }
 
+void reply_rate_limited(request *r, int per_minute, const char *message)
+{
+    /* a bucket gains a request every 60 / per_minute seconds */
+    r->retry_after_s = per_minute > 0 ? (60 + per_minute - 1) / per_minute : 1;
+    reply_error(r, 429, "rate_limited", message);
+}
+
 /* Depth of the deepest array/object, counted without parsing, so a body of
  * 100,000 '[' never reaches the parser's recursion. */
 static int json_depth(const char *s, size_t n, int limit)
@@ -277,21 +207,99 @@ json_t *req_json_object(request *r)
     return doc;
 }
 
-static void client_ip(struct MHD_Connection *c, char *out, size_t n)
+/* The connecting address, and the client's behind trusted proxies. */
+static void client_ip(request *r)
 {
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    snprintf(out, n, "?");
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    netaddr peer;
+    memset(&peer, 0, sizeof peer);
+    snprintf(r->ip, sizeof r->ip, "?");
     if (!ci || !ci->client_addr)
         return;
     const struct sockaddr *sa = ci->client_addr;
-    if (sa->sa_family == AF_INET)
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out, (socklen_t)n);
-    else if (sa->sa_family == AF_INET6)
-        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out, (socklen_t)n);
+    if (sa->sa_family == AF_INET) {
+        static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+        memcpy(peer.b, mapped, sizeof mapped);
+        memcpy(peer.b + 12, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+    } else if (sa->sa_family == AF_INET6) {
+        memcpy(peer.b, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
+    } else {
+        return;
+    }
+    netaddr client = netaddr_client(&peer, &r->live->trusted_proxies, req_header(r, "Forwarded"),
+                                    req_header(r, "X-Forwarded-For"));
+    netaddr_format(&client, r->ip);
+}
+
+static const char *cache_header(cache_policy p)
+{
+    switch (p) {
+    case CACHE_BRIEF:
+        return "public, max-age=5";
+    case CACHE_SHORT:
+        return "public, max-age=60";
+    case CACHE_LONG:
+        return "public, max-age=300";
+    case CACHE_NO_STORE:
+        break;
+    }
+    return "no-store";
+}
+
+/* A strong ETag of a body: BLAKE2b-128 in hex, quoted. */
+static void etag_of(const char *body, size_t len, char out[40])
+{
+    unsigned char h[16];
+    crypto_generichash(h, sizeof h, (const unsigned char *)body, len, NULL, 0);
+    out[0] = '"';
+    sodium_bin2hex(out + 1, 33, h, sizeof h);
+    out[33] = '"';
+    out[34] = '\0';
+}
+
+/* Whether If-None-Match names this ETag (one of a list, or "*"). */
+static bool etag_matches(const char *if_none_match, const char *etag)
+{
+    return if_none_match && (strcmp(if_none_match, "*") == 0 || strstr(if_none_match, etag));
+}
+
+static void add_cors(request *r, struct MHD_Response *resp)
+{
+    const char *origin = req_header(r, "Origin");
+    MHD_add_response_header(resp, "Vary", "Origin");
+    if (!live_origin_allowed(r->live, origin))
+        return;
+    MHD_add_response_header(resp, "Access-Control-Allow-Origin", origin);
+    MHD_add_response_header(resp, "Access-Control-Expose-Headers", "ETag, Retry-After");
+}
+
+/* A route's caching, unless the handler set Cache-Control itself (the web
+ * pages do, with their own ETags): a 200 from a cacheable route gets an
+ * ETag, and a matching If-None-Match turns it into a 304. */
+static cache_policy apply_caching(request *r, char etag[40])
+{
+    etag[0] = '\0';
+    for (int i = 0; i < r->n_resp_headers; i++)
+        if (strcasecmp(r->resp_headers[i][0], "Cache-Control") == 0)
+            return CACHE_NO_STORE;
+    cache_policy cache = r->status == 200 ? routes_cache(r) : CACHE_NO_STORE;
+    if (cache != CACHE_NO_STORE && r->resp && !r->resp_static) {
+        etag_of(r->resp, r->resp_len, etag);
+        if (etag_matches(req_header(r, "If-None-Match"), etag)) {
+            free(r->resp);
+            r->resp = NULL;
+            r->resp_len = 0;
+            r->status = 304;
+        }
+    }
+    return cache;
 }
 
 static enum MHD_Result send_reply(request *r)
 {
+    char etag[40];
+    cache_policy cache = apply_caching(r, etag);
     /* libmicrohttpd takes a non-const pointer but only reads a persistent buffer. */
     struct MHD_Response *resp =
         r->resp_static ? MHD_create_response_from_buffer(r->resp_len, (void *)r->resp_static, MHD_RESPMEM_PERSISTENT)
@@ -299,17 +307,58 @@ static enum MHD_Result send_reply(request *r)
     if (!resp)
         return MHD_NO;
     r->resp = NULL; /* libmicrohttpd frees it now */
-    MHD_add_response_header(resp, "Content-Type", r->content_type ? r->content_type : "application/json");
+    if (r->status != 204 && r->status != 304)
+        MHD_add_response_header(resp, "Content-Type", r->content_type ? r->content_type : "application/json");
     bool cache_set = false;
     for (int i = 0; i < r->n_resp_headers; i++) {
         MHD_add_response_header(resp, r->resp_headers[i][0], r->resp_headers[i][1]);
         cache_set = cache_set || strcasecmp(r->resp_headers[i][0], "Cache-Control") == 0;
     }
     if (!cache_set)
-        MHD_add_response_header(resp, "Cache-Control", "no-store");
+        MHD_add_response_header(resp, "Cache-Control", cache_header(cache));
+    if (etag[0])
+        MHD_add_response_header(resp, "ETag", etag);
+    add_cors(r, resp);
+    if (r->status == 405 || r->allow_header) {
+        char allow[64];
+        routes_allowed(r, allow, sizeof allow);
+        MHD_add_response_header(resp, "Allow", allow);
+    }
+    if (r->status == 429 || r->status == 503) {
+        char secs[24];
+        snprintf(secs, sizeof secs, "%d", r->retry_after_s > 0 ? r->retry_after_s : 1);
+        MHD_add_response_header(resp, "Retry-After", secs);
+    }
+    if (atomic_load(&r->app->draining))
+        MHD_add_response_header(resp, "Connection", "close");
     enum MHD_Result ok = MHD_queue_response(r->conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     return ok;
+}
+
+/* OPTIONS: a CORS preflight from an allowed origin gets the methods and
+ * headers it may use; from another origin, 403; without an Origin, the
+ * Allow header. */
+static void preflight(request *r)
+{
+    char allow[64];
+    routes_allowed(r, allow, sizeof allow);
+    const char *origin = req_header(r, "Origin");
+    if (!allow[0]) {
+        reply_error(r, 404, "not_found", "no such endpoint");
+        return;
+    }
+    if (origin && !live_origin_allowed(r->live, origin)) {
+        reply_error(r, 403, "origin_not_allowed", "this origin may not call the API (cors_origins)");
+        return;
+    }
+    r->allow_header = true;
+    if (origin) {
+        reply_header(r, "Access-Control-Allow-Methods", allow);
+        reply_header(r, "Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match");
+        reply_header(r, "Access-Control-Max-Age", "600");
+    }
+    reply_text(r, 204, NULL, NULL, 0);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -329,11 +378,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r->method = method;
         r->started_us = now_us();
         r->route = -1;
+        r->live = atomic_load(&a->live);
         r->guard = conn_guard_of(conn);
         conn_guard_headers_done(&a->guard, r->guard);
         atomic_fetch_add(&a->in_flight, 1);
         split_path(r, url);
-        client_ip(conn, r->ip, sizeof r->ip);
+        client_ip(r);
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
         int64_t declared;
         if (cl && parse_i64(cl, 0, INT64_MAX, &declared) && (uint64_t)declared > a->cfg.max_body) {
@@ -379,10 +429,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     conn_guard_request_done(&a->guard, r->guard);
     if (r->body_too_large)
         reply_error(r, 413, "body_too_large", "the body is larger than the server accepts");
-    else if (!ratelimit_allow(&a->limits, "ip", r->ip, a->cfg.rate_per_ip, r->started_us))
-        reply_error(r, 429, "rate_limited", "too many requests from this address");
+    else if (!ratelimit_allow(&a->limits, "ip", r->ip, r->live->rate_per_ip, r->started_us))
+        reply_rate_limited(r, r->live->rate_per_ip, "too many requests from this address");
+    else if (strcmp(r->method, "OPTIONS") == 0)
+        preflight(r);
     else
-        dispatch(r);
+        routes_dispatch(r);
     if (r->deferred)
         return MHD_YES;
 answer:
@@ -401,8 +453,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         return;
     conn_guard_answered(&a->guard, r->guard);
     int64_t micros = now_us() - r->started_us;
-    metrics_request(&a->stats, r->route < 0 ? N_ROUTES : r->route, r->status, micros);
-    if (a->cfg.log_requests) {
+    metrics_request(&a->stats, r->route < 0 ? routes_other() : r->route, r->status, micros);
+    if (r->live->log_requests) {
         char ts[32];
         api_format_time(r->started_us / 1000, ts);
         json_t *line = json_pack("{s:s,s:s,s:s,s:i,s:I,s:s,s:b}", "ts", ts, "method", r->method,
@@ -414,6 +466,11 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
             free(text);
         }
         json_decref(line);
+    }
+    /* resumed, but the client was gone before the answer: no longer waiting */
+    if (r->deferred) {
+        conn_guard_suspended(&a->guard, r->guard, false);
+        atomic_fetch_sub(&a->suspended, 1);
     }
     if (r->work_free)
         r->work_free(r->work);
@@ -452,45 +509,67 @@ static int http_threads(const config *c)
     return c->threads > 0 ? c->threads : cores > 0 ? (int)cores : 2;
 }
 
-struct MHD_Daemon *http_start(app *a, bool gated, char *err, size_t err_len)
+struct http_daemon {
+    struct MHD_Daemon *d;
+    char *cert, *key; /* libmicrohttpd may read the PEM text after start */
+};
+
+/* libmicrohttpd's own messages (a failed TLS handshake, a socket error)
+ * as JSON log lines like every other line. */
+static void log_mhd(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    size_t n = strlen(msg);
+    while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
+        msg[--n] = '\0';
+    char ts[32];
+    api_format_time(now_ms(), ts);
+    json_t *line = json_pack("{s:s,s:s,s:s}", "ts", ts, "event", "libmicrohttpd", "message", msg);
+    char *text = line ? json_dumps(line, JSON_COMPACT) : NULL;
+    if (text)
+        fprintf(stderr, "%s\n", text);
+    free(text);
+    json_decref(line);
+}
+
+http_daemon *http_start(app *a, int listen_fd, char *err, size_t err_len)
 {
     const config *c = &a->cfg;
-    struct sockaddr_in addr4;
-    memset(&addr4, 0, sizeof addr4);
-    addr4.sin_family = AF_INET;
-    addr4.sin_port = htons((uint16_t)c->port);
-    if (inet_pton(AF_INET, c->listen_addr, &addr4.sin_addr) != 1) {
-        snprintf(err, err_len, "listen_addr \"%s\" is not an IPv4 address", c->listen_addr);
+    http_daemon *hd = calloc(1, sizeof *hd);
+    if (!hd) {
+        snprintf(err, err_len, "out of memory");
         return NULL;
     }
     /* ITC lets MHD_quiesce_daemon stop the listener while requests drain. */
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
                      MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
-    /* libmicrohttpd may read the PEM text after start: keep it for the
-     * life of the process. */
-    static char *cert, *key;
     if (c->tls_cert[0] || c->tls_key[0]) {
-        cert = read_file(c->tls_cert);
-        key = read_file(c->tls_key);
-        if (!cert || !key) {
+        hd->cert = read_file(c->tls_cert);
+        hd->key = read_file(c->tls_key);
+        if (!hd->cert || !hd->key) {
             snprintf(err, err_len, "cannot read tls_cert / tls_key");
+            http_stop(hd);
             return NULL;
         }
         flags |= MHD_USE_TLS;
     }
     struct MHD_OptionItem tls_opts[] = {
-        { cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, cert },
-        { key ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, key },
+        { hd->cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, hd->cert },
+        { hd->key ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, hd->key },
         { MHD_OPTION_END, 0, NULL },
     };
-    if (gated)
+    /* listen_fd < 0: the gate accepts and hands connections over */
+    if (listen_fd < 0)
         flags |= MHD_USE_NO_LISTEN_SOCKET;
     struct MHD_OptionItem listen_opts[] = {
-        { gated ? MHD_OPTION_END : MHD_OPTION_SOCK_ADDR, 0, &addr4 },
+        { listen_fd >= 0 ? MHD_OPTION_LISTEN_SOCKET : MHD_OPTION_END, listen_fd, NULL },
         { MHD_OPTION_END, 0, NULL },
     };
-    struct MHD_Daemon *d = MHD_start_daemon(
-        flags, gated ? 0 : (uint16_t)c->port, NULL, NULL, on_request, a,
+    hd->d = MHD_start_daemon(
+        flags, 0, NULL, NULL, on_request, a,
+        MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL, /* must come first */
         MHD_OPTION_ARRAY, listen_opts,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)http_threads(c),
         /* the guard sheds past max_connections; libmicrohttpd must accept
@@ -504,7 +583,41 @@ struct MHD_Daemon *http_start(app *a, bool gated, char *err, size_t err_len)
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, a,
         MHD_OPTION_ARRAY, tls_opts,
         MHD_OPTION_END);
-    if (!d)
-        snprintf(err, err_len, "cannot listen on %s:%d", c->listen_addr, c->port);
-    return d;
+    if (!hd->d) {
+        snprintf(err, err_len, "cannot start serving on %s:%d", c->listen_addr, c->port);
+        http_stop(hd);
+        return NULL;
+    }
+    return hd;
+}
+
+struct MHD_Daemon *http_mhd(http_daemon *hd)
+{
+    return hd ? hd->d : NULL;
+}
+
+void http_quiesce(http_daemon *hd)
+{
+    if (hd && hd->d)
+        MHD_quiesce_daemon(hd->d);
+}
+
+unsigned http_connections(http_daemon *hd)
+{
+    const union MHD_DaemonInfo *info =
+        hd && hd->d ? MHD_get_daemon_info(hd->d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS) : NULL;
+    return info ? info->num_connections : 0;
+}
+
+void http_stop(http_daemon *hd)
+{
+    if (!hd)
+        return;
+    if (hd->d) {
+        MHD_quiesce_daemon(hd->d); /* the listening socket is the caller's */
+        MHD_stop_daemon(hd->d);
+    }
+    free(hd->cert);
+    free(hd->key);
+    free(hd);
 }

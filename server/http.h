@@ -22,6 +22,7 @@
 #include <microhttpd.h>
 
 #include "app.h"
+#include "live.h"
 
 #define PATH_SEGMENTS 8
 #define RESP_HEADERS 8
@@ -34,7 +35,8 @@ typedef struct request {
     char *seg[PATH_SEGMENTS]; /* path split on '/', in path_buf */
     int n_seg;
     char path_buf[512];
-    char ip[64];
+    char ip[64];              /* the client's, behind trusted proxies */
+    const live_settings *live; /* the settings snapshot this request uses */
     char *body;               /* NUL-terminated, owned */
     size_t body_len;
     bool body_too_large;
@@ -51,6 +53,8 @@ typedef struct request {
     char *resp;               /* owned */
     size_t resp_len;
     const char *content_type;
+    int retry_after_s;        /* Retry-After on a 429 or 503 (default 1) */
+    bool allow_header;        /* send Allow (405 always does) */
     const void *resp_static;  /* set by reply_static instead of resp: never freed */
     const char *resp_headers[RESP_HEADERS][2]; /* extra (name, value), see reply_header */
     int n_resp_headers;
@@ -68,6 +72,8 @@ const char *req_query(request *r, const char *name);
 /* Answers with a JSON body; takes ownership of body. */
 void reply_json(request *r, int status, json_t *body);
 void reply_error(request *r, int status, const char *code, const char *message);
+/* 429 rate_limited with Retry-After for a per-minute bucket. */
+void reply_rate_limited(request *r, int per_minute, const char *message);
 /* An error with extra fields merged into the error object (stolen). */
 void reply_error_with(request *r, int status, const char *code, const char *message,
                       json_t *extra);
@@ -93,11 +99,18 @@ void req_own(request *r, void *work, void (*work_free)(void *work));
  * nesting depth and duplicate keys (400). NULL after replying with the error. */
 json_t *req_json_object(request *r);
 
-/* The metrics label of every route, in route order, then "other". */
-void http_route_names(const char *const **names, int *n);
-
-/* Starts the daemon: listening itself, or, when gated, taking only the
+/* A daemon serving a's requests with its settings and its TLS files (read
+ * now: a reload starts another): accepting on the listening socket
+ * listen_fd (listener.h; TLS), or, with listen_fd < 0, taking only the
  * connections http_gate hands it (MHD_USE_NO_LISTEN_SOCKET). */
-struct MHD_Daemon *http_start(app *a, bool gated, char *err, size_t err_len);
+typedef struct http_daemon http_daemon;
+http_daemon *http_start(app *a, int listen_fd, char *err, size_t err_len);
+struct MHD_Daemon *http_mhd(http_daemon *d);
+/* Stops accepting (the listening socket stays open for the next daemon). */
+void http_quiesce(http_daemon *d);
+/* Connections the daemon still holds. */
+unsigned http_connections(http_daemon *d);
+/* Stops the daemon (quiescing it first) and frees it; NULL is fine. */
+void http_stop(http_daemon *d);
 
 #endif

@@ -32,9 +32,7 @@ typedef struct waiting {
 
 struct http_gate {
     http_gate_config cfg;
-    char listen_addr[64];
-    int listen_fd, epoll_fd, stop_fd;
-    int port;
+    int listen_fd, epoll_fd, stop_fd; /* listen_fd is the caller's */
     struct MHD_Daemon *daemon;
     pthread_t thread;
     bool running;
@@ -49,7 +47,7 @@ static int64_t mono_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-http_gate *http_gate_bind(const http_gate_config *cfg, char *err, size_t err_len)
+http_gate *http_gate_new(int listen_fd, const http_gate_config *cfg, char *err, size_t err_len)
 {
     http_gate *g = calloc(1, sizeof *g);
     if (!g) {
@@ -57,42 +55,18 @@ http_gate *http_gate_bind(const http_gate_config *cfg, char *err, size_t err_len
         return NULL;
     }
     g->cfg = *cfg;
-    snprintf(g->listen_addr, sizeof g->listen_addr, "%s", cfg->listen_addr);
-    g->cfg.listen_addr = g->listen_addr;
-    g->listen_fd = g->epoll_fd = g->stop_fd = -1;
+    g->listen_fd = listen_fd;
+    g->epoll_fd = g->stop_fd = -1;
     g->held = calloc((size_t)cfg->max_waiting, sizeof *g->held);
     g->peek = malloc(cfg->max_header_bytes);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)cfg->port);
-    if (!g->held || !g->peek) {
-        snprintf(err, err_len, "out of memory");
-        goto fail;
+    int flags = fcntl(listen_fd, F_GETFL);
+    if (!g->held || !g->peek || flags < 0 || fcntl(listen_fd, F_SETFL, flags | O_NONBLOCK) != 0) {
+        snprintf(err, err_len, "cannot set up the connection gate");
+        g->listen_fd = -1; /* the caller's */
+        http_gate_stop(g);
+        return NULL;
     }
-    if (inet_pton(AF_INET, cfg->listen_addr, &a.sin_addr) != 1) {
-        snprintf(err, err_len, "listen_addr \"%s\" is not an IPv4 address", cfg->listen_addr);
-        goto fail;
-    }
-    g->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    int one = 1;
-    if (g->listen_fd < 0 || setsockopt(g->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
-        bind(g->listen_fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(g->listen_fd, 1024) != 0) {
-        snprintf(err, err_len, "cannot listen on %s:%d: %s", cfg->listen_addr, cfg->port, strerror(errno));
-        goto fail;
-    }
-    socklen_t len = sizeof a;
-    getsockname(g->listen_fd, (struct sockaddr *)&a, &len);
-    g->port = ntohs(a.sin_port);
     return g;
-fail:
-    http_gate_stop(g);
-    return NULL;
-}
-
-int http_gate_port(const http_gate *g)
-{
-    return g->port;
 }
 
 /* ---- answering and closing what the gate holds ---- */
@@ -424,8 +398,6 @@ void http_gate_stop(http_gate *g)
     for (int i = 0; g->held && i < g->cfg.max_waiting; i++)
         if (g->held[i])
             release(g, i);
-    if (g->listen_fd >= 0)
-        close(g->listen_fd);
     if (g->epoll_fd >= 0)
         close(g->epoll_fd);
     if (g->stop_fd >= 0)

@@ -21,8 +21,9 @@
  * is everything under TLS, where the gate is not used (the bytes are
  * encrypted); see docs/THREAT-MODEL.md.
  *
- * Ownership: the gate owns the listening socket, its thread and the
- * descriptors it holds; a handed-over descriptor is libmicrohttpd's.
+ * Ownership: the gate owns its thread and the descriptors it holds; a
+ * handed-over descriptor is libmicrohttpd's; the listening socket is the
+ * caller's (it outlives the gate).
  */
 #ifndef REPLAYD_SERVER_HTTP_GATE_H
 #define REPLAYD_SERVER_HTTP_GATE_H
@@ -36,18 +37,15 @@
 typedef struct http_gate http_gate;
 
 typedef struct http_gate_config {
-    const char *listen_addr; /* IPv4 */
-    int port;                /* 0: any free port */
     int max_waiting;         /* connections held before their headers: shed past this */
     int header_timeout_ms;
     size_t max_header_bytes; /* request line and headers */
     size_t max_body;
 } http_gate_config;
 
-/* Binds and listens; NULL with a message on failure. */
-http_gate *http_gate_bind(const http_gate_config *cfg, char *err, size_t err_len);
-/* The bound port. */
-int http_gate_port(const http_gate *g);
+/* A gate for the listening socket listen_fd (listener.h), which stays the
+ * caller's; NULL with a message on failure. */
+http_gate *http_gate_new(int listen_fd, const http_gate_config *cfg, char *err, size_t err_len);
 /* Starts accepting for d (started with MHD_USE_NO_LISTEN_SOCKET). */
 bool http_gate_run(http_gate *g, struct MHD_Daemon *d);
 /* Formats a whole JSON error response ({"error":{"code","message"}},

@@ -21,11 +21,11 @@
 #include "app.h"
 #include "cli.h"
 #include "http.h"
-#include "http_gate.h"
+#include "routes.h"
+#include "serving.h"
 #include "metrics_http.h"
 #include "parse.h"
 
-#define DRAIN_LIMIT_MS 10000
 
 /* Reads issue_versions ("game=version,game=version") into
  * a->issue_version, over each game's current version. Returns false with
@@ -106,8 +106,11 @@ static int load_config(config *c, int argc, char **argv)
                 snprintf(err, sizeof err, "--listen expects ADDR:PORT");
                 ok = false;
             } else {
-                memcpy(addr, value, (size_t)(colon - value));
-                addr[colon - value] = '\0';
+                /* "[::1]:8088": an IPv6 address in brackets */
+                bool bracketed = value[0] == '[' && colon > value && colon[-1] == ']';
+                size_t n = (size_t)(colon - value) - (bracketed ? 2 : 0);
+                memcpy(addr, value + (bracketed ? 1 : 0), n);
+                addr[n] = '\0';
                 ok = config_set(c, "listen_addr", addr, err, sizeof err) &&
                      config_set(c, "port", colon + 1, err, sizeof err);
             }
@@ -204,8 +207,19 @@ static void block_stop_signals(sigset_t *set)
     sigemptyset(set);
     sigaddset(set, SIGTERM);
     sigaddset(set, SIGINT);
+    sigaddset(set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, set, NULL);
     signal(SIGPIPE, SIG_IGN);
+}
+
+/* The command line of `serve`, kept for SIGHUP to read the same file and
+ * flags again. */
+static int serve_argc;
+static char **serve_argv;
+
+static bool reread_config(config *out)
+{
+    return load_config(out, serve_argc, serve_argv) == EXIT_OK;
 }
 
 int cmd_serve(int argc, char **argv)
@@ -219,6 +233,8 @@ int cmd_serve(int argc, char **argv)
     block_stop_signals(&set);
     raise_fd_limit();
     memset(&a, 0, sizeof a);
+    serve_argc = argc;
+    serve_argv = argv;
     rc = load_config(&a.cfg, argc, argv);
     if (rc != EXIT_OK)
         return rc;
@@ -227,11 +243,17 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "replayd: %s\n", err);
         return EXIT_BAD_INPUT;
     }
+    live_settings *live = live_from_config(&a.cfg, NULL, err, sizeof err);
+    if (!live) {
+        fprintf(stderr, "replayd: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    atomic_store(&a.live, live);
     http_set_clock_offset(a.cfg.clock_offset_s);
     bool repaired = false;
     if (!keys_load(&a.keys, a.cfg.data_dir, nothing_signed_yet(&a.cfg), &repaired, err, sizeof err)) {
         fprintf(stderr, "replayd: %s\n", err);
-        return EXIT_RUNTIME;
+        goto live;
     }
     if (repaired)
         fprintf(stderr, "{\"event\":\"keys_repaired\",\"why\":\"an interrupted first start left a partial key set\"}\n");
@@ -263,55 +285,7 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "replayd: cannot start the connection guard\n");
         goto metrics;
     }
-    /* plain HTTP goes through the gate (framing checked before
-     * libmicrohttpd sees a request); TLS is libmicrohttpd's alone */
-    http_gate *gate = NULL;
-    if (!gcfg.tls) {
-        http_gate_config gate_cfg = {
-            .listen_addr = a.cfg.listen_addr,
-            .port = a.cfg.port,
-            .max_waiting = a.cfg.max_connections,
-            .header_timeout_ms = a.cfg.header_timeout_ms,
-            .max_header_bytes = a.cfg.connection_memory / 4,
-            .max_body = a.cfg.max_body,
-        };
-        gate = http_gate_bind(&gate_cfg, err, sizeof err);
-        if (!gate) {
-            fprintf(stderr, "replayd: %s\n", err);
-            goto guard;
-        }
-    }
-    struct MHD_Daemon *d = http_start(&a, gate != NULL, err, sizeof err);
-    if (!d || (gate && !http_gate_run(gate, d))) {
-        fprintf(stderr, "replayd: %s\n", d ? "cannot start the connection gate" : err);
-        http_gate_stop(gate);
-        if (d)
-            MHD_stop_daemon(d);
-        goto guard;
-    }
-    const union MHD_DaemonInfo *info = gate ? NULL : MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    unsigned port = gate ? (unsigned)http_gate_port(gate) : info ? (unsigned)info->port : (unsigned)a.cfg.port;
-    fprintf(stderr, "{\"event\":\"listening\",\"addr\":\"%s\",\"port\":%u,\"data\":\"%s\",\"schema\":%d,"
-            "\"metrics_port\":%u}\n",
-            a.cfg.listen_addr, port, a.cfg.data_dir,
-            store_schema_version(a.db), metrics_port);
-    int sig = 0;
-    sigwait(&set, &sig);
-    fprintf(stderr, "{\"event\":\"draining\",\"signal\":%d}\n", sig);
-    http_gate_stop(gate); /* no new connections */
-    MHD_quiesce_daemon(d);
-    /* In-flight requests get DRAIN_LIMIT_MS; suspended ones get as long as
-     * their writes take (bounded by busy_timeout_ms), because the daemon
-     * must not stop while a connection is suspended. */
-    for (int waited = 0; atomic_load(&a.in_flight) > 0; waited += 10) {
-        if (waited >= DRAIN_LIMIT_MS && atomic_load(&a.suspended) == 0)
-            break;
-        struct timespec ts = { 0, 10 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
-    }
-    MHD_stop_daemon(d);
-    rc = EXIT_OK;
-guard:
+    rc = serving_run(&a, reread_config, metrics_port) == 0 ? EXIT_OK : EXIT_RUNTIME;
     conn_guard_stop(&a.guard);
 metrics:
     if (md)
@@ -323,6 +297,8 @@ db:
     store_close(a.db);
 keys:
     keys_wipe(&a.keys);
+live:
+    live_free_all(atomic_load(&a.live));
     if (rc == 0)
         fprintf(stderr, "{\"event\":\"stopped\"}\n");
     return rc;

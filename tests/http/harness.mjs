@@ -10,9 +10,12 @@ import { checkExchange } from '../contract/contract.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = process.env.REPLAYD || join(root, 'bin', 'replayd');
 
-export async function startServer({ dataDir, args = [], env = {} } = {}) {
+// host: the loopback address to listen on ("127.0.0.1", or "::1" for IPv6);
+// scheme: "https" when the args set tls_cert and tls_key.
+export async function startServer({ dataDir, args = [], env = {}, host = '127.0.0.1', scheme = 'http' } = {}) {
   const dir = dataDir || mkdtempSync(join(tmpdir(), 'replayd-test-'));
-  const child = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--data', dir,
+  const listen = host.includes(':') ? `[${host}]:0` : `${host}:0`;
+  const child = spawn(BIN, ['serve', '--listen', listen, '--data', dir,
     '--set', 'log_requests=false', ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   const port = await new Promise((resolve, reject) => {
@@ -28,7 +31,7 @@ export async function startServer({ dataDir, args = [], env = {} } = {}) {
   // Never leave a server behind, whatever a test does.
   process.on('exit', () => { try { child.kill('SIGKILL'); } catch { /* already gone */ } });
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  const base = `http://127.0.0.1:${port}`;
+  const base = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     base, dir, child, exited, port,
     stderr: () => stderr,

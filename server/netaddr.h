@@ -1,0 +1,52 @@
+/*
+ * netaddr: IP addresses as the edge sees them: parsing a listen address
+ * (IPv4, IPv6, "::" for dual stack), lists of trusted proxy networks in
+ * CIDR form, and the client's address behind trusted proxies from the
+ * Forwarded (RFC 7239) or X-Forwarded-For header. Pure; no allocation.
+ */
+#ifndef REPLAYD_SERVER_NETADDR_H
+#define REPLAYD_SERVER_NETADDR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NETADDR_TEXT 46  /* INET6_ADDRSTRLEN */
+#define NETADDR_MAX_NETS 32
+
+/* An address as 16 bytes: IPv4 as ::ffff:a.b.c.d, so both compare alike. */
+typedef struct netaddr {
+    uint8_t b[16];
+} netaddr;
+
+typedef struct netaddr_net {
+    netaddr addr;
+    int prefix; /* bits of addr that must match, 0..128 */
+} netaddr_net;
+
+typedef struct netaddr_nets {
+    netaddr_net net[NETADDR_MAX_NETS];
+    int n;
+} netaddr_nets;
+
+/* "192.0.2.1", "2001:db8::1", "[2001:db8::1]" (brackets allowed). */
+bool netaddr_parse(const char *text, netaddr *out);
+/* Text of an address: IPv4-mapped ones as dotted quads. */
+void netaddr_format(const netaddr *a, char out[NETADDR_TEXT]);
+bool netaddr_is_v4(const netaddr *a);
+
+/* "10.0.0.0/8, 127.0.0.1, ::1/128": comma or space separated; a bare
+ * address is a single host. false with a message on a bad entry. */
+bool netaddr_nets_parse(const char *text, netaddr_nets *out, char *err, size_t err_len);
+bool netaddr_nets_contain(const netaddr_nets *nets, const netaddr *a);
+
+/* The client behind a chain of proxies. `peer` is the connecting address.
+ * Only when peer is trusted are the headers read: the Forwarded header's
+ * for= values (or, without one, X-Forwarded-For) are walked from the
+ * nearest hop outwards, skipping trusted hops; the first untrusted hop is
+ * the client (all trusted: the farthest one). A malformed or obfuscated
+ * hop stops the walk at the last good address. */
+netaddr netaddr_client(const netaddr *peer, const netaddr_nets *trusted, const char *forwarded,
+                       const char *x_forwarded_for);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * routes: the one table of HTTP routes (method, path pattern, handler,
+ * caching), checked at compile time against the metrics labels, and the
+ * dispatch that picks a handler for a request. HEAD is served by every
+ * GET route; OPTIONS (a CORS preflight) and the Allow header on 405 are
+ * answered from the same table.
+ */
+#ifndef REPLAYD_SERVER_ROUTES_H
+#define REPLAYD_SERVER_ROUTES_H
+
+#include "http.h"
+
+/* How long shared caches and browsers may keep a route's 200 answers. */
+typedef enum cache_policy {
+    CACHE_NO_STORE = 0, /* writes, authenticated and operator answers */
+    CACHE_BRIEF,        /* boards: public, 5 s */
+    CACHE_SHORT,        /* the daily, a score's audit: public, 60 s */
+    CACHE_LONG          /* the catalogue, the keys: public, 300 s */
+} cache_policy;
+
+/* Routes the request: sets r->route and calls the handler, or answers
+ * 404 / 405 (with Allow). */
+void routes_dispatch(request *r);
+
+/* The methods the request's path allows ("GET, HEAD, OPTIONS"); "" when
+ * the path is unknown. */
+void routes_allowed(const request *r, char *out, size_t len);
+
+/* The caching of r's route (CACHE_NO_STORE when unrouted). */
+cache_policy routes_cache(const request *r);
+
+/* The metrics index of "other": requests no route took. */
+int routes_other(void);
+
+/* The metrics label of every route, in route order, then "other". */
+void http_route_names(const char *const **names, int *n);
+
+#endif
