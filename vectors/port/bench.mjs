@@ -1,5 +1,5 @@
 // The peer corpus of docs/BENCH.md: per game, every level 1..15 x seeds 0..39,
-// generated at the game's current version (Opposites: 2; the others: 1).
+// generated at the game's current version (Schulte, Pipes, Target Sums, Contraption and Driftlings 2; Opposites 3).
 // Contraption's replay is its plan (one placement) and the one simulation (in `result`);
 // Driftlings' is its crowd plan, then the crowd simulation to its end (in `result`).
 // Prints one JSON line per game:

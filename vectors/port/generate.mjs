@@ -211,19 +211,25 @@ class Play {
     this.moves = [];
     this.t = 0;
     this.dead = false;
+    this.field = game.fieldsOf(lv.version)[1]; // the second move field of the level's version
+    this.codes = [];
   }
   get ended() {
     return this.dead || this.st.ended;
   }
   move(t, cell) {
-    const mv = { t, [this.game.fields[1]]: cell };
+    const mv = { t, [this.field]: cell };
     this.moves.push(mv);
     if (!this.dead) {
       const code = this.game.apply(this.st, mv);
+      this.codes.push(code);
       if (this.game.kindOf(code) === 'rejected') this.dead = true;
     }
     this.t = t;
     return this;
+  }
+  get last() {
+    return this.codes[this.codes.length - 1];
   }
 }
 
@@ -247,6 +253,33 @@ function replayCase(game, lv, what, moves) {
 }
 
 const MAXF = 0x7fffffff;
+
+/** A replay case of a version added later: its name starts with the version. */
+function vCase(game, lv, what, moves) {
+  const c = replayCase(game, lv, what, moves);
+  c.name = `${G}version ${lv.version}, level ${lv.level} seed ${lv.seed}, ${what}`;
+  return c;
+}
+
+/**
+ * The case adder of a new version's replay kinds: `build(p, lv)` plays on a Play of
+ * (version, level, a drawn seed) and returns false when it could not make its case
+ * (another seed is tried). `twins` are older versions the same moves are also
+ * replayed under (the same level, seed and moves, each version's outcomes).
+ */
+function adder(game, v, out, seedFor) {
+  return (level) => (what, build, twins = [], seed = null) => {
+    for (let k = 0; k < 50; k++) {
+      const lv = game.generate(v, level, seed === null ? seedFor() : seed);
+      const p = new Play(game, lv);
+      if (build(p, lv) === false) continue;
+      out.push(vCase(game, lv, what, p.moves));
+      for (const tv of twins) out.push(vCase(game, game.generate(tv, level, lv.seed), what, p.moves));
+      return;
+    }
+    throw new Error(`${game.name} level ${level}: no seed for "${what}"`);
+  };
+}
 
 // ---- Schulte ------------------------------------------------------------------
 
@@ -398,6 +431,217 @@ function schulteReplays(r) {
   return out;
 }
 
+// Version 2 (the human floors): the kinds of version 1 paced by version 2's gaps
+// (100 ms on the same cell, 150 ms on another or for the first tap), every
+// completing tap no earlier than the finish floor unless the case is about it,
+// and each floor at its value and 1 ms below. The floor cases are also replayed
+// under version 1 (the same moves, version 1's outcomes).
+function schulteReplaysV2(r) {
+  const out = [];
+  const S = schulte;
+  const seedFor = () => (r.below(4) === 0 ? r.below(100) : r.next());
+  const cellOf = (p, v) => p.st.grid.indexOf(v);
+  const gapTo = (p, cell) => (cell === p.st.last_tap_cell ? S.GAP_SAME : S.GAP_OTHER);
+  // the earliest time a counted tap on `cell` passes rule 6 (and is not backwards)
+  const earliest = (p, cell) => Math.max(p.t, p.st.last_tap_t + gapTo(p, cell));
+  const isLast = (p) => p.st.found === p.lv.n - 1;
+  // the next number, `extra` ms after its earliest moment; the completing tap no earlier than the finish floor
+  const find = (p, extra = 0) => {
+    const cell = cellOf(p, p.st.expected);
+    let t = earliest(p, cell) + extra;
+    if (isLast(p)) t = Math.max(t, p.lv.finishFloor);
+    return p.move(t, cell);
+  };
+  const wrongCells = (p) => {
+    const cs = [];
+    p.st.grid.forEach((v, i) => { if (v !== 0 && v !== p.st.expected) cs.push(i); });
+    return cs;
+  };
+  const foundCells = (p) => {
+    const cs = [];
+    p.st.grid.forEach((v, i) => { if (v === 0) cs.push(i); });
+    return cs;
+  };
+  const mistake = (p, extra = 0, cell = null) => {
+    const cs = wrongCells(p);
+    if (!cs.length) return false;
+    const c = cell === null ? cs[r.below(cs.length)] : cell;
+    p.move(earliest(p, c) + extra, c);
+    return true;
+  };
+  const already = (p, dt) => {
+    const cs = foundCells(p);
+    if (cs.length) p.move(p.t + dt, cs[r.below(cs.length)]);
+  };
+  const extraOf = () => (r.below(5) === 0 ? 0 : r.below(1350)); // gaps of 150..1499 ms on another cell
+  const partial = (p, k) => { for (let i = 0; i < k && !p.ended && !isLast(p); i++) find(p, extraOf()); };
+  const atFloors = (p) => { while (p.st.found < p.lv.n - 1) find(p, 0); };
+
+  for (let level = 1; level <= S.levels; level++) {
+    const add = adder(S, 2, out, seedFor)(level);
+    const N = S.generate(2, level, 0).n;
+
+    add('clean run, a tap every 300 ms (the bench solution)', (p, lv) => {
+      for (const m of S.typicalSolution(lv)) p.move(m.t, m.cell);
+    });
+    add('clean run at random 150..1499 ms gaps, the last tap no earlier than the finish floor', (p) => {
+      while (!p.ended) find(p, extraOf());
+    });
+    add('taps at the other-cell gap (150 ms apart from t = 150), the last exactly at the finish floor', (p, lv) => {
+      atFloors(p);
+      p.move(lv.finishFloor, cellOf(p, p.st.expected));
+    }, [1]);
+    add('taps at the other-cell gap, the last 1 ms below the finish floor: finish_below_floor', (p, lv) => {
+      atFloors(p);
+      p.move(lv.finishFloor - 1, cellOf(p, p.st.expected));
+    }, [1]);
+    const km = 1 + r.below(4);
+    // as many mistakes as still leave room for every tap at 150 ms before the floor
+    const kmF = Math.max(1, Math.min(km, Math.floor((S.generate(2, level, 0).finishFloor - 1) / 150) - N));
+    add(`${kmF} mistake(s) at the gaps' floors, the last tap 1 ms below the finish floor: mistakes do not move it`, (p, lv) => {
+      for (let i = 0; i < kmF; i++) mistake(p, 0);
+      atFloors(p);
+      p.move(lv.finishFloor - 1, cellOf(p, p.st.expected));
+      if (p.last !== 'finish_below_floor') return false;
+    }, [1]);
+    add(`${kmF} mistake(s) at the gaps' floors, the last tap at the finish floor`, (p, lv) => {
+      for (let i = 0; i < kmF; i++) mistake(p, 0);
+      atFloors(p);
+      p.move(lv.finishFloor, cellOf(p, p.st.expected));
+      if (!p.st.completed) return false;
+    }, [1]);
+    add(`${km} mistake(s) and already-found taps, then completed`, (p) => {
+      let left = km;
+      while (!p.ended) {
+        const x = r.below(8);
+        if (x === 0 && left > 0 && wrongCells(p).length) { mistake(p, extraOf()); left--; }
+        else if (x === 1) already(p, r.below(300));
+        else find(p, extraOf());
+      }
+    });
+    add('a mistake tapped again on its own cell 100 ms later counts, a third time 99 ms later is too fast', (p) => {
+      partial(p, r.below(Math.min(N - 2, 6)));
+      const cs = wrongCells(p);
+      const c = cs[r.below(cs.length)];
+      mistake(p, 0, c);
+      p.move(p.t + 100, c);
+      p.move(p.t + 99, c);
+    }, [1]);
+    add('another cell 150 ms after a counted tap counts, the next one 149 ms later is too fast', (p) => {
+      partial(p, r.below(Math.min(N - 2, 6)));
+      if (r.below(2)) mistake(p, 0);
+      else find(p, 0);
+      const a = p.st.last_tap_cell;
+      const others = [];
+      for (let i = 0; i < N; i++) if (i !== a && p.st.grid[i] !== 0) others.push(i);
+      const b = r.below(2) && others.includes(cellOf(p, p.st.expected)) ? cellOf(p, p.st.expected) : others[r.below(others.length)];
+      p.move(p.st.last_tap_t + 150, b);
+      const others2 = [];
+      for (let i = 0; i < N; i++) if (i !== p.st.last_tap_cell && p.st.grid[i] !== 0) others2.push(i);
+      p.move(p.st.last_tap_t + 149, others2[r.below(others2.length)]);
+    }, [1]);
+    add('the first tap at t = 150 counts (right or wrong)', (p) => {
+      p.move(150, r.below(2) ? cellOf(p, p.st.expected) : r.below(N));
+      partial(p, r.below(3));
+    }, [1]);
+    add('the first tap at t = 149 is too fast', (p) => {
+      p.move(149, r.below(2) ? cellOf(p, p.st.expected) : r.below(N));
+      find(p, 0);
+    }, [1]);
+    add('a first tap before t = 150 is too fast', (p) => {
+      p.move(r.below(150), r.below(N));
+    }, [1]);
+    add('an ignored already-found tap moves neither the clock nor the last cell: the same wrong cell again 100 ms after it', (p) => {
+      partial(p, 1 + r.below(Math.min(N - 3, 5)));
+      const cs = wrongCells(p);
+      const c = cs[r.below(cs.length)];
+      mistake(p, 0, c);
+      already(p, 1 + r.below(98));
+      p.move(p.st.last_tap_t + 100, c);
+      find(p, 0);
+    }, [1]);
+    add('the fifth mistake ends the level; later taps (one out of range, one backwards) are after_end', (p) => {
+      partial(p, r.below(Math.min(N - 2, 6)));
+      for (let i = 0; i < 5; i++) mistake(p, extraOf());
+      p.move(p.t + 200, N + 7);
+      p.move(Math.max(0, p.t - 50), 0);
+      find(p, 300);
+    });
+    add('a tap past the limit times the level out; later taps are ignored', (p, lv) => {
+      partial(p, 1 + r.below(N - 2));
+      if (r.below(2)) mistake(p, extraOf());
+      p.move(lv.limit + 1 + r.below(5000), r.below(N));
+      p.move(p.t + 500, N + r.below(50));
+      p.move(p.t - 1000, 0);
+      p.move(MAXF, MAXF);
+    });
+    add('four mistakes at the floors and the last number found exactly at the limit: the score floor of 1000', (p, lv) => {
+      for (let i = 0; i < 4; i++) mistake(p, 0);
+      atFloors(p);
+      p.move(lv.limit, cellOf(p, p.st.expected));
+    });
+    add('completed close to the limit with one mistake', (p, lv) => {
+      mistake(p, r.below(1000));
+      while (p.st.found < N - 1) find(p, r.below(300));
+      p.move(lv.limit - r.below(2000), cellOf(p, p.st.expected));
+    });
+    add('unfinished: stops part way with a mistake', (p) => {
+      partial(p, r.below(N - 2));
+      mistake(p, extraOf());
+      partial(p, Math.min(r.below(3), N - 1 - p.st.found - 1));
+    });
+    add('no moves at all', () => {});
+    add('a cell off the grid is rejected', (p) => {
+      partial(p, r.below(N - 1));
+      p.move(p.t + 400, [N, N + 1 + r.below(100), MAXF][r.below(3)]);
+      find(p, 400);
+    });
+    add('time going backwards is rejected', (p) => {
+      partial(p, 1 + r.below(N - 2));
+      already(p, 20);
+      p.move(p.t - 1 - r.below(Math.min(p.t, 400)), r.below(N));
+      find(p, 400);
+    });
+    add('random taps (half of them on the next number), random gaps 0..599 ms', (p) => {
+      let after = 0;
+      for (let i = 0; i < 3 * N && !p.dead && after < 2; i++) {
+        if (p.ended) after++;
+        const cell = r.below(2) && !p.ended ? cellOf(p, p.st.expected) : r.below(N);
+        p.move(p.t + r.below(600), cell);
+      }
+    });
+    add('random legal play: right, wrong and already-found taps at version 2\'s gaps', (p) => {
+      for (let i = 0; i < 3 * N && !p.ended; i++) {
+        const x = r.below(10);
+        if (x < 6) find(p, extraOf());
+        else if (x < 8) mistake(p, extraOf(), r.below(3) === 0 && wrongCells(p).includes(p.st.last_tap_cell) ? p.st.last_tap_cell : null);
+        else already(p, r.below(200));
+      }
+    });
+    add('random moves, legal and illegal', (p) => {
+      let after = 0;
+      for (let i = 0; i < 3 * N && after < 2; i++) {
+        if (p.ended) after++;
+        const t = Math.max(0, p.t + r.below(1200) - 60);
+        const x = r.below(20);
+        const cell = x < 10 && !p.ended ? cellOf(p, p.st.expected) : x === 10 ? N + r.below(4) : r.below(N);
+        p.move(t, cell);
+      }
+    });
+    add('completed, then taps after the end (off the grid, backwards, past the limit)', (p, lv) => {
+      while (!p.ended) find(p, extraOf());
+      p.move(p.t + 1, N);
+      p.move(p.t - 5, 0);
+      p.move(lv.limit + 10, 0);
+    });
+    add('the very first tap comes after the limit', (p, lv) => {
+      p.move(lv.limit + 1, cellOf(p, p.st.expected));
+      find(p, 100);
+    });
+  }
+  return out;
+}
+
 // ---- Pipes --------------------------------------------------------------------
 
 function pipesReplays(r) {
@@ -427,7 +671,7 @@ function pipesReplays(r) {
     };
     const n = P.generate(1, level, 0).start.length;
 
-    add('the fewest turns, row-major, 100 ms apart (the bench solution)', (p, lv) => {
+    add('the fewest turns, row-major, 300 ms apart from t = 300 (the bench solution)', (p, lv) => {
       for (const m of P.typicalSolution(lv)) p.move(m.t, m.cell);
     });
     add('the fewest turns in a random order at random gaps', (p, lv) => {
@@ -523,11 +767,198 @@ function pipesReplays(r) {
   return out;
 }
 
+// Version 2 (the human floors): the kinds of version 1 paced by version 2's gaps
+// (100 ms on the same tile, 150 ms on another or for the first turn), the solving
+// turn no earlier than the finish floor unless the case is about it, and each
+// floor at its value and 1 ms below; the floor cases are also replayed under version 1.
+function pipesReplaysV2(r) {
+  const out = [];
+  const P = pipes;
+  const seedFor = () => (r.below(4) === 0 ? r.below(100) : r.next());
+  const needed = (lv) => lv.start.map((m, c) => P.turnsBetween(m, lv.solution[c]));
+  const gapTo = (p, cell) => (cell === p.st.last_turn_cell ? P.GAP_SAME : P.GAP_OTHER);
+  const earliest = (p, cell) => Math.max(p.t, p.st.last_turn_t + gapTo(p, cell));
+  const extraOf = () => (r.below(5) === 0 ? 0 : r.below(850)); // gaps up to 999 ms
+  // a turn of `cell`, `extra` ms after its earliest moment; `last`: the turn that solves, no earlier than the floor
+  const turn = (p, cell, extra = 0, last = false) => {
+    let t = earliest(p, cell) + extra;
+    if (last) t = Math.max(t, p.lv.finishFloor);
+    return p.move(t, cell);
+  };
+  const turnList = (lv, extra) => {
+    // the multiset of single turns that solves the board (each tile's turns together), plus `extra` full circles
+    const list = [];
+    needed(lv).forEach((k, c) => { for (let j = 0; j < k; j++) list.push(c); });
+    for (let i = 0; i < extra; i++) {
+      const c = r.below(lv.start.length);
+      for (let j = 0; j < 4; j++) list.push(c);
+    }
+    return list;
+  };
+  // plays `list` (which solves the board) at `extraOf` gaps, the last no earlier than the finish floor
+  const solve = (p, list, ex = extraOf) => list.forEach((c, i) => turn(p, c, ex(), i === list.length - 1));
+
+  for (let level = 1; level <= P.levels; level++) {
+    const add = adder(P, 2, out, seedFor)(level);
+    const n = P.generate(2, level, 0).start.length;
+
+    add('the fewest turns, row-major, 300 ms apart from t = 300 (the bench solution)', (p, lv) => {
+      for (const m of P.typicalSolution(lv)) p.move(m.t, m.cell);
+    });
+    add('the fewest turns in a random order at random gaps, the last no earlier than the finish floor', (p, lv) => {
+      solve(p, r.shuffle(turnList(lv, 0)));
+    });
+    add('the fewest turns at the gaps\' floors (100 ms on the same tile, 150 ms on another), the last exactly at the finish floor', (p, lv) => {
+      const list = turnList(lv, 0);
+      const lastCell = list.pop();
+      for (const c of list) turn(p, c, 0);
+      p.move(lv.finishFloor, lastCell);
+      if (!p.st.completed) return false;
+    }, [1]);
+    add('the fewest turns at the gaps\' floors, the last 1 ms below the finish floor: finish_below_floor', (p, lv) => {
+      const list = turnList(lv, 0);
+      const lastCell = list.pop();
+      for (const c of list) turn(p, c, 0);
+      p.move(lv.finishFloor - 1, lastCell);
+      if (p.last !== 'finish_below_floor') return false;
+    }, [1]);
+    for (const at of [0, -1]) {
+      add(`a wasted full circle first, then the fewest turns at the gaps' floors, the last ${at ? '1 ms below' : 'exactly at'} the finish floor: wasted turns do not move it`, (p, lv) => {
+        const list = turnList(lv, 1);
+        const circle = list.splice(list.length - 4);
+        const lastCell = list.pop();
+        for (const c of circle.concat(list)) turn(p, c, 0);
+        if (p.ended || p.t + gapTo(p, lastCell) > lv.finishFloor + at) return false;
+        p.move(lv.finishFloor + at, lastCell);
+        if (p.last !== (at ? 'finish_below_floor' : 'rotated') || (!at && !p.st.completed)) return false;
+      }, [1]);
+    }
+    const ex = 1 + r.below(3);
+    add(`${ex} wasted full circle(s) mixed in, then solved`, (p, lv) => {
+      const list = turnList(lv, ex);
+      const lastNeeded = list[needed(lv).reduce((a, b) => a + b, 0) - 1];
+      // shuffle everything but one needed turn, which comes last and solves the board
+      const i = list.indexOf(lastNeeded);
+      list.splice(i, 1);
+      solve(p, r.shuffle(list).concat([lastNeeded]));
+      if (!p.codes.every((c) => c === 'rotated') || !p.st.completed) return false;
+    });
+    add('a tile turned again 100 ms later counts, once more 99 ms later is too fast', (p, lv) => {
+      const list = turnList(lv, 0);
+      const k = r.below(list.length - 1);
+      for (let i = 0; i < k; i++) turn(p, list[i], extraOf());
+      const c = r.below(n);
+      turn(p, c, 0);
+      if (p.ended) return false;
+      p.move(p.t + 100, c);
+      if (p.ended) return false;
+      p.move(p.t + 99, c);
+      if (p.last !== 'too_fast') return false;
+    }, [1]);
+    add('another tile 150 ms after a turn counts, the next another tile 149 ms later is too fast', (p, lv) => {
+      const list = turnList(lv, 0);
+      const k = r.below(list.length - 1);
+      for (let i = 0; i < k; i++) turn(p, list[i], extraOf());
+      let c = r.below(n);
+      if (c === p.st.last_turn_cell) c = (c + 1) % n;
+      p.move(p.st.last_turn_t + 150, c);
+      if (p.ended) return false;
+      const d = (c + 1 + r.below(n - 1)) % n;
+      p.move(p.t + 149, d);
+      if (p.last !== 'too_fast') return false;
+    }, [1]);
+    add('the first turn at t = 149 is too fast', (p) => {
+      p.move(149, r.below(n));
+    }, [1]);
+    add('a first turn before t = 150 is too fast', (p) => {
+      p.move(r.below(150), r.below(n));
+    }, [1]);
+    add('a stray turn undone by three more, then solved; a later turn is after_end', (p, lv) => {
+      const c0 = r.below(n);
+      for (let j = 0; j < 4; j++) turn(p, c0, r.below(100));
+      solve(p, turnList(lv, 0));
+      p.move(p.t + 160, c0);
+    });
+    add('solved exactly at the limit with wasted turns: the score floor of 1000', (p, lv) => {
+      const c0 = r.below(n);
+      for (let j = 0; j < 4; j++) turn(p, c0, 0);
+      const list = turnList(lv, 0);
+      const lastCell = list.pop();
+      for (const c of list) turn(p, c, 0);
+      p.move(lv.limit, lastCell);
+    });
+    add('solved close to the limit', (p, lv) => {
+      const list = turnList(lv, 0);
+      const lastCell = list.pop();
+      for (const c of list) turn(p, c, r.below(200));
+      p.move(lv.limit - r.below(3000), lastCell);
+    });
+    add('a turn past the limit times the level out; later moves are ignored', (p, lv) => {
+      const list = turnList(lv, 0);
+      const k = r.below(list.length);
+      for (let i = 0; i < k; i++) turn(p, list[i], extraOf());
+      p.move(lv.limit + 1 + r.below(5000), r.below(n));
+      p.move(p.t + 100, n + r.below(10));
+      p.move(p.t - 1000, 0);
+      p.move(MAXF, MAXF);
+    });
+    add('unfinished: some right turns and some wrong ones', (p, lv) => {
+      const list = turnList(lv, 0);
+      const k = r.below(list.length);
+      for (let i = 0; i < k && !p.ended; i++) turn(p, r.below(4) === 0 ? r.below(n) : list[i], extraOf());
+    });
+    add('no moves at all', () => {});
+    add('a cell off the board is rejected', (p, lv) => {
+      const list = turnList(lv, 0);
+      const k = r.below(list.length);
+      for (let i = 0; i < k; i++) turn(p, list[i], extraOf());
+      p.move(p.t + 150, [n, n + 1 + r.below(100), MAXF][r.below(3)]);
+      p.move(p.t + 150, 0);
+    });
+    add('time going backwards is rejected', (p, lv) => {
+      const list = turnList(lv, 0);
+      const k = 1 + r.below(list.length - 1);
+      for (let i = 0; i < k; i++) turn(p, list[i], extraOf());
+      p.move(p.t - 1 - r.below(Math.min(p.t, 300)), r.below(n));
+    });
+    add('random turns at random gaps of 100..999 ms', (p) => {
+      for (let i = 0; i < 2 * n && !p.ended; i++) {
+        const c = r.below(n);
+        turn(p, c, r.below(1000 - gapTo(p, c)));
+      }
+    });
+    add('random moves, legal and illegal', (p) => {
+      for (let i = 0; i < 2 * n; i++) {
+        const t = Math.max(0, p.t + r.below(500) - 20);
+        p.move(t, r.below(n + 2));
+      }
+    });
+    add('solved, then moves after the end (off the board, backwards, past the limit)', (p, lv) => {
+      solve(p, turnList(lv, 0));
+      p.move(p.t + 1, n);
+      p.move(p.t - 5, 0);
+      p.move(lv.limit + 10, 0);
+    });
+    add('the very first turn comes after the limit', (p, lv) => {
+      p.move(lv.limit + 1, 0);
+      p.move(lv.limit + 100, 1);
+    });
+  }
+  return out;
+}
+
 // ---- Target Sums --------------------------------------------------------------
 
 // Per level: the seed of 0..1999 with the most rejected candidates and the one
 // with the most search nodes (the first such seed).
+// Both versions generate the same boards, so the scan runs once per level.
+const tsExtremes = new Map();
 function targetSumsExtremes(level) {
+  if (!tsExtremes.has(level)) tsExtremes.set(level, targetSumsScan(level));
+  return tsExtremes.get(level);
+}
+
+function targetSumsScan(level) {
   let rej = [-1, 0];
   let nod = [-1, 0];
   for (let seed = 0; seed < 2000; seed++) {
@@ -559,7 +990,7 @@ function targetSumsReplays(r) {
     };
     const n = T.generate(1, level, 0).n;
 
-    add('the solution row-major, 150 ms apart (the bench solution)', (p, lv) => {
+    add('the solution row-major, 500 ms apart from t = 500 (the bench solution)', (p, lv) => {
       for (const m of T.typicalSolution(lv)) p.move(m.t, m.cell);
     });
     add('the solution in a random order at random gaps of 100..1999 ms', (p, lv) => {
@@ -680,6 +1111,195 @@ function targetSumsReplays(r) {
   return out;
 }
 
+// Version 2 (the human floors): the kinds of version 1 paced by version 2's gaps
+// (100 ms on the same cell, 150 ms on another or for the first toggle), the
+// completing toggle no earlier than the finish floor unless the case is about it,
+// and each floor at its value and 1 ms below; the floor cases are also replayed
+// under version 1.
+function targetSumsReplaysV2(r) {
+  const out = [];
+  const T = targetSums;
+  const seedFor = () => (r.below(4) === 0 ? r.below(100) : r.next());
+  const extraOf = () => (r.below(5) === 0 ? 0 : r.below(1850)); // gaps of 150..1999 ms on another cell
+  const removedOf = (lv) => lv.solution.map((k, i) => (k ? -1 : i)).filter((i) => i >= 0);
+  const keptOf = (lv) => lv.solution.map((k, i) => (k ? i : -1)).filter((i) => i >= 0);
+  const pick = (list) => list[r.below(list.length)];
+  const gapTo = (p, cell) => (cell === p.st.last_toggle_cell ? T.GAP_SAME : T.GAP_OTHER);
+  const earliest = (p, cell) => Math.max(p.t, p.st.last_toggle_t + gapTo(p, cell));
+  const toggle = (p, cell, extra = 0, last = false) => {
+    let t = earliest(p, cell) + extra;
+    if (last) t = Math.max(t, p.lv.finishFloor);
+    return p.move(t, cell);
+  };
+  // plays `list` (which completes the level only with its last toggle), the last no earlier than the floor
+  const solve = (p, list, ex = extraOf) => list.forEach((c, i) => toggle(p, c, ex(), i === list.length - 1));
+  const onlyAtEnd = (p) => p.st.completed && p.codes.slice(0, -1).every((c) => c === 'removed' || c === 'restored');
+
+  for (let level = 1; level <= T.levels; level++) {
+    const add = adder(T, 2, out, seedFor)(level);
+    const n = T.generate(2, level, 0).n;
+
+    add('the solution row-major, 500 ms apart from t = 500 (the bench solution, the last at the finish floor)', (p, lv) => {
+      for (const m of T.typicalSolution(lv)) p.move(m.t, m.cell);
+    });
+    add('the solution in a random order at random gaps of 150..1999 ms, the last no earlier than the finish floor', (p, lv) => {
+      solve(p, r.shuffle(removedOf(lv)));
+    });
+    for (const at of [0, -1]) {
+      add(`the solution 150 ms a toggle from t = 150, the last ${at ? '1 ms below' : 'exactly at'} the finish floor${at ? ': finish_below_floor' : ''}`, (p, lv) => {
+        const list = removedOf(lv);
+        const last = list.pop();
+        for (const c of list) toggle(p, c, 0);
+        if (p.t + 150 > lv.finishFloor + at) return false;
+        p.move(lv.finishFloor + at, last);
+        if (at ? p.last !== 'finish_below_floor' : !p.st.completed) return false;
+      }, [1]);
+    }
+    for (const at of [0, -1]) {
+      add(`a cell removed and restored 100 ms later (the same-cell gap), then the solution at the gaps' floors, the last ${at ? '1 ms below' : 'exactly at'} the finish floor: wasted toggles do not move it`, (p, lv) => {
+        const c0 = r.below(n);
+        toggle(p, c0, r.below(200));
+        p.move(p.t + 100, c0);
+        const list = removedOf(lv);
+        const last = list.pop();
+        for (const c of list) toggle(p, c, 0);
+        if (p.ended || p.t + gapTo(p, last) > lv.finishFloor + at) return false;
+        p.move(lv.finishFloor + at, last);
+        if (at ? p.last !== 'finish_below_floor' : !p.st.completed) return false;
+      }, [1]);
+    }
+    add('a cell restored 99 ms after its removal is too fast', (p, lv) => {
+      const list = removedOf(lv);
+      const k = r.below(list.length);
+      for (let i = 0; i < k; i++) toggle(p, list[i], extraOf());
+      const kept = [];
+      p.st.kept.forEach((k, i) => { if (k) kept.push(i); });
+      const c0 = pick(kept);
+      toggle(p, c0, 0);
+      if (p.ended) return false;
+      p.move(p.t + 99, c0);
+    }, [1]);
+    add('another cell 150 ms after a toggle counts, the next another cell 149 ms later is too fast', (p, lv) => {
+      const list = removedOf(lv);
+      const k = r.below(list.length);
+      for (let i = 0; i < k; i++) toggle(p, list[i], extraOf());
+      let c = r.below(n);
+      if (c === p.st.last_toggle_cell) c = (c + 1) % n;
+      p.move(p.st.last_toggle_t + 150, c);
+      if (p.ended) return false;
+      p.move(p.t + 149, (c + 1 + r.below(n - 1)) % n);
+      if (p.last !== 'too_fast') return false;
+    }, [1]);
+    add('the first toggle at t = 149 is too fast', (p) => {
+      p.move(149, r.below(n));
+      p.move(1000, 0);
+    }, [1]);
+    add('a first toggle before t = 150 is too fast', (p) => {
+      p.move(r.below(150), r.below(n));
+    }, [1]);
+    const ex = 1 + r.below(4);
+    add(`${ex} wasted remove/restore pair(s) mixed in, then solved`, (p, lv) => {
+      const list = removedOf(lv);
+      const last = list.pop();
+      for (let i = 0; i < ex; i++) {
+        const c = r.below(n);
+        list.push(c, c);
+      }
+      solve(p, r.shuffle(list).concat([last]));
+      if (!onlyAtEnd(p)) return false;
+    });
+    add('a kept cell removed and restored at once, then solved; a later tap is after_end', (p, lv) => {
+      const c0 = pick(keptOf(lv).length ? keptOf(lv) : [0]);
+      toggle(p, c0, r.below(500));
+      toggle(p, c0, r.below(500));
+      solve(p, removedOf(lv));
+      p.move(p.t + 150, r.below(n));
+    });
+    add('solved exactly at the limit: the score floor of 1000', (p, lv) => {
+      const list = removedOf(lv);
+      const last = list.pop();
+      for (const c of list) toggle(p, c, 0);
+      p.move(lv.limit, last);
+    });
+    add('solved a few seconds before the limit with wasted toggles: the bonus floors at 0', (p, lv) => {
+      const list = removedOf(lv);
+      const last = list.pop();
+      const c0 = r.below(n);
+      for (let j = 0; j < 4; j++) toggle(p, c0, 0);
+      for (const c of list) toggle(p, c, r.below(200));
+      p.move(lv.limit - r.below(2000), last);
+    });
+    add('solved close to the limit', (p, lv) => {
+      const list = removedOf(lv);
+      const last = list.pop();
+      for (const c of list) toggle(p, c, r.below(300));
+      p.move(lv.limit - r.below(5000), last);
+    });
+    add('a toggle past the limit times the level out; later moves are ignored', (p, lv) => {
+      const list = r.shuffle(removedOf(lv));
+      const k = r.below(list.length);
+      for (let i = 0; i < k; i++) toggle(p, list[i], extraOf());
+      p.move(lv.limit + 1 + r.below(5000), r.below(n));
+      p.move(p.t + 100, n + r.below(10));
+      p.move(p.t - 1000, 0);
+      p.move(MAXF, MAXF);
+    });
+    add('unfinished: some right toggles and some wrong ones', (p, lv) => {
+      const list = removedOf(lv);
+      const k = r.below(list.length);
+      for (let i = 0; i < k && !p.ended; i++) toggle(p, r.below(3) === 0 ? r.below(n) : list[i], extraOf());
+    });
+    add('no moves at all', () => {});
+    add('every cell removed in row-major order', (p) => {
+      for (let c = 0; c < n; c++) toggle(p, c, r.below(400));
+    });
+    add('a cell off the board is rejected', (p, lv) => {
+      const list = removedOf(lv);
+      const k = r.below(list.length);
+      for (let i = 0; i < k; i++) toggle(p, list[i], extraOf());
+      p.move(p.t + 150 + r.below(1000), [n, n + 1 + r.below(100), MAXF][r.below(3)]);
+      p.move(p.t + 150, 0);
+    });
+    add('a cell off the board is rejected even past the limit (the range check comes first)', (p, lv) => {
+      const list = removedOf(lv);
+      const k = r.below(list.length);
+      for (let i = 0; i < k; i++) toggle(p, list[i], extraOf());
+      p.move(lv.limit + 1 + r.below(10000), n + r.below(5));
+    });
+    add('time going backwards is rejected', (p, lv) => {
+      const list = removedOf(lv);
+      const k = 1 + r.below(list.length);
+      for (let i = 0; i < k - 1; i++) toggle(p, list[i], extraOf());
+      toggle(p, r.below(n), r.below(900));
+      if (p.ended) return false;
+      p.move(p.t - 1 - r.below(Math.min(p.t, 300)), r.below(n));
+    });
+    add('random toggles at random gaps of 100..1999 ms', (p) => {
+      for (let i = 0; i < 2 * n && !p.ended; i++) {
+        const c = r.below(n);
+        toggle(p, c, r.below(2000 - gapTo(p, c)));
+      }
+    });
+    add('random moves, legal and illegal', (p) => {
+      for (let i = 0; i < 2 * n; i++) {
+        const t = r.below(12) === 0 ? Math.max(0, p.t + r.below(170) - 20) : p.t + 100 + r.below(600);
+        p.move(t, r.below(25) === 0 ? n + r.below(3) : r.below(n));
+      }
+    });
+    add('solved, then moves after the end (off the board, backwards, past the limit)', (p, lv) => {
+      solve(p, removedOf(lv));
+      p.move(p.t + 1, n);
+      p.move(p.t - 5, 0);
+      p.move(lv.limit + 10, 0);
+    });
+    add('the very first toggle comes after the limit', (p, lv) => {
+      p.move(lv.limit + 1, 0);
+      p.move(lv.limit + 100, 1);
+    });
+  }
+  return out;
+}
+
 // ---- Opposites ----------------------------------------------------------------
 
 // Every move list is built once from the schedule (which both versions share)
@@ -724,7 +1344,7 @@ function oppositesReplays(r) {
     };
     const N = O.generate(2, level, 0).count;
 
-    add('every prompt answered 300 ms after it appears (the bench solution)', (m, lv) => {
+    add('every prompt answered 400 ms after it appears (the bench solution)', (m, lv) => {
       for (const mv of O.typicalSolution(lv)) m(mv.t, mv.answer);
     });
     add('clean run at random reaction times', (m, lv, h) => {
@@ -888,13 +1508,234 @@ function oppositesReplays(r) {
   return out;
 }
 
+// Version 3 (the Hick's-law reaction floor): the kinds of versions 1 and 2 with
+// every reaction time drawn from the level's floor (250, 300 or 350 ms) up to the
+// window, and the floor at its value and 1 ms below for every code count. Each
+// move list is replayed under version 3; the floor cases also under version 2
+// (the same level, seed and moves: 150 ms is version 2's floor).
+function oppositesReplaysV3(r) {
+  const out = [];
+  const O = opposites;
+  const seedFor = () => (r.below(4) === 0 ? r.below(100) : r.next());
+
+  const opCase = (lv, what, moves) => {
+    const c = replayCase(O, lv, what, moves);
+    c.name = `${G}v${lv.version}, level ${lv.level} seed ${lv.seed}, ${what}`;
+    return c;
+  };
+
+  for (let level = 1; level <= O.levels; level++) {
+    const add = (what, build, twins = [], seed = seedFor()) => {
+      const lv = O.generate(3, level, seed);
+      const MIN = lv.minReaction;
+      const moves = [];
+      const m = (t, answer) => moves.push({ t, answer });
+      const h = {
+        MIN,
+        at: (i, rt) => lv.appear[i] + rt,
+        right: (i) => lv.prompt[i] ^ 1,
+        wrongOf: (i) => {
+          const a = r.below(lv.codes - 1);
+          return a >= (lv.prompt[i] ^ 1) ? a + 1 : a;
+        },
+        rt: () => MIN + r.below(lv.window - MIN), // a reaction time in the window, at or above the floor
+        rts: (k) => {
+          const xs = [];
+          for (let j = 0; j < k; j++) xs.push(MIN + r.below(lv.window - MIN));
+          return xs.sort((a, b) => a - b);
+        },
+      };
+      build(m, lv, h);
+      if (moves.length > O.MAX_MOVES) throw new Error('opposites: too many moves');
+      out.push(opCase(lv, what, moves));
+      for (const v of twins) out.push(opCase(O.generate(v, level, seed), what, moves));
+    };
+    const N = O.generate(3, level, 0).count;
+    const F = O.generate(3, level, 0).minReaction;
+
+    add('every prompt answered 400 ms after it appears (the bench solution)', (m, lv) => {
+      for (const mv of O.typicalSolution(lv)) m(mv.t, mv.answer);
+    });
+    add('clean run at random reaction times at or above the floor', (m, lv, h) => {
+      for (let i = 0; i < N; i++) m(h.at(i, h.rt()), h.right(i));
+    });
+    add(`every prompt answered at r = ${F} ms (the reaction floor): the fastest legal run`, (m, lv, h) => {
+      for (let i = 0; i < N; i++) m(h.at(i, F), h.right(i));
+    }, [2]);
+    const kf = r.below(N);
+    add(`${kf} prompt(s) answered at the floor, then one at r = ${F - 1} ms: reaction_below_floor`, (m, lv, h) => {
+      for (let i = 0; i < kf; i++) m(h.at(i, F), h.right(i));
+      m(h.at(kf, F - 1), r.below(2) ? h.right(kf) : h.wrongOf(kf));
+      if (kf + 1 < N) m(h.at(kf + 1, F), h.right(kf + 1));
+    }, [2]);
+    add(`an answer below the floor (r < ${F} ms) is rejected: reaction_below_floor (version 2: too_fast under 150)`, (m, lv, h) => {
+      const k = r.below(N);
+      for (let i = 0; i < k; i++) m(h.at(i, h.rt()), h.right(i));
+      m(h.at(k, r.below(F)), r.below(2) ? h.right(k) : h.wrongOf(k));
+      m(h.at(k, F), h.right(k));
+    }, [2]);
+    add(`a wrong answer at the floor, then the right one 1..99 ms later: the prompt stayed open`, (m, lv, h) => {
+      const i = r.below(N);
+      m(h.at(i, F), h.wrongOf(i));
+      m(h.at(i, F + 1 + r.below(99)), h.right(i));
+    }, [2]);
+    add('every prompt answered at r = window - 1: 100 points each', (m, lv, h) => {
+      for (let i = 0; i < N; i++) m(h.at(i, lv.window - 1), h.right(i));
+    });
+    const ks = 1 + r.below(Math.min(4, N));
+    add(`${ks} slip(s), each followed by the right answer later in the window`, (m, lv, h) => {
+      const slips = new Set(r.shuffle(Array.from({ length: N }, (_, i) => i)).slice(0, ks));
+      for (let i = 0; i < N; i++) {
+        if (slips.has(i)) {
+          const [a, b] = h.rts(2);
+          m(h.at(i, a), h.wrongOf(i));
+          m(h.at(i, b), h.right(i));
+        } else m(h.at(i, h.rt()), h.right(i));
+      }
+    });
+    add('zero to three wrong answers before the right one on every prompt', (m, lv, h) => {
+      for (let i = 0; i < N; i++) {
+        const w = r.below(4);
+        const xs = h.rts(w + 1);
+        for (let j = 0; j < w; j++) m(h.at(i, xs[j]), h.wrongOf(i));
+        m(h.at(i, xs[w]), h.right(i));
+      }
+    });
+    add('every prompt answered wrong twice', (m, lv, h) => {
+      for (let i = 0; i < N; i++) {
+        const [a, b] = h.rts(2);
+        m(h.at(i, a), h.wrongOf(i));
+        m(h.at(i, b), h.wrongOf(i));
+      }
+    });
+    add('late answers: at r = window exactly, between prompts, and after a correct one', (m, lv, h) => {
+      for (let i = 0; i < N - 1; i++) {
+        const x = r.below(4);
+        const lateT = () => h.at(i, lv.window + r.below(lv.appear[i + 1] - lv.appear[i] - lv.window));
+        if (x === 0) m(h.at(i, lv.window), h.right(i));
+        else if (x === 1) m(lateT(), r.below(lv.codes));
+        else if (x === 2) {
+          m(h.at(i, h.rt()), h.right(i));
+          m(lateT(), h.right(i));
+        } else m(h.at(i, h.rt()), h.right(i));
+      }
+      m(h.at(N - 1, h.rt()), h.right(N - 1));
+    });
+    add('repeated taps on prompts already answered (right or wrong)', (m, lv, h) => {
+      for (let i = 0; i < N; i++) {
+        const xs = h.rts(3);
+        m(h.at(i, xs[0]), r.below(3) ? h.right(i) : h.wrongOf(i));
+        m(h.at(i, xs[1]), r.below(lv.codes));
+        if (r.below(2)) m(h.at(i, xs[2]), h.right(i));
+      }
+    });
+    add('answers before the first prompt are ignored (no_prompt), then a clean run', (m, lv, h) => {
+      const k = 1 + r.below(4);
+      const ts = [];
+      for (let j = 0; j < k; j++) ts.push(r.below(lv.appear[0]));
+      ts.sort((a, b) => a - b);
+      for (const t of ts) m(t, r.below(lv.codes));
+      m(lv.appear[0] - 1, h.right(0));
+      for (let i = 0; i < N; i++) m(h.at(i, h.rt()), h.right(i));
+    });
+    add('all but the last prompt answered, then answers at and after end_ms', (m, lv, h) => {
+      for (let i = 0; i < N - 1; i++) m(h.at(i, h.rt()), h.right(i));
+      m(lv.end, h.right(N - 1));
+      m(lv.end + 1 + r.below(5000), r.below(lv.codes));
+      m(lv.end - 100, lv.codes);
+      m(MAXF, 255);
+    });
+    const kw = 1 + r.below(3);
+    add(`every prompt answered once (${kw} wrong), then an out-of-range answer, a backwards time and t = 2^31-1`, (m, lv, h) => {
+      const bad = new Set(r.shuffle(Array.from({ length: N }, (_, i) => i)).slice(0, kw));
+      for (let i = 0; i < N; i++) m(h.at(i, h.rt()), bad.has(i) ? h.wrongOf(i) : h.right(i));
+      const last = lv.appear[N - 1] + lv.window - 1;
+      m(last, lv.codes + r.below(256 - lv.codes));
+      m(last - 500, 0);
+      m(MAXF, 0);
+    });
+    add('exactly half the prompts correct, the rest wrong or missed: completed', (m, lv, h) => {
+      const good = new Set(r.shuffle(Array.from({ length: N }, (_, i) => i)).slice(0, N / 2));
+      for (let i = 0; i < N; i++) {
+        if (good.has(i)) m(h.at(i, h.rt()), h.right(i));
+        else if (r.below(2)) m(h.at(i, h.rt()), h.wrongOf(i));
+      }
+    });
+    add('one correct answer fewer than half: not completed', (m, lv, h) => {
+      const good = new Set(r.shuffle(Array.from({ length: N }, (_, i) => i)).slice(0, N / 2 - 1));
+      for (let i = 0; i < N; i++) {
+        if (good.has(i)) m(h.at(i, h.rt()), h.right(i));
+        else if (r.below(2)) m(h.at(i, h.rt()), h.wrongOf(i));
+      }
+    });
+    add('unfinished: the first prompts answered, then nothing', (m, lv, h) => {
+      const k = r.below(N);
+      for (let i = 0; i < k; i++) m(h.at(i, h.rt()), r.below(4) ? h.right(i) : h.wrongOf(i));
+    });
+    add('no moves at all', () => {});
+    add('time going backwards is rejected', (m, lv, h) => {
+      const k = 1 + r.below(N - 1);
+      let t = 0;
+      for (let i = 0; i < k; i++) {
+        t = h.at(i, h.rt());
+        m(t, h.right(i));
+      }
+      m(t - 1 - r.below(300), h.right(k - 1));
+    });
+    add('an answer that is not a button of the level is rejected', (m, lv, h) => {
+      const k = r.below(N);
+      for (let i = 0; i < k; i++) m(h.at(i, h.rt()), h.right(i));
+      m(h.at(k, h.rt()), [lv.codes, lv.codes + 1 + r.below(254 - lv.codes), 255][r.below(3)]);
+    });
+    add('an out-of-range answer below the floor is answer_out_of_range (rule 2 before rule 8)', (m, lv, h) => {
+      const k = r.below(N);
+      for (let i = 0; i < k; i++) m(h.at(i, h.rt()), h.right(i));
+      m(h.at(k, r.below(F)), lv.codes + r.below(256 - lv.codes));
+    });
+    add('an out-of-range answer at end_ms is rejected (the range check comes before the end)', (m, lv, h) => {
+      m(h.at(0, h.rt()), h.right(0));
+      m(lv.end + r.below(3), lv.codes + r.below(256 - lv.codes));
+    });
+    add('an out-of-range answer before the first prompt is rejected', (m, lv) => {
+      m(r.below(lv.appear[0]), lv.codes + r.below(256 - lv.codes));
+    });
+    add('the very first move comes at end_ms: nothing counts', (m, lv, h) => {
+      m(lv.end, h.right(N - 1));
+      m(lv.end + 10, h.right(0));
+    });
+    add('random legal answers at random times (never below the floor)', (m, lv, h) => {
+      let t = 0;
+      const k = N + r.below(2 * N);
+      for (let j = 0; j < k; j++) {
+        t += r.below(Math.floor((lv.end + 1000) / k) * 2);
+        // the answer belongs to the last prompt shown; nudge a moment below the floor up to it
+        let p = -1;
+        for (let i = 0; i < N; i++) if (lv.appear[i] <= t) p = i;
+        if (p >= 0 && t - lv.appear[p] < h.MIN) t = lv.appear[p] + h.MIN;
+        m(t, r.below(3) === 0 && p >= 0 ? lv.prompt[p] ^ 1 : r.below(lv.codes));
+      }
+    });
+    add('random moves, legal and illegal', (m, lv) => {
+      let t = 0;
+      const k = N + r.below(2 * N);
+      for (let j = 0; j < k; j++) {
+        t = r.below(30) === 0 ? Math.max(0, t - 1 - r.below(200)) : t + r.below(Math.floor((lv.end + 1000) / k) * 2);
+        m(t, r.below(30) === 0 ? lv.codes + r.below(256 - lv.codes) : r.below(lv.codes));
+      }
+    });
+  }
+  return out;
+}
+
 // ---- level cases --------------------------------------------------------------
 
-// `extra(level)` may add [seed, note] pairs; a game with several versions gets
-// every board under every version (the name then starts with the version).
-function levelCases(game, r, describe, extra = () => []) {
+// `extra(level, version)` may add [seed, note] pairs; every board is written under
+// each of `versions`; `prefixed`: the name starts with the version ("version 2
+// level ..."; the first cases of a game that then had one version are unprefixed).
+// The seeds come from `r` alone, so a pass over new versions with a fresh stream of
+// the same label writes the same boards as the first pass.
+function levelCases(game, r, describe, extra = () => [], versions = [1], prefixed = false) {
   const out = [];
-  const versions = game.versions || [1];
   for (let level = 1; level <= game.levels; level++) {
     const seeds = [];
     for (let s = 0; s < 10; s++) seeds.push(s);
@@ -903,14 +1744,23 @@ function levelCases(game, r, describe, extra = () => []) {
       const s = r.next();
       if (!seeds.includes(s)) seeds.push(s);
     }
-    const notes = new Map(seeds.map((s) => [s, '']));
-    for (const [s, note] of extra(level)) {
-      if (!notes.has(s)) notes.set(s, `, ${note}`);
+    const byVersion = new Map();
+    for (const v of versions) {
+      const notes = new Map(seeds.map((s) => [s, '']));
+      for (const [s, note] of extra(level, v)) {
+        if (!notes.has(s)) notes.set(s, `, ${note}`);
+      }
+      byVersion.set(v, notes);
     }
-    for (const [seed, note] of notes) {
+    // every seed of any version's list, in the order the lists name them
+    const order = [];
+    for (const notes of byVersion.values()) for (const s of notes.keys()) if (!order.includes(s)) order.push(s);
+    for (const seed of order) {
       for (const v of versions) {
+        const note = byVersion.get(v).get(seed);
+        if (note === undefined) continue;
         const lv = game.generate(v, level, seed);
-        const vname = versions.length > 1 ? `version ${v} ` : '';
+        const vname = prefixed ? `version ${v} ` : '';
         out.push({
           name: `${G}${vname}level ${level} seed ${seed} (${describe(lv)}${note})`,
           version: v,
@@ -924,15 +1774,32 @@ function levelCases(game, r, describe, extra = () => []) {
   return out;
 }
 
-function genGame(game, file, replaysOf, describe, extra, layout, json = load(file)) {
-  const levelsOut = levelCases(game, streamFor(`${game.name}:levels`), describe, extra);
-  const replaysOut = replaysOf(streamFor(`${game.name}:replays`));
+/**
+ * Writes a game file: the hand cases, then the generated cases of the versions
+ * the game had before (`old`: {versions, prefixed, replays: r => cases}), then
+ * those of each new version (`added`: [{versions, replays: r => cases}], every
+ * name naming its version). The old cases keep their streams, so they stay as
+ * they were; the new ones use streams of their own (`<game>:replays:v<N>`; the
+ * boards reuse `<game>:levels`, so every version gets the same seeds).
+ */
+function genGame(game, file, old, added, describe, extra, layout, json = load(file)) {
+  const levelsOut = levelCases(game, streamFor(`${game.name}:levels`), describe, extra, old.versions, old.prefixed);
+  const replaysOut = old.replays(streamFor(`${game.name}:replays`));
+  for (const a of added) {
+    levelsOut.push(...levelCases(game, streamFor(`${game.name}:levels`), describe, extra, a.versions, true));
+    replaysOut.push(...a.replays(streamFor(`${game.name}:replays:v${a.versions.join('-')}`)));
+  }
   json.levels = keepHand(json.levels).concat(levelsOut);
   json.replays = keepHand(json.replays).concat(replaysOut);
   uniqueNames(json.levels);
   uniqueNames(json.replays);
   save(file, json, layout);
-  return { levels: levelsOut.length, replays: replaysOut.length };
+  const per = (list) => {
+    const o = {};
+    for (const c of list) o[c.version] = (o[c.version] || 0) + 1;
+    return o;
+  };
+  return { levels: levelsOut.length, replays: replaysOut.length, levels_by_version: per(levelsOut), replays_by_version: per(replaysOut) };
 }
 
 // ---- Contraption ----------------------------------------------------------------
@@ -941,16 +1808,24 @@ const CX = contraption;
 
 /** A placement builder: applies moves on a scratch state until the first rejection. */
 class Machine {
-  constructor(lv) {
+  /** `gapOf()`: from version 2, the time from one move to the next when a move names no `t`. */
+  constructor(lv, gapOf = null) {
     this.lv = lv;
     this.st = CX.start(lv);
     this.moves = [];
     this.dead = false;
     this.codes = [];
+    this.gapOf = gapOf;
+    this.timed = CX.fieldsOf(lv.version).includes('t'); // version 2's moves carry t
+    this.t = 0; // the t of the last move given (version 2)
   }
   /** Records `m` (a fresh object) and applies it unless a move was rejected already. */
-  move(part, x, y, angle) {
+  move(part, x, y, angle, t = null) {
     const m = { part, x, y, angle };
+    if (this.timed) {
+      m.t = t === null ? this.t + this.gapOf() : t;
+      this.t = m.t;
+    }
     this.moves.push(m);
     if (!this.dead) {
       const code = CX.apply(this.st, m);
@@ -971,7 +1846,14 @@ class Machine {
   }
 }
 
+// Both versions generate the same levels, so the scan runs once per level.
+const cxExtremes = new Map();
 function contraptionExtremes(level) {
+  if (!cxExtremes.has(level)) cxExtremes.set(level, contraptionScan(level));
+  return cxExtremes.get(level);
+}
+
+function contraptionScan(level) {
   let att = [-1, 0];
   let pre = [-1, 0];
   let drop = [-1, 0];
@@ -988,9 +1870,17 @@ function contraptionExtremes(level) {
   ];
 }
 
-function contraptionReplays(r) {
+/**
+ * The replay kinds of version `v`. Version 1's cases are the file's first
+ * generated replays; version 2 (its own stream) plays the same kinds with every
+ * placement timed (1,000..9,999 ms after the previous one, a quarter of them at
+ * exactly 1,000), then the kinds of section 5.1's time rules.
+ */
+function contraptionReplays(r, v = 1) {
   const out = [];
   const seedFor = () => (r.below(4) === 0 ? r.below(100) : r.next());
+  const gapOf = () => (r.below(4) === 0 ? CX.PART_GAP_MS : CX.PART_GAP_MS + r.below(9000));
+  const mk = v === 1 ? replayCase : vCase;
   const pick = (list) => list[r.below(list.length)];
   const angleOf = () => (r.below(6) === 0 ? pick([0, 450, -450, 800, -800, 1400, -1400]) : r.below(2801) - 1400);
   const kinds = (mc) => [0, 1].filter((k) => mc.left[k] > 0);
@@ -1024,19 +1914,20 @@ function contraptionReplays(r) {
     // build(mc) returns false when it could not make its case on this level: another seed is tried.
     const add = (what, build) => {
       for (let k = 0; k < 50; k++) {
-        const lv = CX.generate(1, level, seedFor());
-        const mc = new Machine(lv);
+        const lv = CX.generate(v, level, seedFor());
+        const mc = new Machine(lv, gapOf);
         if (build(mc, lv) === false) continue;
-        out.push(replayCase(CX, lv, what, mc.moves));
+        out.push(mk(CX, lv, what, mc.moves));
         return;
       }
       throw new Error(`contraption level ${level}: no seed for "${what}"`);
     };
     const row = CX.levelRow(level);
 
-    add('the sweep\'s plan (the bench solution)', (mc, lv) => {
+    add(v === 1 ? 'the sweep\'s plan (the bench solution)' : 'the sweep\'s plan at t = 1000 (the bench solution): duration_ms = 1000 + 20 x ticks', (mc, lv) => {
       if (!lv.plan.length) return false;
-      plan(mc);
+      if (v === 1) plan(mc);
+      else for (const m of CX.typicalSolution(lv)) mc.move(m.part, m.x, m.y, m.angle, m.t);
     });
     add('no moves: the bare ball', () => {});
     add('the plan plus every spare part at a random legal spot', (mc, lv) => {
@@ -1192,12 +2083,82 @@ function contraptionReplays(r) {
         const x = r.below(4) ? r.below(101) : r.below(20001) - 10000;
         const y = r.below(4) ? r.below(141) : r.below(20001) - 10000;
         const a = r.below(5) ? angleOf() : r.below(200001) - 100000;
-        mc.move(r.below(2), x, y, a);
+        // version 2: a fifth of the moves at a random time near the previous one (often too fast or backwards)
+        mc.move(r.below(2), x, y, a, v >= 2 && r.below(5) === 0 ? Math.max(0, mc.t + r.below(2000) - 600) : null);
       }
     });
+    if (v >= 2) contraptionTimeKinds(r, add, pick, legal, place, find, angleOf);
   }
   return out;
 }
+
+/** Version 2's own kinds (section 5.1): each time rule at its edge, after the placement checks. */
+function contraptionTimeKinds(r, add, pick, legal, place, find, angleOf) {
+  const planAt = (mc, lv, t) => {
+    const p = lv.plan[0];
+    mc.move(p.part, p.x, p.y, p.angle, t);
+  };
+  add('the plan at t = 999, 1 ms below the part gap: too_fast', (mc, lv) => {
+    if (!lv.plan.length) return false;
+    planAt(mc, lv, 999);
+  });
+  add('a first placement before t = 1000 is too fast', (mc) => {
+    const m = legal(mc);
+    if (!m) return false;
+    mc.move(...m, r.below(1000));
+  });
+  add('the plan at a later time: duration_ms counts from its t', (mc, lv) => {
+    if (!lv.plan.length) return false;
+    planAt(mc, lv, 1000 + r.below(60000));
+  });
+  for (const gap of [1000, 999, 0]) {
+    const what = gap === 1000 ? 'a second part exactly 1000 ms after the first is placed'
+      : gap === 999 ? 'a second part 999 ms after the first is too_fast'
+        : 'a second part at the same t as the first is too_fast (not backwards)';
+    add(what, (mc) => {
+      if (!place(mc)) return false;
+      const m = legal(mc);
+      if (!m) return false;
+      mc.move(...m, mc.t + gap);
+    });
+  }
+  add('a second part 1 ms before the first is time_backwards', (mc) => {
+    if (!place(mc)) return false;
+    const m = legal(mc);
+    if (!m) return false;
+    mc.move(...m, mc.t - 1);
+  });
+  add('every granted part placed exactly 1000 ms apart from t = 1000', (mc) => {
+    let t = 1000;
+    while ([0, 1].some((k) => mc.left[k] > 0)) {
+      const m = legal(mc);
+      if (!m) return false;
+      mc.move(...m, t);
+      t += 1000;
+    }
+  });
+  add('a placement rule failing at a time that is also too fast or backwards: the placement code', (mc, lv) => {
+    if (r.below(2) && !place(mc)) return false;
+    const k = [0, 1].find((q) => mc.left[q] > 0) ?? 0;
+    const t = mc.moves.length ? pick([mc.t - 1 - r.below(500), mc.t + r.below(1000)]) : r.below(1000);
+    const x = r.below(5);
+    let m = null;
+    if (x === 0) m = [k, r.below(101), r.below(141), pick([1401, -1401, 100000])];
+    else if (x === 1) m = [k, pick([-1, 101, -10000]), r.below(141), angleOf()];
+    else if (x === 2) m = [[0, 1].find((q) => mc.left[q] === 0) ?? 1, r.below(101), r.below(141), angleOf()];
+    else if (x === 3) {
+      const w = pick(lv.walls);
+      m = find(mc, 'overlaps_wall', () => [k, w[0] - 4 + r.below(w[2] - w[0] + 8), w[1] - 4 + r.below(w[3] - w[1] + 8), angleOf()]);
+    } else if (mc.moves.length) {
+      const f = mc.moves[0];
+      m = find(mc, 'overlaps_part', () => [k, f.x - 10 + r.below(21), f.y - 10 + r.below(21), angleOf()]);
+    }
+    if (!m || mc.peek(...m) === 'placed') return false;
+    mc.move(...m, Math.max(0, t));
+  });
+}
+
+const contraptionReplaysV2 = (r) => contraptionReplays(r, 2);
 
 function contraptionTrig() {
   const out = [];
@@ -1283,7 +2244,8 @@ function genContraption() {
     json[k] = keepHand(json[k]).concat(own[k]);
     uniqueNames(json[k]);
   }
-  const counts = genGame(CX, 'contraption.json', contraptionReplays,
+  const counts = genGame(CX, 'contraption.json', { versions: [1], prefixed: false, replays: contraptionReplays },
+    [{ versions: [2], replays: contraptionReplaysV2 }],
     (lv) => `${lv.walls.length - 1} wall${lv.walls.length === 2 ? '' : 's'}, goal ${lv.row.goalW} wide, ${lv.row.ramps} ramp(s) ${lv.row.fans} fan(s)${lv.fallback ? ', fallback' : ''}`,
     contraptionExtremes, 'inline', json);
   return { ...Object.fromEntries(Object.entries(own).map(([k, v]) => [k, v.length])), ...counts };
@@ -1322,12 +2284,13 @@ class Crowd {
 const spawnedAfter = (lv, tick) => (tick <= 0 ? 0 : Math.min(lv.crowd, Math.floor((tick - 1) / lv.interval) + 1));
 const byTick = (moves) => moves.map((m, i) => [m, i]).sort((a, b) => a[0].tick - b[0].tick || a[1] - b[1]).map((x) => x[0]);
 
-function driftlingsExtremes(level) {
+// The crowd gate differs between the versions, so each version scans its own levels.
+function driftlingsExtremes(level, v = 1) {
   let cand = [-1, 0];
   let exp = [-1, 0];
   let plan = [-1, 0];
   for (let seed = 0; seed < 100; seed++) {
-    const lv = DL.generate(1, level, seed);
+    const lv = DL.generate(v, level, seed);
     if (lv.metrics.candidates > cand[0]) cand = [lv.metrics.candidates, seed];
     if (lv.metrics.expansions > exp[0]) exp = [lv.metrics.expansions, seed];
     if (lv.plan.length > plan[0]) plan = [lv.plan.length, seed];
@@ -1339,9 +2302,14 @@ function driftlingsExtremes(level) {
   ];
 }
 
-function driftlingsReplays(r) {
+/**
+ * The replay kinds of version `v` (version 2 on its own stream, over version 2's
+ * levels: the moves are the same kinds; the result's duration_ms runs to the end).
+ */
+function driftlingsReplays(r, v = 1) {
   const out = [];
   const seedFor = () => (r.below(4) === 0 ? r.below(100) : r.next());
+  const mk = v === 1 ? replayCase : vCase;
   const pick = (list) => list[r.below(list.length)];
   const stocked = (lv) => [0, 1, 2, 3, 4].filter((s) => lv.inventory[s] > 0);
   const unstocked = (lv) => [0, 1, 2, 3, 4].filter((s) => lv.inventory[s] === 0);
@@ -1350,10 +2318,10 @@ function driftlingsReplays(r) {
     // build(c, lv) returns false when it could not make its case on this level: another seed is tried.
     const add = (what, build) => {
       for (let k = 0; k < 50; k++) {
-        const lv = DL.generate(1, level, seedFor());
+        const lv = DL.generate(v, level, seedFor());
         const c = new Crowd(lv);
         if (build(c, lv) === false) continue;
-        out.push(replayCase(DL, lv, what, c.moves));
+        out.push(mk(DL, lv, what, c.moves));
         return;
       }
       throw new Error(`driftlings level ${level}: no seed for "${what}"`);
@@ -1401,7 +2369,8 @@ function driftlingsReplays(r) {
       c.move(t0 - 1 - r.below(Math.min(t0, 20)), 0, pick([0, 1, 2, 3, 4]));
       c.list(lv.plan.slice(cut));
     });
-    add('the plan, then moves at and after the cap (after_end; the last tick is claimed)', (c, lv) => {
+    add(v === 1 ? 'the plan, then moves at and after the cap (after_end; the last tick is claimed)'
+      : 'the plan, then moves at and after the cap (after_end; duration_ms still ends with the run)', (c, lv) => {
       c.list(lv.plan);
       c.move(lv.cap, 0, pick(stocked(lv)));
       c.move(lv.cap + 1 + r.below(500), r.below(lv.crowd), pick([0, 1, 2, 3, 4]));
@@ -1461,6 +2430,8 @@ function driftlingsReplays(r) {
   return out;
 }
 
+const driftlingsReplaysV2 = (r) => driftlingsReplays(r, 2);
+
 /** A small random picture for a trace: earth, steel, an entrance and an exit. */
 function randomPicture(r) {
   const W = 6 + r.below(9);
@@ -1491,7 +2462,9 @@ function randomPicture(r) {
 
 function traceCase(name, c) {
   const t = DL.trace(c);
-  const out = { name, rows: c.rows, crowd: c.crowd, quota: c.quota, interval: c.interval, cap: c.cap, inventory: c.inventory, moves: c.moves };
+  const out = { name };
+  if (c.version !== undefined) out.version = c.version; // absent: version 1
+  Object.assign(out, { rows: c.rows, crowd: c.crowd, quota: c.quota, interval: c.interval, cap: c.cap, inventory: c.inventory, moves: c.moves });
   out.outcomes = t.outcomes;
   out.ticks = t.record.map((walkers, tick) => ({ tick, walkers }));
   if (t.rejected) out.rejected = t.rejected;
@@ -1502,8 +2475,15 @@ function traceCase(name, c) {
   return out;
 }
 
-function driftlingsTraces(r) {
+/**
+ * The traces of version `v`: version 1's carry no `version` (the file's first
+ * generated traces); version 2's (their own stream) say `"version": 2`, so their
+ * result's duration_ms runs to the end of the run.
+ */
+function driftlingsTraces(r, v = 1) {
   const out = [];
+  const pre = v === 1 ? G : `${G}version ${v}, `;
+  const ver = (c) => (v === 1 ? c : { version: v, ...c });
   const inv = (a) => ({ climber: a[0], floater: a[1], blocker: a[2], basher: a[3], digger: a[4] });
   // random moves for a trace: mostly to spawned walkers, ticks mostly forwards
   const movesFor = (c, n) => {
@@ -1523,7 +2503,7 @@ function driftlingsTraces(r) {
   for (let k = 0; k < 6; k++) {
     const level = 1 + (k % 2);
     const seed = r.below(100);
-    const lv = DL.generate(1, level, seed);
+    const lv = DL.generate(v, level, seed);
     const rows = DL.describeLevel(lv).terrain;
     const blockers = k < 2 ? 0 : 1 + r.below(2);
     const c = { rows, crowd: lv.crowd, quota: lv.quota, interval: lv.interval, cap: k < 2 ? lv.cap : 60 + r.below(40),
@@ -1537,7 +2517,7 @@ function driftlingsTraces(r) {
       c.moves = byTick(c.moves);
       what = `the crowd plan and blockers (cap ${c.cap})`;
     }
-    out.push(traceCase(`${G}level ${level} seed ${seed} terrain: ${what}`, c));
+    out.push(traceCase(`${pre}level ${level} seed ${seed} terrain: ${what}`, ver(c)));
   }
   // small random pictures with random moves of every skill
   for (let k = 0; k < 24; k++) {
@@ -1548,7 +2528,7 @@ function driftlingsTraces(r) {
     c.moves = movesFor(c, r.below(9));
     const t = DL.trace(c);
     const codes = [...new Set(t.outcomes)].join(', ');
-    out.push(traceCase(`${G}random ${rows[0].length}x${rows.length} picture ${k + 1}, crowd ${crowd}, ${c.moves.length} move(s)${codes ? ` (${codes})` : ''}`, c));
+    out.push(traceCase(`${pre}random ${rows[0].length}x${rows.length} picture ${k + 1}, crowd ${crowd}, ${c.moves.length} move(s)${codes ? ` (${codes})` : ''}`, ver(c)));
   }
   return out;
 }
@@ -1556,9 +2536,11 @@ function driftlingsTraces(r) {
 function genDriftlings() {
   const json = load('driftlings.json');
   const traces = driftlingsTraces(streamFor('driftlings:traces'));
+  traces.push(...driftlingsTraces(streamFor('driftlings:traces:v2'), 2));
   json.traces = keepHand(json.traces).concat(traces);
   uniqueNames(json.traces);
-  const counts = genGame(DL, 'driftlings.json', driftlingsReplays,
+  const counts = genGame(DL, 'driftlings.json', { versions: [1], prefixed: false, replays: driftlingsReplays },
+    [{ versions: [2], replays: driftlingsReplaysV2 }],
     (lv) => {
       const n = lv.needs;
       const parts = DL.SKILLS.map((s, i) => (n[i] ? `${n[i]} ${s}` : '')).filter(Boolean).join(', ');
@@ -1570,15 +2552,19 @@ function genDriftlings() {
 
 const counts = {
   'prng.json': genPrng(),
-  'schulte.json': genGame(schulte, 'schulte.json', schulteReplays,
-    (lv) => `${lv.side}x${lv.side} ${lv.order}${lv.reshuffle ? ', reshuffle' : ''}`),
-  'pipes.json': genGame(pipes, 'pipes.json', pipesReplays,
-    (lv) => `${lv.width}x${lv.height}${lv.wrap ? ' wrapping' : ''}`),
-  'target-sums.json': genGame(targetSums, 'target-sums.json', targetSumsReplays,
-    (lv) => `${lv.rows}x${lv.cols}, values ${lv.minValue}..${lv.maxValue}, keep ${lv.keepPercent}%`,
+  'schulte.json': genGame(schulte, 'schulte.json', { versions: [1], prefixed: false, replays: schulteReplays },
+    [{ versions: [2], replays: schulteReplaysV2 }],
+    (lv) => `${lv.side}x${lv.side} ${lv.order}${lv.reshuffle ? ', reshuffle' : ''}${lv.version >= 2 ? `, finish floor ${lv.finishFloor} ms` : ''}`),
+  'pipes.json': genGame(pipes, 'pipes.json', { versions: [1], prefixed: false, replays: pipesReplays },
+    [{ versions: [2], replays: pipesReplaysV2 }],
+    (lv) => `${lv.width}x${lv.height}${lv.wrap ? ' wrapping' : ''}${lv.version >= 2 ? `, finish floor ${lv.finishFloor} ms` : ''}`),
+  'target-sums.json': genGame(targetSums, 'target-sums.json', { versions: [1], prefixed: false, replays: targetSumsReplays },
+    [{ versions: [2], replays: targetSumsReplaysV2 }],
+    (lv) => `${lv.rows}x${lv.cols}, values ${lv.minValue}..${lv.maxValue}, keep ${lv.keepPercent}%${lv.version >= 2 ? `, finish floor ${lv.finishFloor} ms` : ''}`,
     targetSumsExtremes, 'lines'),
-  'opposites.json': genGame(opposites, 'opposites.json', oppositesReplays,
-    (lv) => `${lv.count} prompts over ${lv.codes} codes`, undefined, 'lines'),
+  'opposites.json': genGame(opposites, 'opposites.json', { versions: [1, 2], prefixed: true, replays: oppositesReplays },
+    [{ versions: [3], replays: oppositesReplaysV3 }],
+    (lv) => `${lv.count} prompts over ${lv.codes} codes${lv.version >= 3 ? `, reaction floor ${lv.minReaction} ms` : ''}`, undefined, 'lines'),
   'contraption.json': genContraption(),
   'driftlings.json': genDriftlings(),
 };

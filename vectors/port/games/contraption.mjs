@@ -1,4 +1,8 @@
-// Contraption, from games/contraption/spec.md (version 1).
+// Contraption, from games/contraption/spec.md (versions 1 and 2; 2 is current).
+// Version 2 (section 5.1): every placement carries its time `t` (so the move
+// fields depend on the version), placements at least 1,000 ms apart
+// (`time_backwards`, `too_fast`, checked after the placement checks), and
+// `duration_ms` = the last placement's t + 20 ms per simulated tick.
 //
 // Integer fixed point only. JavaScript numbers are doubles: every intermediate
 // here stays an exact integer below 2^53 in magnitude (the spec bounds them by
@@ -9,11 +13,23 @@
 import { Rng, dayNumber, contraptionDailyText, GAME_DAILY_SEEDS } from '../core.mjs';
 
 export const name = 'contraption';
-export const version = 1;
-export const versions = [1];
-export const fields = ['part', 'x', 'y', 'angle'];
+export const version = 2;
+export const versions = [1, 2];
+const FIELDS_V1 = ['part', 'x', 'y', 'angle'];
+const FIELDS_V2 = ['part', 'x', 'y', 'angle', 't'];
+/** The move fields of a version: version 2 adds `t` (section 5: a v1 move with `t` or a v2 move without it is malformed). */
+export function fieldsOf(v) {
+  if (v === 1) return FIELDS_V1.slice();
+  if (v === 2) return FIELDS_V2.slice();
+  throw new RangeError(`contraption: unknown version ${v}`);
+}
+export const fields = fieldsOf(version);
 export const MAX_MOVES = 8;
 export const MAX_PARTS = 8;
+// version 2 (section 5.1)
+export const PART_GAP_MS = 1000;
+export const TICK_MS = 20;
+export const PLAN_T = 1000; // the plan's placement time in version 2 (section 10)
 
 // ---- section 1: arithmetic --------------------------------------------------
 
@@ -241,6 +257,8 @@ export const OUTCOMES = {
   out_of_field: 'rejected',
   overlaps_wall: 'rejected',
   overlaps_part: 'rejected',
+  time_backwards: 'rejected', // version 2 only
+  too_fast: 'rejected', // version 2 only
 };
 
 export function kindOf(code) {
@@ -251,11 +269,20 @@ export function kindOf(code) {
 
 const inRange = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
 
-/** The move decoder's ranges: part 0..1, x and y -10000..10000, angle -100000..100000. */
-export function validMove(move) {
-  return move !== null && typeof move === 'object' && inRange(move.part, 0, 1)
+/**
+ * The move decoder of version `v`: exactly the version's fields (a missing or
+ * extra field is malformed), part 0..1, x and y -10000..10000, angle
+ * -100000..100000, and in version 2 t 0..2^31-1.
+ */
+export function validMove(move, v = 1) {
+  if (move === null || typeof move !== 'object' || Array.isArray(move)) return false;
+  const want = fieldsOf(v);
+  const keys = Object.keys(move);
+  if (keys.length !== want.length || !want.every((k) => Object.prototype.hasOwnProperty.call(move, k))) return false;
+  return inRange(move.part, 0, 1)
     && inRange(move.x, -10000, 10000) && inRange(move.y, -10000, 10000)
-    && inRange(move.angle, -100000, 100000);
+    && inRange(move.angle, -100000, 100000)
+    && (v === 1 || inRange(move.t, 0, 0x7fffffff));
 }
 
 /**
@@ -318,7 +345,7 @@ export const SWEEP_Y = [30, 48, 66, 84, 102, 120];
 export const SWEEP_ANGLE = [450, -450, 800, -800];
 
 function checkArgs(v, level, seed) {
-  if (v !== 1) throw new RangeError(`contraption: unknown version ${v}`);
+  if (!versions.includes(v)) throw new RangeError(`contraption: unknown version ${v}`);
   if (!Number.isInteger(level) || level < 1 || level > levels) throw new RangeError(`contraption: no level ${level}`);
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`contraption: bad seed ${seed}`);
 }
@@ -418,7 +445,8 @@ export function fieldOf(lv) {
   return { ball: lv.ball, goal: lv.goal, walls: lv.walls };
 }
 
-const copyMove = (m) => ({ part: m.part, x: m.x, y: m.y, angle: m.angle });
+/** A placement as a move of version `v` (with `t` in version 2). */
+const copyMove = (m, v, t = m.t) => (v >= 2 ? { part: m.part, x: m.x, y: m.y, angle: m.angle, t } : { part: m.part, x: m.x, y: m.y, angle: m.angle });
 
 export function describeLevel(lv) {
   const d = {
@@ -436,31 +464,43 @@ export function describeLevel(lv) {
     fallback: lv.fallback,
   };
   if (lv.trivial) d.trivial = true;
-  d.plan = lv.plan.map(copyMove);
+  d.plan = lv.plan.map((m) => copyMove(m, lv.version, PLAN_T));
   d.plan_arrival_tick = lv.planArrival;
+  if (lv.version >= 2) {
+    d.part_gap_ms = PART_GAP_MS;
+    d.tick_ms = TICK_MS;
+  }
   return d;
 }
 
 // ---- play ------------------------------------------------------------------------------
 
 export function start(lv) {
-  return { lv, placed: [], left: [lv.inventory.ramp, lv.inventory.fan], run: null };
+  // prev_t: the t of the previous placed part, 0 before the first (version 2)
+  return { lv, placed: [], left: [lv.inventory.ramp, lv.inventory.fan], run: null, prev_t: 0 };
 }
 
 /** Applies one placement, mutating `st`; returns the outcome code (throws TypeError if malformed). */
 export function apply(st, move) {
-  if (!validMove(move)) throw new TypeError(`contraption: malformed move ${JSON.stringify(move)}`);
+  const v = st.lv.version;
+  if (!validMove(move, v)) throw new TypeError(`contraption: malformed move ${JSON.stringify(move)}`);
   const [code, p] = check(move, st.lv.walls, st.placed, st.left);
-  if (code === 'placed') {
-    st.placed.push(p);
-    st.left[move.part] -= 1;
-    st.run = null;
+  if (code !== 'placed') return code;
+  if (v >= 2) {
+    // 5.1: after the placement checks, in this order
+    if (move.t < st.prev_t) return 'time_backwards';
+    if (move.t - st.prev_t < PART_GAP_MS) return 'too_fast';
+    p.t = move.t;
+    st.prev_t = move.t;
   }
+  st.placed.push(p);
+  st.left[move.part] -= 1;
+  st.run = null;
   return code;
 }
 
 export function describeState(st) {
-  return { placed: st.placed.map(copyMove), left: { ramp: st.left[0], fan: st.left[1] } };
+  return { placed: st.placed.map((p) => copyMove(p, st.lv.version)), left: { ramp: st.left[0], fan: st.left[1] } };
 }
 
 /** Runs the one simulation (once per state; placing another part invalidates it). */
@@ -475,7 +515,8 @@ export function result(st) {
   return {
     completed: r.reached,
     score: r.reached ? 100000 - 10000 * parts - r.arrival_tick : 0,
-    duration_ms: -1,
+    // version 1: untimed; version 2: the last placement's t (0 with none) + 20 ms a tick
+    duration_ms: st.lv.version >= 2 ? (parts ? st.placed[parts - 1].t : 0) + TICK_MS * r.ticks : -1,
     arrival_tick: r.arrival_tick,
     parts_used: parts,
     ticks: r.ticks,
@@ -483,9 +524,9 @@ export function result(st) {
   };
 }
 
-/** The typical full solution (docs/BENCH.md): the level's plan (empty after a fallback). */
+/** The typical full solution (docs/BENCH.md): the level's plan (empty after a fallback), at t = 1000 from version 2. */
 export function typicalSolution(lv) {
-  return lv.plan.map(copyMove);
+  return lv.plan.map((m) => copyMove(m, lv.version, PLAN_T));
 }
 
 // ---- section 11: the daily seed -------------------------------------------------------------
@@ -503,15 +544,15 @@ export function dailySeed(date) {
 // ---- section 12: the game's own vector sections ------------------------------------------------
 
 /**
- * A trace over an explicit field: the placements are checked (section 5, with
- * no inventory limit) and simulated; returns {ticks, run} or throws if a
- * placement is illegal.
+ * A trace over an explicit field: the placements (version 1 moves: traces carry
+ * no time) are checked (section 5, with no inventory limit) and simulated;
+ * returns {ticks, run} or throws if a placement is illegal.
  */
 export function trace(field, moves) {
   const placed = [];
   for (let i = 0; i < moves.length; i++) {
     const m = moves[i];
-    if (!validMove(m)) throw new TypeError(`trace move ${i} malformed`);
+    if (!validMove(m, 1)) throw new TypeError(`trace move ${i} malformed`);
     const [code, p] = check(m, field.walls, placed, [Infinity, Infinity]);
     if (code !== 'placed') throw new Error(`trace move ${i} is not legal: ${code}`);
     placed.push(p);

@@ -1,4 +1,7 @@
-// Driftlings, from games/driftlings/spec.md (version 1).
+// Driftlings, from games/driftlings/spec.md (versions 1 and 2; 2 is current).
+// Version 2: `duration_ms` is 25 ms times the tick the run was over (version 1:
+// the tick of the last move), and the generator's crowd gate asks the crowd
+// plan to save the whole crowd (version 1: the quota).
 //
 // A tick-driven crowd simulation on a byte terrain (`.` air 46, `#` earth 35,
 // `=` steel 61), skills as moves, and generation: a candidate route design, the
@@ -7,9 +10,15 @@
 import { Rng, fnv1a32 } from '../core.mjs';
 
 export const name = 'driftlings';
-export const version = 1;
-export const versions = [1];
-export const fields = ['tick', 'walker', 'skill'];
+export const version = 2;
+export const versions = [1, 2];
+/** The move fields of a version (both versions take the same). */
+export function fieldsOf(v) {
+  if (!versions.includes(v)) throw new RangeError(`driftlings: unknown version ${v}`);
+  return ['tick', 'walker', 'skill'];
+}
+export const fields = fieldsOf(version);
+export const TICK_MS = 25;
 export const MAX_MOVES = 2000;
 
 export const AIR = 46;
@@ -193,8 +202,9 @@ export function step(T, W, H, exX, exY, w, blockerAt) {
 
 /**
  * A fresh world for `lv` (a level record or any object with width, height,
- * terrain (bytes), entrance [x, y], exit [x, y], crowd, quota, interval, cap and
- * inventory [5]).
+ * terrain (bytes), entrance [x, y], exit [x, y], crowd, quota, interval, cap,
+ * inventory [5] and optionally version (1 when absent): the rules' version,
+ * which only `result`'s duration_ms reads).
  */
 export function start(lv) {
   return {
@@ -358,10 +368,13 @@ export function result(st, inPlace = false) {
     else if (x.act === DEAD) dead++;
   }
   const completed = saved >= st.lv.quota;
+  const v = st.lv.version === undefined ? 1 : st.lv.version;
   return {
     completed,
     score: completed ? 1000000 * saved - 1000 * st.used - w.tick : 0,
-    duration_ms: 25 * Math.max(0, st.prevTick),
+    // version 1: the tick of the last move that got past step 2 (0 with none);
+    // version 2: the tick at which the run was over
+    duration_ms: TICK_MS * (v >= 2 ? w.tick : Math.max(0, st.prevTick)),
     saved,
     dead,
     crowd: st.lv.crowd,
@@ -619,7 +632,7 @@ export const GATES = ['unsolvable', 'slack', 'shortcut', 'thin', 'back_loaded', 
 export const PLAN_MAX = 96;
 
 function checkArgs(v, level, seed) {
-  if (v !== 1) throw new RangeError(`driftlings: unknown version ${v}`);
+  if (!versions.includes(v)) throw new RangeError(`driftlings: unknown version ${v}`);
   if (!Number.isInteger(level) || level < 1 || level > levels) throw new RangeError(`driftlings: no level ${level}`);
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`driftlings: bad seed ${seed}`);
 }
@@ -698,8 +711,8 @@ export function fallbackDesign(row) {
   return { spacing, slots, soft };
 }
 
-/** Builds the level record (terrain, needs, inventory, cap) of a design. */
-export function buildLevel(row, design) {
+/** Builds the level record (terrain, needs, inventory, cap) of a design, for the rules of version `v`. */
+export function buildLevel(row, design, v = 1) {
   const { W, bands } = row;
   const { spacing, slots, soft } = design;
   const F = [6];
@@ -741,6 +754,7 @@ export function buildLevel(row, design) {
   }
   const last = bands - 1;
   return {
+    version: v,
     width: W,
     height: H,
     terrain: T,
@@ -817,8 +831,14 @@ export function crowdPlan(lv, moves, pre) {
   return plan;
 }
 
-/** Runs the gates on a built level; returns {gate: null|name, metrics, plan}. */
+/**
+ * Runs the gates on a built level; returns {gate: null|name, metrics, plan}.
+ * The crowd gate replays the plan at the level's version (`lv.version`, 1 when
+ * absent): version 1 asks for a completed result (the quota), version 2 for the
+ * whole crowd saved.
+ */
 export function gates(lv, row) {
+  const v = lv.version === undefined ? 1 : lv.version;
   const needs = lv.needs;
   const demands = needs.reduce((a, b) => a + b, 0);
   const m = { demands, route_ticks: -1, alternatives: 0, first_decision_at: 1000, critical: 0, slack: 0, expansions: 0 };
@@ -850,7 +870,8 @@ export function gates(lv, row) {
   if (plan === null) return { gate: 'crowd', metrics: m };
   const st = start(lv);
   for (const mv of plan) if (apply(st, mv) !== 'assigned') return { gate: 'crowd', metrics: m };
-  if (!result(st, true).completed) return { gate: 'crowd', metrics: m };
+  const res = result(st, true);
+  if (v >= 2 ? res.saved !== lv.crowd : !res.completed) return { gate: 'crowd', metrics: m };
   return { gate: null, metrics: m, plan, solution: sol.moves };
 }
 
@@ -864,7 +885,7 @@ export function generate(v, level, seed) {
   let candidates = 0;
   for (let i = 0; i < MAX_CANDIDATES; i++) {
     candidates++;
-    const c = buildLevel(row, drawDesign(rng, row));
+    const c = buildLevel(row, drawDesign(rng, row), v);
     const r = gates(c, row);
     if (r.gate === null) {
       lv = c;
@@ -876,12 +897,12 @@ export function generate(v, level, seed) {
   let fallback = false;
   if (lv === null) {
     fallback = true;
-    lv = buildLevel(row, fallbackDesign(row));
+    lv = buildLevel(row, fallbackDesign(row), v);
     g = gates(lv, row);
     if (g.gate !== null) throw new Error(`driftlings level ${level}: the fallback fails the ${g.gate} gate`);
   }
   return {
-    version: v, level, seed, row, ...lv,
+    ...lv, version: v, level, seed, row,
     plan: g.plan, solution: g.solution,
     metrics: { ...g.metrics, candidates, fallback, rejected },
   };
@@ -943,7 +964,10 @@ export function traceLevel(c) {
   }
   if (!entrance || !exit) throw new Error('a trace needs an E and an X');
   const inv = c.inventory;
+  const v = c.version === undefined ? 1 : c.version;
+  if (!versions.includes(v)) throw new RangeError(`driftlings: a trace of unknown version ${v}`);
   return {
+    version: v,
     width: W, height: H, terrain: T, entrance, exit,
     crowd: c.crowd, quota: c.quota, interval: c.interval, cap: c.cap,
     inventory: [inv.climber, inv.floater, inv.blocker, inv.basher, inv.digger],

@@ -1,10 +1,18 @@
-// Opposites, from games/opposites/spec.md (versions 1 and 2; 2 is current).
+// Opposites, from games/opposites/spec.md (versions 1, 2 and 3; 3 is current).
+// Version 2: a wrong answer costs 50 points and the prompt stays open. Version 3:
+// version 2's rules with the Hick's-law reaction floor (rule 8, `reaction_below_floor`).
 import { Rng } from '../core.mjs';
 
 export const name = 'opposites';
-export const version = 2;
-export const versions = [1, 2];
-export const fields = ['t', 'answer'];
+export const version = 3;
+export const versions = [1, 2, 3];
+/** The move fields of a version (every version takes the same). */
+export function fieldsOf(v) {
+  if (!versions.includes(v)) throw new RangeError(`opposites: unknown version ${v}`);
+  return ['t', 'answer'];
+}
+export const fields = fieldsOf(version);
+/** The reaction floor of versions 1 and 2 (`too_fast`). */
 export const MIN_REACTION_MS = 150;
 export const WRONG_PENALTY = 50;
 export const MAX_MOVES = 500;
@@ -41,6 +49,7 @@ export const OUTCOMES = {
   answer_out_of_range: 'rejected',
   time_backwards: 'rejected',
   too_fast: 'rejected',
+  reaction_below_floor: 'rejected', // version 3 only
 };
 
 export function kindOf(code) {
@@ -49,13 +58,28 @@ export function kindOf(code) {
   return k;
 }
 
+/** bits(x): the number of binary digits of x (bits(0) = 0). */
+export function bits(x) {
+  let b = 0;
+  while (x > 0) {
+    b++;
+    x = Math.floor(x / 2);
+  }
+  return b;
+}
+
+/** The level's reaction floor: 150 ms in versions 1 and 2, 150 + 50 x bits(codes - 1) in version 3. */
+export function minReaction(v, codes) {
+  return v >= 3 ? 150 + 50 * bits(codes - 1) : MIN_REACTION_MS;
+}
+
 function checkArgs(v, level, seed) {
-  if (v !== 1 && v !== 2) throw new RangeError(`opposites: unknown version ${v}`);
+  if (!versions.includes(v)) throw new RangeError(`opposites: unknown version ${v}`);
   if (!Number.isInteger(level) || level < 1 || level > levels) throw new RangeError(`opposites: no level ${level}`);
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`opposites: bad seed ${seed}`);
 }
 
-/** Generation is the same under both versions; the version is kept in the level for the rules. */
+/** Generation is the same under every version; the version is kept in the level for the rules. */
 export function generate(v, level, seed) {
   checkArgs(v, level, seed);
   const [count, codes, gap, jitter, window] = TABLE[level];
@@ -70,6 +94,7 @@ export function generate(v, level, seed) {
   return {
     version: v, level, seed, count, codes, gap, jitter, window,
     prompt, appear, end: appear[count - 1] + window,
+    minReaction: minReaction(v, codes),
   };
 }
 
@@ -77,7 +102,7 @@ export function describeLevel(lv) {
   return {
     codes: lv.codes,
     window_ms: lv.window,
-    min_reaction_ms: MIN_REACTION_MS,
+    min_reaction_ms: lv.minReaction,
     end_ms: lv.end,
     prompts: lv.prompt.slice(),
     answers: lv.prompt.map((p) => p ^ 1),
@@ -149,7 +174,7 @@ export function apply(st, move) {
     return 'late';
   }
   if (st.closed[p]) return 'repeated'; // 7
-  if (r < MIN_REACTION_MS) return 'too_fast'; // 8
+  if (r < lv.minReaction) return lv.version >= 3 ? 'reaction_below_floor' : 'too_fast'; // 8
   if (answer === (lv.prompt[p] ^ 1)) { // 9
     st.correct += 1;
     st.points += 100 + Math.floor((lv.window - r) / 10);
@@ -184,7 +209,7 @@ export function result(st) {
   };
 }
 
-/** The typical full solution (docs/BENCH.md): every prompt answered with its opposite 300 ms after it appears. */
+/** The typical full solution (docs/BENCH.md): every prompt answered with its opposite 400 ms after it appears. */
 export function typicalSolution(lv) {
-  return lv.prompt.map((p, i) => ({ t: lv.appear[i] + 300, answer: p ^ 1 }));
+  return lv.prompt.map((p, i) => ({ t: lv.appear[i] + 400, answer: p ^ 1 }));
 }

@@ -1,10 +1,26 @@
-// Pipes, from games/pipes/spec.md (version 1).
+// Pipes, from games/pipes/spec.md (versions 1 and 2; 2 is current).
+// Version 2 adds the human floors: a turn gap of 100 ms on the same tile and
+// 150 ms on another (rule 5), and the finish floor from min_turns and
+// tiles_to_turn (rule 6, `finish_below_floor`).
 import { Rng } from '../core.mjs';
 
 export const name = 'pipes';
-export const version = 1;
-export const versions = [1];
-export const fields = ['t', 'cell'];
+export const version = 2;
+export const versions = [1, 2];
+/** The move fields of a version (both versions take the same). */
+export function fieldsOf(v) {
+  if (!versions.includes(v)) throw new RangeError(`pipes: unknown version ${v}`);
+  return ['t', 'cell'];
+}
+export const fields = fieldsOf(version);
+export const MAX_MOVES = 2000;
+// version 1: one gap for every rotation
+export const GAP_V1 = 50;
+// version 2 ("Human floors")
+export const GAP_SAME = 100;
+export const GAP_OTHER = 150;
+export const FINISH_PER_TILE = 300;
+export const FINISH_PER_EXTRA_TURN = 100;
 
 // level: [side, wrap, limit_ms]
 const TABLE = [
@@ -36,6 +52,7 @@ export const OUTCOMES = {
   cell_out_of_range: 'rejected',
   time_backwards: 'rejected',
   too_fast: 'rejected',
+  finish_below_floor: 'rejected', // version 2 only
 };
 
 export function kindOf(code) {
@@ -303,7 +320,7 @@ function boustrophedon(g) {
 }
 
 function checkArgs(v, level, seed) {
-  if (v !== 1) throw new RangeError(`pipes: unknown version ${v}`);
+  if (!versions.includes(v)) throw new RangeError(`pipes: unknown version ${v}`);
   if (!Number.isInteger(level) || level < 1 || level > levels) throw new RangeError(`pipes: no level ${level}`);
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`pipes: bad seed ${seed}`);
 }
@@ -335,7 +352,7 @@ export function generate(v, level, seed) {
     rejected += 1;
   }
   if (!solution) {
-    // Fallbacks (never seen): see QUESTIONS.md for the assumed values.
+    // Fallbacks (never seen): see docs/PORTING.md 13 for the values.
     if (lastSpanning) {
       solution = lastSpanning;
       nodes = lastNodes;
@@ -354,11 +371,18 @@ export function generate(v, level, seed) {
     if (!isSolved(g, startTiles)) break;
   }
   let minTurns = 0;
-  for (let c = 0; c < g.n; c++) minTurns += turnsBetween(startTiles[c], solution[c]);
+  let tilesToTurn = 0;
+  for (let c = 0; c < g.n; c++) {
+    const k = turnsBetween(startTiles[c], solution[c]);
+    minTurns += k;
+    if (k >= 1) tilesToTurn += 1;
+  }
   return {
     version: v, level, seed, g, width: side, height: side, wrap, limit,
     source: g.source, start: Array.from(startTiles), solution: Array.from(solution),
-    nodes, rejected, unique, minTurns,
+    nodes, rejected, unique, minTurns, tilesToTurn,
+    // version 2: 300 ms per tile to turn, 100 ms per further quarter turn
+    finishFloor: v >= 2 ? FINISH_PER_TILE * tilesToTurn + FINISH_PER_EXTRA_TURN * (minTurns - tilesToTurn) : 0,
   };
 }
 
@@ -379,7 +403,7 @@ function rows(flat, w, h) {
 }
 
 export function describeLevel(lv) {
-  return {
+  const d = {
     width: lv.width,
     height: lv.height,
     wrap: lv.wrap,
@@ -392,6 +416,13 @@ export function describeLevel(lv) {
     unique: lv.unique,
     min_turns: lv.minTurns,
   };
+  if (lv.version >= 2) {
+    d.tiles_to_turn = lv.tilesToTurn;
+    d.gap_same_ms = GAP_SAME;
+    d.gap_other_ms = GAP_OTHER;
+    d.finish_floor_ms = lv.finishFloor;
+  }
+  return d;
 }
 
 // ---- play -------------------------------------------------------------------
@@ -402,6 +433,7 @@ export function start(lv) {
     tiles: Uint8Array.from(lv.start),
     prev_t: 0,
     last_turn_t: 0,
+    last_turn_cell: -1, // none (version 2 only)
     turns: 0,
     ended: false,
     completed: false,
@@ -429,11 +461,17 @@ export function apply(st, move) {
     st.ended = true;
     return 'after_end';
   }
-  if (t - st.last_turn_t < 50) return 'too_fast'; // 5
-  st.last_turn_t = t; // 6
+  // 5: the turn gap
+  const gap = lv.version === 1 ? GAP_V1 : cell === st.last_turn_cell ? GAP_SAME : GAP_OTHER;
+  if (t - st.last_turn_t < gap) return 'too_fast';
+  // 6
   st.tiles[cell] = rot(st.tiles[cell]);
   st.turns += 1;
+  st.last_turn_t = t;
+  st.last_turn_cell = cell;
   if (isSolved(lv.g, st.tiles)) {
+    // version 2: the rotation that solves the board, below the finish floor
+    if (lv.version >= 2 && t < lv.finishFloor) return 'finish_below_floor';
     st.ended = true;
     st.completed = true;
     st.finish_t = t;
@@ -461,15 +499,15 @@ export function result(st) {
   };
 }
 
-/** The typical full solution (docs/BENCH.md): row-major, fewest turns, 100 ms apart from t = 100. */
+/** The typical full solution (docs/BENCH.md): row-major, fewest turns, 300 ms apart from t = 300. */
 export function typicalSolution(lv) {
   const moves = [];
-  let t = 100;
+  let t = 300;
   for (let c = 0; c < lv.start.length; c++) {
     const k = turnsBetween(lv.start[c], lv.solution[c]);
     for (let j = 0; j < k; j++) {
       moves.push({ t, cell: c });
-      t += 100;
+      t += 300;
     }
   }
   return moves;

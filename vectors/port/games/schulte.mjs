@@ -1,11 +1,26 @@
-// Schulte, from games/schulte/spec.md (version 1).
+// Schulte, from games/schulte/spec.md (versions 1 and 2; 2 is current).
+// Version 2 adds the human floors: a tap gap of 100 ms on the same cell and
+// 150 ms on another (rule 6), and the finish floor (rule 9, `finish_below_floor`).
 import { Rng } from '../core.mjs';
 
 export const name = 'schulte';
-export const version = 1;
-export const versions = [1];
-export const fields = ['t', 'cell'];
+export const version = 2;
+export const versions = [1, 2];
+/** The move fields of a version (both versions take the same). */
+export function fieldsOf(v) {
+  if (!versions.includes(v)) throw new RangeError(`schulte: unknown version ${v}`);
+  return ['t', 'cell'];
+}
+export const fields = fieldsOf(version);
 export const MISTAKE_LIMIT = 5;
+export const MAX_MOVES = 1000;
+// version 1: one gap for every counted tap
+export const GAP_V1 = 100;
+// version 2 ("Human floors")
+export const GAP_SAME = 100;
+export const GAP_OTHER = 150;
+export const FINISH_PER_NUMBER = 200;
+export const FINISH_PER_NUMBER_RESHUFFLE = 300;
 
 // level: [side, order, reshuffle, limit_ms]
 const TABLE = [
@@ -37,6 +52,7 @@ export const OUTCOMES = {
   cell_out_of_range: 'rejected',
   time_backwards: 'rejected',
   too_fast: 'rejected',
+  finish_below_floor: 'rejected', // version 2 only
 };
 
 export function kindOf(code) {
@@ -46,7 +62,7 @@ export function kindOf(code) {
 }
 
 function checkArgs(v, level, seed) {
-  if (v !== 1) throw new RangeError(`schulte: unknown version ${v}`);
+  if (!versions.includes(v)) throw new RangeError(`schulte: unknown version ${v}`);
   if (!Number.isInteger(level) || level < 1 || level > levels) throw new RangeError(`schulte: no level ${level}`);
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`schulte: bad seed ${seed}`);
 }
@@ -62,6 +78,8 @@ export function generate(v, level, seed) {
   return {
     version: v, level, seed, side, n, order, reshuffle, limit,
     mistakeLimit: MISTAKE_LIMIT, grid: list, rngState: rng.state,
+    // version 2: the finish floor (N x 200 ms, N x 300 ms on a reshuffle level)
+    finishFloor: v >= 2 ? n * (reshuffle ? FINISH_PER_NUMBER_RESHUFFLE : FINISH_PER_NUMBER) : 0,
   };
 }
 
@@ -72,7 +90,7 @@ function rows(flat, side) {
 }
 
 export function describeLevel(lv) {
-  return {
+  const d = {
     size: lv.side,
     order: lv.order,
     reshuffle: lv.reshuffle,
@@ -80,6 +98,12 @@ export function describeLevel(lv) {
     mistake_limit: lv.mistakeLimit,
     grid: rows(lv.grid, lv.side),
   };
+  if (lv.version >= 2) {
+    d.gap_same_ms = GAP_SAME;
+    d.gap_other_ms = GAP_OTHER;
+    d.finish_floor_ms = lv.finishFloor;
+  }
+  return d;
 }
 
 export function start(lv) {
@@ -91,6 +115,7 @@ export function start(lv) {
     mistakes: 0,
     prev_t: 0,
     last_tap_t: 0,
+    last_tap_cell: -1, // none (version 2 only)
     ended: false,
     completed: false,
     finish_t: -1,
@@ -120,14 +145,19 @@ export function apply(st, move) {
     return 'after_end';
   }
   if (st.grid[cell] === 0) return 'already_found'; // 5
-  if (t - st.last_tap_t < 100) return 'too_fast'; // 6
+  // 6: the tap gap
+  const gap = lv.version === 1 ? GAP_V1 : cell === st.last_tap_cell ? GAP_SAME : GAP_OTHER;
+  if (t - st.last_tap_t < gap) return 'too_fast';
   st.last_tap_t = t; // 7
+  st.last_tap_cell = cell;
   if (st.grid[cell] !== st.expected) { // 8
     st.mistakes += 1;
     if (st.mistakes >= MISTAKE_LIMIT) st.ended = true;
     return 'mistake';
   }
-  // 9
+  // 9 (version 2): the tap that finds the last number, below the finish floor
+  if (lv.version >= 2 && st.found + 1 === lv.n && t < lv.finishFloor) return 'finish_below_floor';
+  // 10
   st.grid[cell] = 0;
   st.found += 1;
   st.expected += lv.order === 'up' ? 1 : -1;

@@ -1,10 +1,24 @@
-// Target Sums, from games/target-sums/spec.md (version 1).
+// Target Sums, from games/target-sums/spec.md (versions 1 and 2; 2 is current).
+// Version 2 adds the human floors: a toggle gap of 100 ms on the same cell and
+// 150 ms on another (rule 5), and the finish floor of 500 ms per needed toggle
+// (rule 6, `finish_below_floor`).
 import { Rng } from '../core.mjs';
 
 export const name = 'target-sums';
-export const version = 1;
-export const versions = [1];
-export const fields = ['t', 'cell'];
+export const version = 2;
+export const versions = [1, 2];
+/** The move fields of a version (both versions take the same). */
+export function fieldsOf(v) {
+  if (!versions.includes(v)) throw new RangeError(`target-sums: unknown version ${v}`);
+  return ['t', 'cell'];
+}
+export const fields = fieldsOf(version);
+// version 1: one gap for every toggle
+export const GAP_V1 = 100;
+// version 2 ("Human floors")
+export const GAP_SAME = 100;
+export const GAP_OTHER = 150;
+export const FINISH_PER_TOGGLE = 500;
 export const CANDIDATE_CAP = 500;
 export const NODE_CAP = 200000;
 export const MAX_MOVES = 2000;
@@ -38,6 +52,7 @@ export const OUTCOMES = {
   cell_out_of_range: 'rejected',
   time_backwards: 'rejected',
   too_fast: 'rejected',
+  finish_below_floor: 'rejected', // version 2 only
 };
 
 export function kindOf(code) {
@@ -47,7 +62,7 @@ export function kindOf(code) {
 }
 
 function checkArgs(v, level, seed) {
-  if (v !== 1) throw new RangeError(`target-sums: unknown version ${v}`);
+  if (!versions.includes(v)) throw new RangeError(`target-sums: unknown version ${v}`);
   if (!Number.isInteger(level) || level < 1 || level > levels) throw new RangeError(`target-sums: no level ${level}`);
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`target-sums: bad seed ${seed}`);
 }
@@ -177,6 +192,7 @@ export function generate(v, level, seed) {
   return {
     version: v, level, seed, rows, cols, n, minValue, maxValue, keepPercent, limit,
     value, rowTarget, colTarget, solution, nodes, searchNodes, rejected, fallback, minToggles,
+    finishFloor: v >= 2 ? FINISH_PER_TOGGLE * minToggles : 0, // version 2
   };
 }
 
@@ -187,7 +203,7 @@ function grid(flat, rows, cols) {
 }
 
 export function describeLevel(lv) {
-  return {
+  const d = {
     rows: lv.rows,
     cols: lv.cols,
     min_value: lv.minValue,
@@ -204,6 +220,12 @@ export function describeLevel(lv) {
     fallback: lv.fallback,
     min_toggles: lv.minToggles,
   };
+  if (lv.version >= 2) {
+    d.gap_same_ms = GAP_SAME;
+    d.gap_other_ms = GAP_OTHER;
+    d.finish_floor_ms = lv.finishFloor;
+  }
+  return d;
 }
 
 // ---- play -----------------------------------------------------------------------
@@ -222,6 +244,7 @@ export function start(lv) {
     colSum,
     prev_t: 0,
     last_toggle_t: 0,
+    last_toggle_cell: -1, // none (version 2 only)
     toggles: 0,
     ended: false,
     completed: false,
@@ -257,7 +280,9 @@ export function apply(st, move) {
     st.ended = true;
     return 'after_end';
   }
-  if (t - st.last_toggle_t < 100) return 'too_fast'; // 5
+  // 5: the toggle gap
+  const gap = lv.version === 1 ? GAP_V1 : cell === st.last_toggle_cell ? GAP_SAME : GAP_OTHER;
+  if (t - st.last_toggle_t < gap) return 'too_fast';
   // 6
   const r = (cell / lv.cols) | 0;
   const c = cell % lv.cols;
@@ -276,7 +301,10 @@ export function apply(st, move) {
   }
   st.toggles += 1;
   st.last_toggle_t = t;
+  st.last_toggle_cell = cell;
   if (solved(st)) {
+    // version 2: the toggle that completes the level, below the finish floor
+    if (lv.version >= 2 && t < lv.finishFloor) return 'finish_below_floor';
     st.ended = true;
     st.completed = true;
     st.finish_t = t;
@@ -307,14 +335,14 @@ export function result(st) {
   };
 }
 
-/** The typical full solution (docs/BENCH.md): toggle every removed cell of the solution, row-major, 150 ms apart from t = 150. */
+/** The typical full solution (docs/BENCH.md): toggle every removed cell of the solution, row-major, 500 ms apart from t = 500. */
 export function typicalSolution(lv) {
   const moves = [];
-  let t = 150;
+  let t = 500;
   for (let i = 0; i < lv.n; i++) {
     if (!lv.solution[i]) {
       moves.push({ t, cell: i });
-      t += 150;
+      t += 500;
     }
   }
   return moves;

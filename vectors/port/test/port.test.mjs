@@ -126,20 +126,31 @@ test('target-sums: every board has exactly one solution, and the start (all kept
   }
 });
 
-test('target-sums: only version 1 and levels 1..15 generate', () => {
-  assert.throws(() => targetSums.generate(2, 1, 0), RangeError);
+test('target-sums: only versions 1 and 2 and levels 1..15 generate; both versions make the same board', () => {
+  assert.throws(() => targetSums.generate(3, 1, 0), RangeError);
+  assert.throws(() => targetSums.generate(0, 1, 0), RangeError);
+  for (let level = 1; level <= targetSums.levels; level++) {
+    for (let seed = 0; seed < 20; seed++) {
+      const a = targetSums.describeLevel(targetSums.generate(1, level, seed));
+      const b = targetSums.describeLevel(targetSums.generate(2, level, seed));
+      for (const k of Object.keys(a)) assert.deepEqual(b[k], a[k]);
+      assert.equal(b.finish_floor_ms, 500 * b.min_toggles);
+    }
+  }
   assert.throws(() => targetSums.generate(1, 0, 0), RangeError);
   assert.throws(() => targetSums.generate(1, 16, 0), RangeError);
 });
 
-test('opposites: both versions give the same schedule; windows close before the next prompt', () => {
-  assert.throws(() => opposites.generate(3, 1, 0), RangeError);
+test('opposites: every version gives the same schedule; windows close before the next prompt', () => {
+  assert.throws(() => opposites.generate(4, 1, 0), RangeError);
   assert.throws(() => opposites.generate(0, 1, 0), RangeError);
   for (let level = 1; level <= opposites.levels; level++) {
     for (let seed = 0; seed < 50; seed++) {
       const a = opposites.generate(1, level, seed);
       const b = opposites.generate(2, level, seed);
+      const c = opposites.generate(3, level, seed);
       assert.deepEqual(opposites.describeLevel(a), opposites.describeLevel(b));
+      assert.deepEqual({ ...opposites.describeLevel(c), min_reaction_ms: 150 }, opposites.describeLevel(a));
       for (let i = 0; i + 1 < a.count; i++) assert.ok(a.appear[i] + a.window <= a.appear[i + 1]);
       for (const p of a.prompt) assert.ok(p >= 0 && p < a.codes);
     }
@@ -252,9 +263,10 @@ test('contraption spec 11: contraption:2026-7-28 gives 176112159', () => {
   assert.equal(contraption.dailySeed('2026-07-28'), 176112159);
 });
 
-test('contraption: only version 1 and levels 1..15 generate; malformed moves are refused', () => {
+test('contraption: only versions 1 and 2 and levels 1..15 generate; malformed moves are refused', () => {
   const C = contraption;
-  assert.throws(() => C.generate(2, 1, 0), RangeError);
+  assert.throws(() => C.generate(3, 1, 0), RangeError);
+  assert.throws(() => C.generate(0, 1, 0), RangeError);
   assert.throws(() => C.generate(1, 0, 0), RangeError);
   assert.throws(() => C.generate(1, 16, 0), RangeError);
   assert.throws(() => C.generate(1, 1, 2 ** 32), RangeError);
@@ -265,6 +277,20 @@ test('contraption: only version 1 and levels 1..15 generate; malformed moves are
     assert.throws(() => C.apply(st, m), TypeError);
   }
   assert.equal(C.apply(st, { part: 0, x: 10000, y: -10000, angle: -100000 }), 'bad_angle');
+  // the move fields depend on the version: a version 1 move with t, a version 2 move without it,
+  // an extra field or t out of 0..2^31-1 are malformed
+  assert.throws(() => C.apply(C.start(C.generate(1, 1, 0)), { part: 0, x: 50, y: 50, angle: 0, t: 1000 }), TypeError);
+  assert.throws(() => C.apply(C.start(C.generate(1, 1, 0)), { part: 0, x: 50, y: 50, angle: 0, z: 1 }), TypeError);
+  const st2 = C.start(C.generate(2, 1, 0));
+  for (const m of [{ part: 0, x: 50, y: 50, angle: 0 }, { part: 0, x: 50, y: 50, angle: 0, t: -1 },
+    { part: 0, x: 50, y: 50, angle: 0, t: 2 ** 31 }, { part: 0, x: 50, y: 50, angle: 0, t: 1.5 },
+    { part: 0, x: 50, y: 50, angle: 0, t: 1000, z: 0 }]) {
+    assert.throws(() => C.apply(st2, m), TypeError);
+  }
+  assert.deepEqual(C.fieldsOf(1), ['part', 'x', 'y', 'angle']);
+  assert.deepEqual(C.fieldsOf(2), ['part', 'x', 'y', 'angle', 't']);
+  assert.deepEqual(C.fields, C.fieldsOf(C.version));
+  assert.equal(C.apply(st2, { part: 0, x: 50, y: 50, angle: 0, t: 2 ** 31 - 1 }), 'placed');
 });
 
 test('contraption: every level of seeds 0..39 is issued with a plan the sweep finds first; the bare ball misses', () => {
@@ -339,12 +365,12 @@ test('driftlings spec: the level table, the cap formula and level 15\'s 1,216 ti
   assert.equal(top.crowd, 14);
 });
 
-test('driftlings spec: the fallback passes every gate for every row', () => {
-  for (let level = 1; level <= 15; level++) {
+test('driftlings spec: the fallback passes every gate for every row, under either version\'s crowd gate', () => {
+  for (let level = 1; level <= 15; level++) for (const v of [1, 2]) {
     const row = D.levelRow(level);
-    const lv = D.buildLevel(row, D.fallbackDesign(row));
+    const lv = D.buildLevel(row, D.fallbackDesign(row), v);
     const g = D.gates(lv, row);
-    assert.equal(g.gate, null, `level ${level}: ${g.gate}`);
+    assert.equal(g.gate, null, `level ${level} version ${v}: ${g.gate}`);
     assert.deepEqual(lv.needs, [0, 0, 0, row.bands, 0]);
     assert.equal(g.metrics.critical, 1);
   }
@@ -399,8 +425,9 @@ test('driftlings: the state hash is FNV-1a over the terrain bytes and six bytes 
   assert.equal(D.describeState(D.start(lv)).hash, core.fnv1a32(lv.terrain));
 });
 
-test('driftlings: only version 1 and levels 1..15 generate; malformed moves are refused', () => {
-  assert.throws(() => D.generate(2, 1, 0), RangeError);
+test('driftlings: only versions 1 and 2 and levels 1..15 generate; malformed moves are refused', () => {
+  assert.throws(() => D.generate(3, 1, 0), RangeError);
+  assert.throws(() => D.generate(0, 1, 0), RangeError);
   assert.throws(() => D.generate(1, 0, 0), RangeError);
   assert.throws(() => D.generate(1, 16, 0), RangeError);
   assert.throws(() => D.generate(1, 1, 2 ** 32), RangeError);
@@ -467,7 +494,7 @@ test('driftlings spec: the node cap holds at most PUSH_CAP nodes, the root the f
 });
 
 test('driftlings spec: the 2000 expansions after the goal do not count its own; ticks decode in 0..2^31-1', () => {
-  // level 13 seed 81 is the accepted candidate that reaches the rule (QUESTIONS.md 37):
+  // level 13 seed 81 is the accepted candidate that reaches the rule (docs/PORTING.md 37):
   // it stops at the pop after 2000 expansions past the goal's own, 7903 in all (7902 if the goal counted)
   const lv = D.generate(1, 13, 81);
   const full = D.solve(lv, lv.needs, true);
@@ -478,4 +505,212 @@ test('driftlings spec: the 2000 expansions after the goal do not count its own; 
   const st = D.start(lv);
   assert.equal(D.apply(st, { tick: 2 ** 31 - 1, walker: 0, skill: 0 }), 'after_end');
   for (const tick of [2 ** 31, 2 ** 32, Infinity]) assert.throws(() => D.apply(D.start(lv), { tick, walker: 0, skill: 0 }), TypeError);
+});
+
+// ---- the fair-play versions (Schulte 2, Pipes 2, Target Sums 2, Opposites 3, Contraption 2, Driftlings 2) ----
+
+/** Plays `moves` on a fresh state of `lv`; returns [codes (up to the first rejection), result or null]. */
+function play(game, lv, moves) {
+  const st = game.start(lv);
+  const codes = [];
+  for (const m of moves) {
+    const c = game.apply(st, m);
+    codes.push(c);
+    if (game.kindOf(c) === 'rejected') return [codes, null];
+  }
+  return [codes, game.result(st)];
+}
+
+test('every game: fieldsOf(v) for every version, `fields` the current version\'s, unknown versions refused', () => {
+  for (const game of [schulte, pipes, targetSums, opposites, contraption, driftlings]) {
+    assert.equal(game.version, Math.max(...game.versions));
+    assert.deepEqual(game.fields, game.fieldsOf(game.version));
+    for (const v of game.versions) assert.ok(Array.isArray(game.fieldsOf(v)));
+    assert.throws(() => game.fieldsOf(game.version + 1), RangeError);
+    assert.throws(() => game.generate(game.version + 1, 1, 0), RangeError);
+  }
+});
+
+test('schulte spec 2: the finish floors by side, and the level 15 figures (2653; version 1: 2751)', () => {
+  const want = { 1: 1800, 3: 3200, 7: 4800, 5: 5000, 10: 7500, 8: 7200, 13: 10800, 11: 9800, 14: 14700, 15: 14700 };
+  for (const [level, floor] of Object.entries(want)) {
+    const d = schulte.describeLevel(schulte.generate(2, Number(level), 7));
+    assert.equal(d.finish_floor_ms, floor, `level ${level}`);
+    assert.equal(d.gap_same_ms, 100);
+    assert.equal(d.gap_other_ms, 150);
+  }
+  assert.ok(!('finish_floor_ms' in schulte.describeLevel(schulte.generate(1, 1, 7))));
+  // the fastest legal completion of level 15: 48 taps at the other-cell gap, the last at 14,700
+  const lv = schulte.generate(2, 15, 0);
+  const st = schulte.start(lv);
+  let t = 0;
+  while (st.found < lv.n - 1) {
+    t += 150;
+    assert.equal(schulte.apply(st, { t, cell: st.grid.indexOf(st.expected) }), 'found');
+  }
+  const last = st.grid.indexOf(st.expected);
+  const probe = { ...st, grid: st.grid.slice(), rng: new core.Rng(st.rng.state) };
+  assert.equal(schulte.apply(probe, { t: 14699, cell: last }), 'finish_below_floor');
+  assert.equal(schulte.apply(st, { t: 14700, cell: last }), 'found');
+  assert.equal(schulte.result(st).score, 2653);
+  // version 1: 49 taps 100 ms apart
+  const lv1 = schulte.generate(1, 15, 0);
+  const st1 = schulte.start(lv1);
+  for (let k = 1; k <= 49; k++) schulte.apply(st1, { t: 100 * k, cell: st1.grid.indexOf(st1.expected) });
+  assert.equal(schulte.result(st1).score, 2751);
+});
+
+test('schulte 2: with one number left an already-found tap is ignored (rule 5) and the last find checks the floor (rule 9)', () => {
+  const lv = schulte.generate(2, 1, 42);
+  const moves = [];
+  let t = 0;
+  const st = schulte.start(lv);
+  while (st.found < 8) {
+    t += 150;
+    const m = { t, cell: st.grid.indexOf(st.expected) };
+    moves.push(m);
+    schulte.apply(st, m);
+  }
+  const wrong = st.grid.findIndex((v) => v === 0);
+  // with one number left every other cell is found: no mistake is possible, an already-found tap is ignored
+  assert.equal(schulte.apply(st, { t: t + 150, cell: wrong }), 'already_found');
+  assert.equal(schulte.apply(st, { t: t + 150, cell: st.grid.indexOf(st.expected) }), 'finish_below_floor');
+});
+
+test('pipes spec 2: level 1 seed 42 has a floor of 3400; level 15 over seeds 0..39 runs from 11,700 to 16,800 ms', () => {
+  const d = pipes.describeLevel(pipes.generate(2, 1, 42));
+  assert.equal(d.min_turns, 18);
+  assert.equal(d.tiles_to_turn, 8);
+  assert.equal(d.finish_floor_ms, 3400);
+  const floors = [];
+  for (let seed = 0; seed < 40; seed++) {
+    const lv = pipes.generate(2, 15, seed);
+    assert.equal(lv.finishFloor, 300 * lv.tilesToTurn + 100 * (lv.minTurns - lv.tilesToTurn));
+    floors.push([lv.finishFloor, lv.minTurns, lv.tilesToTurn]);
+  }
+  floors.sort((a, b) => a[0] - b[0]);
+  assert.equal(floors[0][0], 11700);
+  assert.equal(floors[39][0], 16800);
+  // the median of 40: both middle boards have the 13,900 ms floor (one of them min_turns 63 on 38 tiles)
+  assert.equal(floors[19][0], 13900);
+  assert.equal(floors[20][0], 13900);
+  assert.ok(floors.some((f) => f[0] === 13900 && f[1] === 63 && f[2] === 38));
+  assert.equal(1000 + Math.floor((300000 - 13900) / 100), 3861);
+});
+
+test('target-sums spec 2: level 15 over seeds 0..39 needs 17 to 31 toggles (lower median 24); figures 5680 and 5725', () => {
+  const mt = [];
+  for (let seed = 0; seed < 40; seed++) mt.push(targetSums.generate(2, 15, seed).minToggles);
+  mt.sort((a, b) => a - b);
+  assert.equal(mt[0], 17);
+  assert.equal(mt[39], 31);
+  assert.equal(mt[19], 24); // the 20th of 40 (the upper middle value is 25)
+  assert.equal(1000 + Math.floor((480000 - 12000) / 100), 5680);
+  assert.equal(1000 + Math.floor((480000 - 7500) / 100), 5725);
+});
+
+test('opposites spec 3: bits(), the reaction floors 250/300/350 and the fastest level 15 run (3750; version 2: 4350)', () => {
+  assert.deepEqual([0, 1, 3, 7, 11].map(opposites.bits), [0, 1, 2, 3, 4]);
+  for (let level = 1; level <= 15; level++) {
+    const lv = opposites.generate(3, level, 0);
+    assert.equal(lv.minReaction, lv.codes === 4 ? 250 : lv.codes === 8 ? 300 : 350);
+    assert.equal(opposites.generate(2, level, 0).minReaction, 150);
+  }
+  for (const [v, r, pts] of [[3, 350, 3750], [2, 150, 4350]]) {
+    const lv = opposites.generate(v, 15, 0);
+    const [codes, res] = play(opposites, lv, lv.prompt.map((p, i) => ({ t: lv.appear[i] + r, answer: p ^ 1 })));
+    assert.ok(codes.every((c) => c === 'correct'));
+    assert.equal(res.score, pts);
+  }
+  const lv = opposites.generate(3, 15, 0);
+  assert.deepEqual(play(opposites, lv, [{ t: lv.appear[0] + 349, answer: 0 }])[0], ['reaction_below_floor']);
+  assert.deepEqual(play(opposites, opposites.generate(2, 15, 0), [{ t: lv.appear[0] + 149, answer: 0 }])[0], ['too_fast']);
+});
+
+test('contraption spec 2: the plan at t = 1000 on level 15 seed 0 claims 3620 ms; version 1 claims -1', () => {
+  const C = contraption;
+  const lv = C.generate(2, 15, 0);
+  assert.deepEqual(C.describeLevel(lv).plan, [{ part: 0, x: 43, y: 120, angle: 450, t: 1000 }]);
+  const [codes, r] = play(C, lv, C.typicalSolution(lv));
+  assert.deepEqual(codes, ['placed']);
+  assert.equal(r.arrival_tick, 131);
+  assert.equal(r.duration_ms, 3620);
+  const lv1 = C.generate(1, 15, 0);
+  assert.equal(play(C, lv1, C.typicalSolution(lv1))[1].duration_ms, -1);
+  // both versions generate the same level; version 2 adds t to the plan and two keys
+  for (let level = 1; level <= 15; level++) {
+    const a = C.describeLevel(C.generate(1, level, 3));
+    const b = C.describeLevel(C.generate(2, level, 3));
+    assert.deepEqual(b.plan, a.plan.map((m) => ({ ...m, t: 1000 })));
+    assert.deepEqual({ ...b, plan: a.plan, part_gap_ms: undefined, tick_ms: undefined }, { ...a, part_gap_ms: undefined, tick_ms: undefined });
+    assert.equal(b.part_gap_ms, 1000);
+    assert.equal(b.tick_ms, 20);
+  }
+});
+
+test('contraption 2: the placement checks come before the time rules; a rejected placement does not move prev_t', () => {
+  const C = contraption;
+  const lv = C.generate(2, 1, 0);
+  const p = lv.plan[0];
+  assert.deepEqual(play(C, lv, [{ part: 1, x: 50, y: 50, angle: 0, t: 0 }])[0], ['no_part_left']);
+  assert.deepEqual(play(C, lv, [{ part: 0, x: -1, y: 50, angle: 0, t: 0 }])[0], ['out_of_field']);
+  assert.deepEqual(play(C, lv, [{ ...p, t: 0 }])[0], ['too_fast']);
+  const st = C.start(lv);
+  assert.equal(C.apply(st, { ...p, t: 1000 }), 'placed');
+  assert.equal(C.apply(st, { ...p, t: 5000 }), 'overlaps_part');
+  assert.equal(st.prev_t, 1000);
+});
+
+test('driftlings spec 2: level 10 seed 2415085370 and level 9 seed 162 are the seeds the whole-crowd gate changes', () => {
+  // version 1's plan for 2415085370: last move at tick 123 (3,075 ms), the world runs on to tick 167
+  const a = D.generate(1, 10, 2415085370);
+  const [, ra] = play(D, a, a.plan);
+  assert.equal(a.metrics.candidates, 1);
+  assert.equal(ra.saved, 9);
+  assert.equal(ra.duration_ms, 3075);
+  assert.equal(ra.ticks, 167);
+  const b = D.generate(2, 10, 2415085370);
+  const [, rb] = play(D, b, b.plan);
+  assert.equal(b.metrics.candidates, 3);
+  assert.equal(b.metrics.rejected.crowd, 1);
+  assert.equal(rb.saved, 10);
+  assert.equal(rb.ticks, 179);
+  assert.equal(rb.duration_ms, 25 * 179);
+  // over seeds 0..499 of every level, the one seed where the gates differ (a 36 s sweep, run once:
+  // 4054 candidates turned down under version 1, 4055 under version 2, no fallback)
+  assert.equal(D.generate(1, 9, 162).metrics.candidates, 2);
+  const c = D.generate(2, 9, 162);
+  assert.equal(c.metrics.candidates, 3);
+  assert.equal(c.metrics.rejected.crowd, 1);
+});
+
+test('driftlings 2: every accepted plan of seeds 0..19 saves the whole crowd; duration_ms is 25 ms a tick to the end', () => {
+  for (let level = 1; level <= 15; level++) {
+    for (let seed = 0; seed < 20; seed++) {
+      const lv = D.generate(2, level, seed);
+      const [codes, r] = play(D, lv, lv.plan);
+      assert.ok(codes.every((x) => x === 'assigned'));
+      assert.equal(r.saved, lv.crowd, `${level}/${seed}`);
+      assert.equal(r.duration_ms, 25 * r.ticks);
+      // the same moves under version 1 end the same, with the version 1 duration
+      const lv1 = { ...lv, version: 1 };
+      const [, r1] = play(D, lv1, lv.plan);
+      assert.deepEqual({ ...r1, duration_ms: 0 }, { ...r, duration_ms: 0 });
+      assert.equal(r1.duration_ms, 25 * lv.plan[lv.plan.length - 1].tick);
+    }
+  }
+});
+
+test('the floors reject at the edges: the gaps and the finish floor of schulte, pipes and target-sums (version 2)', () => {
+  // another cell: 150 counts, 149 is too fast; the same cell: 100 counts, 99 is too fast (version 1: 100 / 50 / 100 for every move)
+  const lvS = schulte.generate(2, 1, 42);
+  assert.deepEqual(play(schulte, lvS, [{ t: 149, cell: 0 }])[0], ['too_fast']);
+  assert.deepEqual(play(schulte, lvS, [{ t: 150, cell: 0 }, { t: 250, cell: 0 }, { t: 399, cell: 1 }])[0], ['mistake', 'mistake', 'too_fast']);
+  assert.deepEqual(play(schulte, schulte.generate(1, 1, 42), [{ t: 100, cell: 0 }, { t: 200, cell: 1 }])[0], ['mistake', 'mistake']);
+  const lvP = pipes.generate(2, 1, 42);
+  assert.deepEqual(play(pipes, lvP, [{ t: 150, cell: 0 }, { t: 250, cell: 0 }, { t: 399, cell: 1 }])[0], ['rotated', 'rotated', 'too_fast']);
+  assert.deepEqual(play(pipes, pipes.generate(1, 1, 42), [{ t: 50, cell: 0 }, { t: 100, cell: 1 }])[0], ['rotated', 'rotated']);
+  const lvT = targetSums.generate(2, 1, 42);
+  assert.deepEqual(play(targetSums, lvT, [{ t: 150, cell: 0 }, { t: 249, cell: 0 }])[0], ['removed', 'too_fast']);
+  assert.deepEqual(play(targetSums, lvT, [{ t: 150, cell: 0 }, { t: 250, cell: 0 }, { t: 399, cell: 1 }])[0], ['removed', 'restored', 'too_fast']);
 });
