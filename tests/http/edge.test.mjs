@@ -12,7 +12,7 @@ import { request as httpRequest, Agent } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, register, call, sleep } from './harness.mjs';
-import { doc } from '../contract/contract.mjs';
+import { doc, checkExchange } from '../contract/contract.mjs';
 
 const logLines = (srv) => srv.stderr().split('\n').filter((l) => l.trim());
 const ipsLogged = (srv) => logLines(srv).map((l) => JSON.parse(l)).filter((j) => j.path).map((j) => j.ip);
@@ -251,6 +251,9 @@ test('draining: /healthz answers 503 "draining" from the first moment of shutdow
     assert.equal(JSON.parse(h.body).status, 'draining');
     assert.equal(h.headers.connection, 'close', 'clients are told to go elsewhere');
     assert.ok(Number(h.headers['retry-after']) > 0);
+    // a kept-alive socket is not something fetch can hold: checked here
+    checkExchange({ method: 'GET', url: '/healthz' },
+      { status: h.status, contentType: h.headers['content-type'], text: h.body, headers: h.headers });
     assert.equal((await pending).status, 201, 'the in-flight request still gets its answer');
     assert.equal((await srv.exited).code, 0);
   } finally {
