@@ -9,27 +9,30 @@ export const LEVELS = { schulte: 5, pipes: 5, 'target-sums': 4, opposites: 4, co
 // The runs, a little less than perfect where the game allows it.
 function movesFor(game, level, s) {
   if (game === 'schulte') {
-    // 250 ms apart, with one wrong tap between the third and fourth find.
-    const moves = solveSchulte(level, s.seed, 250, s.version);
+    // 400 ms apart, with one wrong tap between the third and fourth find
+    // (version 2 wants 150 ms between any two taps).
+    const moves = solveSchulte(level, s.seed, 400, s.version);
     const g = gen('schulte', level, s.seed, s.version);
     const grid = g.grid.flat();
     const lastNumber = g.order === 'up' ? grid.length : 1;
-    moves.splice(3, 0, { t: 3 * 250 + 120, cell: grid.indexOf(lastNumber) });
+    moves.splice(3, 0, { t: 3 * 400 + 200, cell: grid.indexOf(lastNumber) });
     return moves;
   }
   if (game === 'target-sums') {
-    // Remove and put back a cell the solution keeps, then solve.
+    // Remove and put back a cell the solution keeps, then solve, 500 ms a
+    // toggle (version 2's finish floor is 500 ms a needed toggle).
     const g = gen('target-sums', level, s.seed, s.version);
     const sol = g.solution.flat();
     const kept = sol.indexOf(1);
     const cells = sol.map((k, c) => (k ? -1 : c)).filter((c) => c >= 0);
-    return [{ t: 150, cell: kept }, { t: 300, cell: kept }, ...cells.map((cell, i) => ({ t: 450 + 150 * i, cell }))];
+    return [{ t: 500, cell: kept }, { t: 1000, cell: kept }, ...cells.map((cell, i) => ({ t: 1500 + 500 * i, cell }))];
   }
   if (game === 'opposites') {
-    // A slip on the second prompt, corrected within its window (version 2 rules).
+    // A slip on the second prompt, corrected within its window (version 2
+    // rules); every answer clears version 3's reaction floor (up to 350 ms).
     const g = gen('opposites', level, s.seed, s.version);
-    const moves = g.answers.map((answer, i) => ({ t: g.appear_ms[i] + 300, answer }));
-    moves.splice(1, 0, { t: g.appear_ms[1] + 180, answer: g.prompts[1] });
+    const moves = g.answers.map((answer, i) => ({ t: g.appear_ms[i] + 400, answer }));
+    moves.splice(1, 0, { t: g.appear_ms[1] + 360, answer: g.prompts[1] });
     return moves;
   }
   return solve(game, level, s.seed, s.version);
@@ -58,7 +61,7 @@ export async function populate(srv) {
   for (let i = 0; i < 6; i++) {
     const player = await register(srv, `pager ${i + 1}`);
     const s = await seed(srv, player.token, { game: pageGame, level: pageLevel });
-    await submit(srv, player, s, solveSchulte(pageLevel, s.seed, 120 + 40 * i, s.version));
+    await submit(srv, player, s, solveSchulte(pageLevel, s.seed, 320 + 40 * i, s.version)); // over the floors
   }
   // Today's daily, by two players. The daily seed is everyone's, so the
   // second plays a few milliseconds later (an identical run would be

@@ -4,9 +4,13 @@
 //
 // The request (path, method, path and query parameters, body and its media
 // type) is checked unless the test marks it as off the contract on purpose;
-// the response (status, media type, body) always is. A path the document
-// does not list must answer 404 not_found, a listed path with an unlisted
-// method 405 method_not_allowed, as the document's description says.
+// the response (status, media type, body, the headers its status documents)
+// always is. A path the document does not list must answer 404 not_found, a
+// listed path with an unlisted method 405 method_not_allowed with an Allow
+// header, as the document's description says. HEAD is checked against the
+// path's GET operation (same statuses and headers, no body), and an Allow
+// header must name exactly the methods the document lists for the path
+// (HEAD with GET).
 //
 // With REPLAYD_CONTRACT_SEEN set to a directory, every checked exchange is
 // recorded there as "METHOD /path/{template} STATUS", one file per process,
@@ -58,9 +62,21 @@ function deref(node) {
   return node;
 }
 
+// A final path parameter marked `x-rest-of-path: true` takes the rest of
+// the path, one segment or more (/assets/{path}), as the server's "**" does.
+function restOfPath(template) {
+  const last = template.split('/').filter(Boolean).pop() ?? '';
+  const m = last.match(/^\{(.+)\}$/);
+  if (!m) return false;
+  const item = doc.paths[template];
+  const params = [...(item.parameters ?? []), ...METHODS.flatMap((k) => item[k]?.parameters ?? [])].map(deref);
+  return params.some((p) => p.in === 'path' && p.name === m[1] && p['x-rest-of-path'] === true);
+}
+
 const templates = Object.keys(doc.paths).map((template) => ({
   template,
   segments: template.split('/').filter(Boolean),
+  rest: restOfPath(template),
 }));
 
 // The template a path matches, preferring a literal segment over a
@@ -70,19 +86,28 @@ function matchPath(pathname) {
   const segs = pathname.split('/').filter(Boolean);
   let best = null;
   for (const t of templates) {
-    if (t.segments.length !== segs.length) continue;
+    const n = t.segments.length;
+    if (t.rest ? segs.length < n : segs.length !== n) continue;
     const params = {};
     let literals = '';
     let ok = true;
     t.segments.forEach((s, i) => {
       const m = s.match(/^\{(.+)\}$/);
-      if (m) { params[m[1]] = decodeURIComponent(segs[i]); literals += '0'; }
-      else if (s === segs[i]) literals += '1';
+      const value = t.rest && i === n - 1 ? segs.slice(i).join('/') : segs[i];
+      if (m) { params[m[1]] = decodeURIComponent(value); literals += '0'; }
+      else if (s === value) literals += '1';
       else ok = false;
     });
     if (ok && (!best || literals > best.literals)) best = { ...t, params, literals };
   }
   return best;
+}
+
+// The methods a path answers, as an Allow header names them.
+function allowedMethods(pathItem) {
+  const listed = METHODS.filter((m) => pathItem[m]).map((m) => m.toUpperCase());
+  if (listed.includes('GET') && !listed.includes('HEAD')) listed.push('HEAD');
+  return listed.sort();
 }
 
 function mediaType(contentType) {
@@ -143,23 +168,50 @@ function checkRequestBody(op, req, problems) {
   if (err) problems.push(err);
 }
 
-function checkResponse(responses, res, label, problems) {
+// A response header's value: res.headers is a fetch Headers or a plain
+// object with lower-case names.
+function headerOf(res, name) {
+  const h = res.headers;
+  if (!h) return undefined;
+  const v = typeof h.get === 'function' ? h.get(name) : h[name.toLowerCase()];
+  return v ?? undefined;
+}
+
+// The headers a response documents: a required one must be there, and
+// every one there must match its schema (an integer header as digits).
+function checkHeaders(spec, res, label, problems) {
+  if (!res.headers) return;
+  for (const [name, ref] of Object.entries(spec.headers ?? {})) {
+    const h = deref(ref);
+    const value = headerOf(res, name);
+    if (value === undefined) {
+      if (h.required) problems.push(`${label} ${res.status}: the header ${name} is missing`);
+      continue;
+    }
+    const err = schemaErrors(h.schema ?? {}, coerce(h.schema, value), name);
+    if (err) problems.push(`${label} ${res.status}: header ${name}: ${JSON.stringify(value)}: ${err}`);
+  }
+}
+
+// head: a HEAD answer, checked as its GET's without the body.
+function checkResponse(responses, res, label, problems, head = false) {
   const spec = deref(responses[String(res.status)]);
   if (!spec) {
     problems.push(`${label}: status ${res.status} is not documented (${res.text.slice(0, 200)})`);
     return;
   }
+  checkHeaders(spec, res, label, problems);
   const type = mediaType(res.contentType);
-  if (!spec.content) {
-    if (res.text !== '') problems.push(`${label} ${res.status}: documented without a body, got one`);
-    return;
+  if (!spec.content || head) {
+    if (res.text !== '') problems.push(`${label} ${res.status}: ${head ? 'a HEAD answer has no body' : 'documented without a body'}, got one`);
+    if (!spec.content) return;
   }
   const media = spec.content[type];
   if (!media) {
     problems.push(`${label} ${res.status}: media type "${type}" is not documented (${Object.keys(spec.content)})`);
     return;
   }
-  if (!media.schema) return;
+  if (!media.schema || head) return;
   let value = res.text;
   if (type === 'application/json' || type.endsWith('+json')) {
     try { value = JSON.parse(res.text); } catch {
@@ -174,7 +226,9 @@ function checkResponse(responses, res, label, problems) {
 // What the server answers where the document lists nothing.
 const UNMATCHED = {
   path: { 404: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error', properties: { error: { properties: { code: { const: 'not_found' } } } } } } } } },
-  method: { 405: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error', properties: { error: { properties: { code: { const: 'method_not_allowed' } } } } } } } } },
+  method: { 405: {
+    headers: { Allow: { required: true, schema: { type: 'string' } } },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error', properties: { error: { properties: { code: { const: 'method_not_allowed' } } } } } } } } },
 };
 
 function record(line) {
@@ -183,8 +237,9 @@ function record(line) {
 }
 
 // req: { method, url (path and query), body (text or undefined),
-// contentType, offContract }; res: { status, contentType, text }. Throws an
-// Error naming every difference from the document.
+// contentType, offContract }; res: { status, contentType, text, headers
+// (optional: a fetch Headers, or an object of lower-case names) }. Throws
+// an Error naming every difference from the document.
 export function checkExchange(req, res) {
   const url = new URL(req.url, 'http://contract.invalid');
   const method = req.method.toLowerCase();
@@ -192,13 +247,21 @@ export function checkExchange(req, res) {
   const problems = [];
   const match = matchPath(url.pathname);
   const pathItem = match && doc.paths[match.template];
-  const op = pathItem?.[method];
+  // HEAD is the GET without its body (the document's description says so)
+  const head = method === 'head' && !pathItem?.head && Boolean(pathItem?.get);
+  const op = head ? pathItem.get : pathItem?.[method];
+  const allow = headerOf(res, 'Allow');
+  if (pathItem && allow !== undefined) {
+    const got = allow.split(',').map((m) => m.trim().toUpperCase()).filter(Boolean).sort();
+    const want = allowedMethods(pathItem);
+    if (got.join() !== want.join()) problems.push(`${label}: Allow is "${allow}", the document lists ${want.join(', ')}`);
+  }
   if (!match) {
     if (!req.offContract) problems.push(`${label}: the path is not documented`);
-    checkResponse(UNMATCHED.path, res, label, problems);
+    checkResponse(UNMATCHED.path, res, label, problems, method === 'head');
   } else if (!op) {
     if (!req.offContract) problems.push(`${label}: ${req.method} is not documented on ${match.template}`);
-    checkResponse(UNMATCHED.method, res, label, problems);
+    checkResponse(UNMATCHED.method, res, label, problems, method === 'head');
   } else {
     if (!req.offContract) {
       const before = problems.length;
@@ -206,7 +269,7 @@ export function checkExchange(req, res) {
       checkRequestBody(op, req, problems);
       for (let i = before; i < problems.length; i++) problems[i] = `${label}: ${problems[i]}`;
     }
-    checkResponse(op.responses, res, label, problems);
+    checkResponse(op.responses, res, label, problems, head);
     record(`${req.method.toUpperCase()} ${match.template} ${res.status}`);
   }
   if (problems.length) {

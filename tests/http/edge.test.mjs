@@ -1,8 +1,9 @@
 // The production edge: the client's address behind trusted proxies,
 // Retry-After, CORS and preflights, HEAD, Allow, caching and ETags, IPv6,
 // SIGHUP reloads (settings and a new TLS certificate on the same socket),
-// a draining /healthz, and every log line JSON. Raw fetches here: these are
-// the HTTP mechanics around the API, not its bodies.
+// a draining /healthz, and every log line JSON. The exchanges go through
+// call(), so each is checked against docs/openapi.yaml (headers included);
+// raw clients only where fetch cannot do it (TLS, a kept-alive socket).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,9 +11,9 @@ import { connect as tlsConnect } from 'node:tls';
 import { request as httpRequest, Agent } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, register, sleep } from './harness.mjs';
+import { startServer, register, call, sleep } from './harness.mjs';
+import { doc, checkExchange } from '../contract/contract.mjs';
 
-const raw = (srv, path, init = {}) => fetch(srv.base + path, init);
 const logLines = (srv) => srv.stderr().split('\n').filter((l) => l.trim());
 const ipsLogged = (srv) => logLines(srv).map((l) => JSON.parse(l)).filter((j) => j.path).map((j) => j.ip);
 
@@ -20,9 +21,8 @@ test('behind trusted proxies: the client is the first untrusted hop; untrusted p
   const srv = await startServer({ args: ['--set', 'log_requests=true', '--set', 'trusted_proxies=127.0.0.1/32, 10.0.0.0/8',
     '--set', 'rate_register_per_ip=2'] });
   try {
-    const post = (xff, fwd) => raw(srv, '/v1/players', { method: 'POST', headers: {
-      'Content-Type': 'application/json', ...(xff ? { 'X-Forwarded-For': xff } : {}), ...(fwd ? { Forwarded: fwd } : {}) },
-      body: JSON.stringify({ name: 'p' }) });
+    const post = (xff, fwd) => call(srv, 'POST', '/v1/players', { body: { name: 'p' }, headers: {
+      ...(xff ? { 'X-Forwarded-For': xff } : {}), ...(fwd ? { Forwarded: fwd } : {}) } });
     // two clients behind the proxy: each has its own bucket
     for (const client of ['203.0.113.7', '203.0.113.8']) {
       assert.equal((await post(client)).status, 201);
@@ -30,7 +30,7 @@ test('behind trusted proxies: the client is the first untrusted hop; untrusted p
       const third = await post(client);
       assert.equal(third.status, 429);
       assert.match(third.headers.get('retry-after'), /^[1-9][0-9]*$/, 'Retry-After on 429');
-      assert.equal((await third.json()).error.code, 'rate_limited');
+      assert.equal(third.json.error.code, 'rate_limited');
     }
     // trusted hops are skipped: the first untrusted one from the right
     assert.equal((await post('192.0.2.50, 10.1.2.3')).status, 201);
@@ -48,8 +48,7 @@ test('behind trusted proxies: the client is the first untrusted hop; untrusted p
   try {
     const statuses = [];
     for (const client of ['203.0.113.7', '203.0.113.8', '203.0.113.9'])
-      statuses.push((await raw(plain, '/v1/players', { method: 'POST', headers: { 'Content-Type': 'application/json',
-        'X-Forwarded-For': client }, body: '{"name":"q"}' })).status);
+      statuses.push((await call(plain, 'POST', '/v1/players', { body: { name: 'q' }, headers: { 'X-Forwarded-For': client } })).status);
     assert.deepEqual(statuses, [201, 201, 429]);
   } finally { await plain.stop(); plain.cleanup(); }
 });
@@ -57,25 +56,25 @@ test('behind trusted proxies: the client is the first untrusted hop; untrusted p
 test('CORS: a preflight from an allowed origin, one refused; the answer names the origin', async () => {
   const srv = await startServer({ args: ['--set', 'cors_origins=https://game.example, http://localhost:5173'] });
   try {
-    const ok = await raw(srv, '/v1/scores', { method: 'OPTIONS', headers: { Origin: 'https://game.example',
+    const ok = await call(srv, 'OPTIONS', '/v1/scores', { headers: { Origin: 'https://game.example',
       'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' } });
     assert.equal(ok.status, 204);
     assert.equal(ok.headers.get('access-control-allow-origin'), 'https://game.example');
     assert.match(ok.headers.get('access-control-allow-methods'), /POST/);
     assert.match(ok.headers.get('access-control-allow-headers'), /Authorization/);
     assert.match(ok.headers.get('vary'), /Origin/);
-    const refused = await raw(srv, '/v1/scores', { method: 'OPTIONS', headers: { Origin: 'https://evil.example',
+    const refused = await call(srv, 'OPTIONS', '/v1/scores', { headers: { Origin: 'https://evil.example',
       'Access-Control-Request-Method': 'POST' } });
     assert.equal(refused.status, 403);
-    assert.equal((await refused.json()).error.code, 'origin_not_allowed');
+    assert.equal(refused.json.error.code, 'origin_not_allowed');
     assert.equal(refused.headers.get('access-control-allow-origin'), null);
-    const board = await raw(srv, '/v1/leaderboards/schulte/1', { headers: { Origin: 'http://localhost:5173' } });
+    const board = await call(srv, 'GET', '/v1/leaderboards/schulte/1', { headers: { Origin: 'http://localhost:5173' } });
     assert.equal(board.headers.get('access-control-allow-origin'), 'http://localhost:5173');
-    const other = await raw(srv, '/v1/leaderboards/schulte/1', { headers: { Origin: 'https://evil.example' } });
+    const other = await call(srv, 'GET', '/v1/leaderboards/schulte/1', { headers: { Origin: 'https://evil.example' } });
     assert.equal(other.headers.get('access-control-allow-origin'), null);
     assert.match(other.headers.get('vary'), /Origin/);
     // without an Origin, OPTIONS just says what the path allows
-    const opts = await raw(srv, '/v1/games', { method: 'OPTIONS' });
+    const opts = await call(srv, 'OPTIONS', '/v1/games');
     assert.equal(opts.status, 204);
     assert.equal(opts.headers.get('allow'), 'GET, HEAD, OPTIONS');
   } finally { await srv.stop(); srv.cleanup(); }
@@ -84,38 +83,88 @@ test('CORS: a preflight from an allowed origin, one refused; the answer names th
 test('HEAD, Allow on 405, Cache-Control per route, ETag and 304', async () => {
   const srv = await startServer();
   try {
-    const head = await raw(srv, '/v1/games', { method: 'HEAD' });
+    const head = await call(srv, 'HEAD', '/v1/games');
     assert.equal(head.status, 200);
-    assert.equal((await head.text()).length, 0);
-    const get = await raw(srv, '/v1/games');
+    assert.equal(head.text.length, 0);
+    const get = await call(srv, 'GET', '/v1/games');
     assert.equal(head.headers.get('content-length'), get.headers.get('content-length'));
     assert.equal(get.headers.get('cache-control'), 'public, max-age=300');
     const etag = get.headers.get('etag');
     assert.match(etag, /^"[0-9a-f]{32}"$/);
-    const again = await raw(srv, '/v1/games', { headers: { 'If-None-Match': etag } });
+    const again = await call(srv, 'GET', '/v1/games', { headers: { 'If-None-Match': etag } });
     assert.equal(again.status, 304);
-    assert.equal((await again.text()).length, 0);
-    assert.equal((await raw(srv, '/v1/keys')).headers.get('cache-control'), 'public, max-age=300');
-    const board = await raw(srv, '/v1/leaderboards/pipes/2');
+    assert.equal(again.text.length, 0);
+    assert.equal((await call(srv, 'GET', '/v1/keys')).headers.get('cache-control'), 'public, max-age=300');
+    const board = await call(srv, 'GET', '/v1/leaderboards/pipes/2');
     assert.equal(board.headers.get('cache-control'), 'public, max-age=5');
-    const changed = await raw(srv, '/v1/leaderboards/pipes/2', { headers: { 'If-None-Match': '"0000"' } });
+    const changed = await call(srv, 'GET', '/v1/leaderboards/pipes/2', { headers: { 'If-None-Match': '"0000"' } });
     assert.equal(changed.status, 200, 'a stale ETag gets the body');
-    const wrong = await raw(srv, '/v1/games', { method: 'DELETE' });
+    // methods the paths do not have: off the contract on purpose
+    const wrong = await call(srv, 'DELETE', '/v1/games', { offContract: true });
     assert.equal(wrong.status, 405);
     assert.equal(wrong.headers.get('allow'), 'GET, HEAD, OPTIONS');
-    const post405 = await raw(srv, '/v1/scores', { method: 'GET' });
+    const post405 = await call(srv, 'GET', '/v1/scores', { offContract: true });
     assert.equal(post405.headers.get('allow'), 'POST, OPTIONS');
     const p = await register(srv, 'private');
-    const me = await raw(srv, '/v1/leaderboards/pipes/2/me', { headers: { Authorization: `Bearer ${p.token}` } });
+    const me = await call(srv, 'GET', '/v1/leaderboards/pipes/2/me', { token: p.token });
     assert.equal(me.headers.get('cache-control'), 'no-store', 'what a player sees of themselves is not cached');
-    assert.equal((await raw(srv, '/healthz')).headers.get('cache-control'), 'no-store');
+    assert.equal((await call(srv, 'GET', '/healthz')).headers.get('cache-control'), 'no-store');
+  } finally { await srv.stop(); srv.cleanup(); }
+});
+
+// A concrete path for a documented template, from its parameters' examples.
+function resolve(node) {
+  while (node && typeof node.$ref === 'string') node = node.$ref.slice(2).split('/').reduce((at, k) => at[k], doc);
+  return node;
+}
+function examplePath(template) {
+  const params = (doc.paths[template].parameters ?? []).map(resolve);
+  return template.replace(/\{([^}]+)\}/g, (_, name) => {
+    const p = params.find((q) => q.in === 'path' && q.name === name);
+    assert.ok(p, `${template}: the path parameter ${name} is declared on the path`);
+    const example = resolve(p.schema).examples?.[0];
+    assert.notEqual(example, undefined, `${template}: ${name} has an example`);
+    return String(example);
+  });
+}
+
+test('every documented path: OPTIONS names exactly its methods, preflights as CORS says, HEAD is GET without the body', async () => {
+  const srv = await startServer({ args: ['--set', 'cors_origins=https://game.example', '--set', 'admin_token=s3cret'] });
+  try {
+    const templates = Object.keys(doc.paths);
+    assert.ok(templates.length >= 18);
+    for (const template of templates) {
+      const path = examplePath(template);
+      // call() checks Allow against the methods the document lists for the path
+      const plain = await call(srv, 'OPTIONS', path);
+      assert.equal(plain.status, 204, `OPTIONS ${path}`);
+      assert.match(plain.headers.get('allow'), /OPTIONS/);
+      assert.equal(plain.headers.get('access-control-allow-origin'), null, 'no Origin, no CORS');
+      const pre = await call(srv, 'OPTIONS', path, { headers: { Origin: 'https://game.example', 'Access-Control-Request-Method': 'GET' } });
+      assert.equal(pre.status, 204, `preflight ${path}`);
+      assert.equal(pre.headers.get('access-control-allow-origin'), 'https://game.example');
+      assert.equal(pre.headers.get('access-control-allow-methods'), pre.headers.get('allow'));
+      assert.equal(pre.headers.get('access-control-max-age'), '600');
+      const refused = await call(srv, 'OPTIONS', path, { headers: { Origin: 'https://evil.example' } });
+      assert.equal(refused.status, 403, `foreign preflight ${path}`);
+      assert.equal(refused.json.error.code, 'origin_not_allowed');
+      if (!doc.paths[template].get) continue;
+      const token = template.startsWith('/v1/admin/') || template === '/metrics' ? 's3cret' : undefined;
+      const get = await call(srv, 'GET', path, { token });
+      const head = await call(srv, 'HEAD', path, { token });
+      assert.equal(head.status, get.status, `HEAD ${path}`);
+      assert.equal(head.text, '', `HEAD ${path} has no body`);
+      const same = template === '/metrics' ? ['content-type', 'cache-control'] // its counters move between the two
+        : ['content-type', 'cache-control', 'etag', 'content-length'];
+      for (const h of same) assert.equal(head.headers.get(h), get.headers.get(h), `${h} of HEAD ${path}`);
+    }
   } finally { await srv.stop(); srv.cleanup(); }
 });
 
 test('IPv6 loopback', async () => {
   const srv = await startServer({ host: '::1' });
   try {
-    const h = await raw(srv, '/healthz');
+    const h = await call(srv, 'GET', '/healthz');
     assert.equal(h.status, 200);
     assert.match(srv.base, /^http:\/\/\[::1\]:/);
   } finally { await srv.stop(); srv.cleanup(); }
@@ -202,6 +251,9 @@ test('draining: /healthz answers 503 "draining" from the first moment of shutdow
     assert.equal(JSON.parse(h.body).status, 'draining');
     assert.equal(h.headers.connection, 'close', 'clients are told to go elsewhere');
     assert.ok(Number(h.headers['retry-after']) > 0);
+    // a kept-alive socket is not something fetch can hold: checked here
+    checkExchange({ method: 'GET', url: '/healthz' },
+      { status: h.status, contentType: h.headers['content-type'], text: h.body, headers: h.headers });
     assert.equal((await pending).status, 201, 'the in-flight request still gets its answer');
     assert.equal((await srv.exited).code, 0);
   } finally {

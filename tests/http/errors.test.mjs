@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startServer, call, register, seed, solve, sleep, awaitRun } from './harness.mjs';
+import { rawExchange, parseResponse } from '../hostile/lib.mjs';
+import { checkExchange } from '../contract/contract.mjs';
 
 let srv, alice, bob;
 before(async () => {
@@ -197,4 +199,34 @@ test('503: storage locked past the busy timeout', async () => {
     const ok = await call(busy, 'POST', '/v1/players', { body: { name: 'unblocked' } });
     assert.equal(ok.status, 201, 'writes go through again once the lock is gone');
   } finally { lock.kill(); await busy.stop(); busy.cleanup(); }
+});
+
+// What the connection gate answers before a request is routed: malformed
+// on purpose (so off the contract), but each answer must be the error the
+// document lists for that path's operation, and close the connection.
+async function edgeRefusal(server, path, payload, status, code) {
+  const res = parseResponse(await rawExchange(server.port, payload, 5000));
+  assert.ok(res, `an HTTP answer to ${JSON.stringify(payload.slice(0, 60))}`);
+  assert.equal(res.status, status, res.body);
+  assert.equal(JSON.parse(res.body).error.code, code);
+  assert.equal(res.headers.connection, 'close');
+  checkExchange({ method: 'GET', url: path, offContract: true },
+    { status: res.status, contentType: res.headers['content-type'], text: res.body, headers: res.headers });
+}
+
+test('400, 408, 413, 414, 431, 505: the edge refuses broken HTTP with the documented errors', async () => {
+  const head = (line, fields = ['Host: 127.0.0.1']) => `${line}\r\n${fields.join('\r\n')}\r\n\r\n`;
+  await edgeRefusal(srv, '/v1/games', head('GET /v1/games HTTP/1.1', ['Host: 127.0.0.1', 'Content-Length: 12x']), 400, 'bad_request');
+  await edgeRefusal(srv, '/v1/keys', head('GET /v1/keys HTTP/1.1', []), 400, 'bad_request');
+  await edgeRefusal(srv, '/v1/games', head('GET /v1/games HTTP/1.1', ['Host: 127.0.0.1', 'Content-Length: 99999999']), 413, 'body_too_large');
+  const long = `/v1/daily?date=${'9'.repeat(5000)}`;
+  await edgeRefusal(srv, long, head(`GET ${long} HTTP/1.1`), 414, 'uri_too_long');
+  const many = ['Host: 127.0.0.1', ...Array.from({ length: 101 }, (_, i) => `X-Filler-${i}: ${i}`)];
+  await edgeRefusal(srv, '/healthz', head('GET /healthz HTTP/1.1', many), 431, 'headers_too_large');
+  await edgeRefusal(srv, '/v1/games', head('GET /v1/games HTTP/2.0'), 505, 'http_version_not_supported');
+  // headers that never end: answered once header_timeout_ms has passed
+  const slow = await startServer({ args: ['--set', 'header_timeout_ms=300'] });
+  try {
+    await edgeRefusal(slow, '/v1/games', 'GET /v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\n', 408, 'request_timeout');
+  } finally { await slow.stop(); slow.cleanup(); }
 });

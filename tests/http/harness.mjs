@@ -55,7 +55,7 @@ export async function call(srv, method, path, { body, token, raw, headers = {}, 
   const text = await res.text();
   checkExchange(
     { method, url: path, body: payload, contentType: h['Content-Type'], offContract },
-    { status: res.status, contentType: res.headers.get('content-type'), text });
+    { status: res.status, contentType: res.headers.get('content-type'), text, headers: res.headers });
   let json = null;
   try { json = JSON.parse(text); } catch { /* not JSON: tests check for that */ }
   return { status: res.status, json, text, headers: res.headers };
