@@ -6,7 +6,7 @@
 #
 # Suites: C unit binaries and shell suites (tests/sh) print PASS/FAIL lines;
 # node --test suites are counted from their TAP summaries. The HTTP suite
-# runs one file at a time; every call() it makes is checked against
+# runs two files at a time (TEST_JOBS); every call() it makes is checked against
 # docs/openapi.yaml (tests/contract), which is linted here too.
 set -u
 build=${1:?usage: tests/run.sh BUILD_DIR}
@@ -46,21 +46,20 @@ run_lines() {
   fi
 }
 
-# run_node NAME FILE...: node --test, counted from "# pass N" / "# fail N".
 node_serial=""
 if command -v node >/dev/null 2>&1 && node --test-concurrency=1 -e 0 >/dev/null 2>&1; then
   node_serial="--test-concurrency=1"
 fi
-run_node() {
-  local name=$1 start=$EPOCHREALTIME p f
-  shift
-  (cd "$root" && node --test $node_serial "$@") >"$out" 2>&1
-  p=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$out" | tail -1)
-  f=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$out" | tail -1)
+# node_summary NAME START FILE: the progress line of a finished node --test
+# run whose output is in FILE, with each failed test and its error.
+node_summary() {
+  local name=$1 start=$2 file=$3 p f
+  p=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$file" | tail -1)
+  f=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$file" | tail -1)
   if [ -z "$p" ] || [ -z "$f" ]; then
     report "$name" 0 1 "$start"
     echo "    FAIL $name: node --test gave no summary"
-    tail -20 "$out" | sed 's/^/      /'
+    tail -20 "$file" | sed 's/^/      /'
     return
   fi
   report "$name" "$p" "$f" "$start"
@@ -68,9 +67,45 @@ run_node() {
     # Each failed test and its error block (the lines indented under "error:").
     awk '/^ *not ok/ { print; next }
          /^ *error: / { print; at = match($0, /[^ ]/); inside = 1; next }
-         inside { if (match($0, /[^ ]/) > at) { print; next } inside = 0 }' "$out" |
+         inside { if (match($0, /[^ ]/) > at) { print; next } inside = 0 }' "$file" |
       head -60 | sed 's/^/    /'
   fi
+}
+
+# run_node NAME FILE...: node --test, counted from "# pass N" / "# fail N".
+run_node() {
+  local name=$1 start=$EPOCHREALTIME
+  shift
+  (cd "$root" && node --test $node_serial "$@") >"$out" 2>&1
+  node_summary "$name" "$start" "$out"
+}
+
+# run_node_files PREFIX JOBS FILE...: one node --test per file, JOBS at a
+# time (each file starts its own servers on their own ports and data
+# dirs, and most of their time is spent waiting for runs to take their
+# time); a progress line as each one finishes.
+run_node_files() {
+  local prefix=$1 jobs=$2 dir pid f k=0
+  shift 2
+  dir=$(mktemp -d)
+  declare -A name_of start_of file_of
+  for f in "$@"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+      wait -n -p pid
+      node_summary "${name_of[$pid]}" "${start_of[$pid]}" "${file_of[$pid]}"
+    done
+    k=$((k + 1))
+    (cd "$root" && exec node --test $node_serial "$f") >"$dir/$k" 2>&1 &
+    pid=$!
+    name_of[$pid]="$prefix/$(basename "$f" .test.mjs)"
+    start_of[$pid]=$EPOCHREALTIME
+    file_of[$pid]="$dir/$k"
+  done
+  while [ "$(jobs -rp | wc -l)" -gt 0 ]; do
+    wait -n -p pid
+    node_summary "${name_of[$pid]}" "${start_of[$pid]}" "${file_of[$pid]}"
+  done
+  rm -rf "$dir"
 }
 
 # The generated: vector cases must be what the JavaScript port makes now.
@@ -95,9 +130,7 @@ if command -v node >/dev/null 2>&1; then
   run_node "vectors/port" vectors/port/test/
   run_lines "vectors/generated" vectors_generated
   run_lines "contract/openapi-lint" tests/contract/lint.sh
-  for f in "$here"/http/*.test.mjs; do
-    run_node "http/$(basename "$f" .test.mjs)" "$f"
-  done
+  run_node_files http "${TEST_JOBS:-2}" "$here"/http/*.test.mjs
   run_lines "contract/coverage" node tests/contract/coverage.mjs "$seen"
   # Hostile traffic: short attacks here; HOSTILE_LONG=1 (make check) runs
   # them at full size. Many connections need file descriptors.
