@@ -56,8 +56,8 @@ static bool grow_tree(const pipes_topo *t, uint32_t *rng, uint8_t *tiles)
 }
 
 /* A boustrophedon path: always a spanning tree without four-way tiles. Used
- * only if PIPES_TREE_CAP trees in a row failed to span, which never happens
- * in practice but keeps the work bounded. */
+ * only if tree_cap trees in a row failed to span, which never happens in
+ * practice with the default cap but keeps the work bounded. */
 static void snake_tree(const pipes_topo *t, uint8_t *tiles)
 {
     memset(tiles, 0, (size_t)t->n);
@@ -71,15 +71,16 @@ static void snake_tree(const pipes_topo *t, uint8_t *tiles)
     }
 }
 
-void pipes_generate_board(const pipes_topo *t, uint32_t seed, pipes_generated *out)
+void pipes_generate_board(const pipes_topo *t, uint32_t seed, const pipes_limits *lim,
+                          pipes_generated *out)
 {
     uint32_t rng = seed;
     uint8_t last_spanned[PIPES_MAX_CELLS];
     int last_nodes = -1;
     memset(out, 0, sizeof *out);
-    for (int tree = 0; tree < PIPES_TREE_CAP; tree++) {
+    for (int tree = 0; tree < lim->tree_cap; tree++) {
         if (grow_tree(t, &rng, out->solution)) {
-            pipes_count c = pipes_count_solutions(t, out->solution);
+            pipes_count c = pipes_count_solutions(t, out->solution, lim->node_cap);
             if (c.solutions == 1 && !c.capped) {
                 out->nodes = c.nodes;
                 out->unique = true;

@@ -38,6 +38,7 @@ bool ts_solved(const ts_grid *g, const uint8_t *kept)
  * still possible while kept <= target <= kept + left. */
 typedef struct search_ctx {
     const ts_grid *g;
+    int node_cap;
     int32_t row_kept[TS_MAX_SIDE], row_left[TS_MAX_SIDE];
     int32_t col_kept[TS_MAX_SIDE], col_left[TS_MAX_SIDE];
     int nodes;
@@ -54,7 +55,7 @@ static bool line_ok(int32_t kept, int32_t left, int32_t target)
 static void search(search_ctx *ctx, int k)
 {
     const ts_grid *g = ctx->g;
-    if (ctx->nodes >= TS_NODE_CAP) {
+    if (ctx->nodes >= ctx->node_cap) {
         ctx->capped = true;
         return;
     }
@@ -84,11 +85,12 @@ static void search(search_ctx *ctx, int k)
     ctx->col_left[c] += v;
 }
 
-ts_count ts_count_solutions(const ts_grid *g)
+ts_count ts_count_solutions(const ts_grid *g, int node_cap)
 {
     search_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.g = g;
+    ctx.node_cap = node_cap;
     for (int i = 0; i < g->n; i++) {
         ctx.row_left[i / g->cols] += g->value[i];
         ctx.col_left[i % g->cols] += g->value[i];

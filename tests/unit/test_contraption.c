@@ -337,7 +337,7 @@ static void fallback_after_40(void)
     const ct_row row = { 2, 4, 12, 95, 0, 1 };
     memset(&lv, 0, sizeof lv);
     lv.seed = 99;
-    ct_generate(&lv, &row);
+    ct_generate(&lv, &row, &CT_LIMITS_DEFAULT);
     CHECK(lv.fallback);
     CHECK(!lv.has_plan);
     CHECK(!lv.trivial);
@@ -359,7 +359,7 @@ static void fallback_after_40(void)
     memset(&first, 0, sizeof first);
     first.seed = 99;
     const ct_row one_ramp = { 2, 4, 12, 95, 1, 1 };
-    ct_generate(&first, &one_ramp);
+    ct_generate(&first, &one_ramp, &CT_LIMITS_DEFAULT);
     if (first.issued == lv.issued)
         CHECK(memcmp(&first.field, &lv.field, sizeof lv.field) == 0);
 }

@@ -252,7 +252,7 @@ static void solver_on_hand_levels(void)
     int inv[DL_SKILLS] = { 1, 1, 0, 1, 1 };
     dl_solution s;
     CHECK(driftlings_level_from_ascii(&lv_buf, rows, 4, 1, 1, 1, 60, inv));
-    dl_solve(&lv_buf.map, inv, 60, DL_NODE_MAX, true, &s);
+    dl_solve(&lv_buf.map, inv, 60, &DL_LIMITS_DEFAULT, true, &s);
     CHECK(s.solved);
     CHECK_EQ(s.n_moves, 1);
     CHECK_EQ(s.moves[0].skill, DL_BASHER);
@@ -264,12 +264,12 @@ static void solver_on_hand_levels(void)
     CHECK(!dl_replay_solution(&lv_buf.map, &s));
 
     CHECK(driftlings_level_from_ascii(&lv_buf, sealed, 4, 1, 1, 1, 60, inv));
-    dl_solve(&lv_buf.map, inv, 60, DL_NODE_MAX, false, &s);
+    dl_solve(&lv_buf.map, inv, 60, &DL_LIMITS_DEFAULT, false, &s);
     CHECK(!s.solved);
     CHECK(!s.capped);
     CHECK(s.expansions > 10);
     /* With a tiny node cap the same search reports capped, not unsolvable. */
-    dl_solve(&lv_buf.map, inv, 60, 8, false, &s);
+    dl_solve(&lv_buf.map, inv, 60, &(dl_limits){ 8, DL_CARVE_MAX, DL_ALT_BUDGET }, false, &s);
     CHECK(!s.solved);
     CHECK(s.capped);
 }
