@@ -43,7 +43,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard tests/bench/*.c)
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps test check bench run clean unit-bins cppcheck vectors fuzz
+.PHONY: all deps test check bench run clean unit-bins cppcheck vectors fuzz mutate
 
 all: deps $(BIN)/replayd
 
@@ -141,6 +141,13 @@ bench: deps
 # port (never from the C code).
 vectors:
 	node vectors/port/generate.mjs
+
+# The vector suite's mutation score (tools/mutate.py, docs/MUTATION.md): a
+# sample of 200 mutants per game by default (MUTATE_ARGS="--max-per-game 0"
+# for all of them). Not part of test or check: it takes a while.
+MUTATE_ARGS ?=
+mutate: deps
+	python3 tools/mutate.py $(MUTATE_ARGS)
 
 run: all
 	$(BIN)/replayd serve
