@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Writes the move-cap hand: cases of every game (issue 18), run from the
+repository root:
+
+    python3 games/caps_hand_vectors.py && node vectors/port/generate.mjs
+
+Each game's spec.md states its move cap in "Moves" (or "Rules") and that the
+count is checked before any move is decoded. Per game, four replays at the
+current version, worked from those sentences alone:
+
+- at the cap: exactly `max_moves` moves are accepted and replayed; the moves
+  are ones whose outcome the rules give without playing (a tap past the
+  limit ends the level and every later move is `after_end`; a Contraption
+  angle past 1400 is `bad_angle`; a Driftlings move past the level's `cap`
+  is `after_end` and one naming walker `crowd` is `no_such_walker`);
+- one past the cap: refused before it runs (`refused: too_many_moves`);
+- one past the cap with a malformed move in it: still `too_many_moves` (the
+  count comes first);
+- at the cap with one malformed move: `bad_moves`.
+
+`board_before` is the start board the file already pins for the same
+(version, level, seed); a board_after that no move changed is the same.
+Level facts the moves rely on (limit_ms, end_ms, prompts, crowd, cap) are
+read from the spec's level tables, written here.
+"""
+import json
+
+# (file, version, level, seed, max_moves) and the facts each case needs.
+CASES = {
+    "schulte": dict(version=2, level=1, seed=42, cap=1000, limit=30000),
+    "pipes": dict(version=2, level=1, seed=42, cap=2000, limit=60000),
+    "target-sums": dict(version=2, level=1, seed=42, cap=2000, limit=60000),
+    "opposites": dict(version=3, level=1, seed=42, cap=500, prompts=8),
+    "contraption": dict(version=2, level=1, seed=0, cap=8),
+    # Level 10: W 32, 3 bands, crowd 10, interval 4: cap = 6*32*3 + 10*4 + 200.
+    "driftlings": dict(version=2, level=10, seed=2415085370, cap=2000, crowd=10,
+                       tick_cap=6 * 32 * 3 + 10 * 4 + 200),
+}
+
+
+def start_board(doc, f):
+    for c in doc["replays"]:
+        if (c["version"], c["level"], c["seed"]) == (f["version"], f["level"], f["seed"]):
+            return c["board_before"]
+    raise SystemExit("no pinned start board for %r" % (f,))
+
+
+def level_expect(doc, f, key):
+    for c in doc["levels"]:
+        if (c["version"], c["level"], c["seed"]) == (f["version"], f["level"], f["seed"]) \
+                and key in c["expect"]:
+            return c["expect"][key]
+    raise SystemExit("no pinned %s for %r" % (key, f))
+
+
+def at_cap(game, doc, f):
+    """The moves at the cap and what the rules make of them."""
+    n = f["cap"]
+    before = start_board(doc, f)
+    if game in ("schulte", "pipes", "target-sums"):
+        # The first tap is past the limit: the level ends by timeout (rule 4)
+        # and every later move is after_end (rule 1). No tap was counted.
+        moves = [{"t": f["limit"] + 1 + k, "cell": 0} for k in range(n)]
+        extras = {"schulte": {"found": 0, "mistakes": 0},
+                  "pipes": {"turns": 0},
+                  "target-sums": {"toggles": 0}}[game]
+        result = dict(completed=False, score=0, duration_ms=0, finish_ms=-1, **extras)
+        return moves, ["after_end"] * n, dict(board_after=before, result=result)
+    if game == "opposites":
+        # t >= end_ms ends the run (rule 4); the schedule ran to its end.
+        end = level_expect(doc, f, "end_ms")
+        moves = [{"t": end + k, "answer": 0} for k in range(n)]
+        result = dict(completed=False, score=0, duration_ms=end, correct=0, wrong=0, late=0,
+                      missed=f["prompts"], finish_ms=-1)
+        return moves, ["after_end"] * n, dict(board_after=before, result=result)
+    if game == "contraption":
+        # Part 0 is granted (level 1: 3 ramps), so the first check that fails
+        # is the angle: rejected at move 0.
+        moves = [{"part": 0, "x": 50, "y": 60, "angle": 1401, "t": 1000 * (k + 1)}
+                 for k in range(n)]
+        return moves, ["bad_angle"], dict(rejected={"move": 0, "reason": "bad_angle"})
+    # Driftlings: moves at the level's cap are after_end (step 3); the last
+    # names walker `crowd`, which step 1 rejects before anything else.
+    moves = [{"tick": f["tick_cap"], "walker": 0, "skill": 0} for _ in range(n - 1)]
+    moves.append({"tick": f["tick_cap"], "walker": f["crowd"], "skill": 0})
+    outcomes = ["after_end"] * (n - 1) + ["no_such_walker"]
+    return moves, outcomes, dict(rejected={"move": n - 1, "reason": "no_such_walker"})
+
+
+def malformed(game, move):
+    """The same move made malformed: a field outside the decoder's range
+    (Contraption: version 2's `t` missing)."""
+    bad = dict(move)
+    if game == "contraption":
+        del bad["t"]
+    else:
+        bad[next(iter(bad))] = -1
+    return bad
+
+
+def cases_for(game, doc):
+    f = CASES[game]
+    head = {"version": f["version"], "level": f["level"], "seed": f["seed"]}
+    before = start_board(doc, f)
+    moves, outcomes, end = at_cap(game, doc, f)
+    n = f["cap"]
+    more = moves + [moves[-1]]
+    out = [
+        dict(name=f"hand: the move cap: exactly {n} moves are replayed", **head,
+             board_before=before, moves=moves, outcomes=outcomes, **end),
+        dict(name=f"hand: the move cap: {n + 1} moves are refused before they run", **head,
+             board_before=before, moves=more, refused="too_many_moves"),
+        dict(name=f"hand: the move cap: {n + 1} moves, the first malformed, are refused as too many",
+             **head, board_before=before, moves=[malformed(game, more[0])] + more[1:],
+             refused="too_many_moves"),
+        dict(name=f"hand: the move cap: {n} moves, the last malformed, are refused as malformed",
+             **head, board_before=before, moves=moves[:-1] + [malformed(game, moves[-1])],
+             refused="bad_moves"),
+    ]
+    return out
+
+
+def main():
+    for game in CASES:
+        path = f"vectors/{game}.json"
+        with open(path) as fh:
+            doc = json.load(fh)
+        mine = cases_for(game, doc)
+        names = {c["name"] for c in mine}
+        kept = [c for c in doc["replays"] if c["name"] not in names]
+        hand = [c for c in kept if c["name"].startswith("hand:")]
+        rest = [c for c in kept if not c["name"].startswith("hand:")]
+        doc["replays"] = hand + mine + rest
+        with open(path, "w") as fh:
+            json.dump(doc, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()
