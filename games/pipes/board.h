@@ -13,14 +13,16 @@
 #define PIPES_MAX_CELLS (PIPES_MAX_SIDE * PIPES_MAX_SIDE)
 #define PIPES_NODE_CAP 20000 /* the default node_cap (spec.md, "Generation parameters") */
 #define PIPES_TREE_CAP 200   /* the default tree_cap */
+#define PIPES_MAX_OPENINGS 3 /* the default max_openings */
 
 /* The generation step's limits: the defaults above, or a vector's values. */
 typedef struct pipes_limits {
     int tree_cap; /* trees grown before the fallback */
     int node_cap; /* countSolutions calls before it gives up */
+    int max_openings; /* a tree cell with this many openings grows no further */
 } pipes_limits;
 
-#define PIPES_LIMITS_DEFAULT ((pipes_limits){ PIPES_TREE_CAP, PIPES_NODE_CAP })
+#define PIPES_LIMITS_DEFAULT ((pipes_limits){ PIPES_TREE_CAP, PIPES_NODE_CAP, PIPES_MAX_OPENINGS })
 
 typedef struct pipes_topo {
     int w, h, n;

@@ -95,10 +95,11 @@ static int turns_between(uint8_t from, uint8_t to)
 }
 
 /* spec.md, "Generation parameters": the vectors' way to reach the fallback. */
-enum { P_TREE_CAP, P_NODE_CAP, P_COUNT };
+enum { P_TREE_CAP, P_NODE_CAP, P_MAX_OPENINGS, P_COUNT };
 static const game_param params[P_COUNT] = {
     [P_TREE_CAP] = { "tree_cap", 1, PIPES_TREE_CAP },
     [P_NODE_CAP] = { "node_cap", 1, PIPES_NODE_CAP },
+    [P_MAX_OPENINGS] = { "max_openings", 1, PIPES_MAX_OPENINGS },
 };
 
 static void generate_with(game_level *out, int version, int level_no, uint32_t seed,
@@ -106,7 +107,8 @@ static void generate_with(game_level *out, int version, int level_no, uint32_t s
 {
     pipes_level *lv = level_of(out);
     pipes_limits lim = { game_param_or(p, P_TREE_CAP, PIPES_TREE_CAP),
-                         game_param_or(p, P_NODE_CAP, PIPES_NODE_CAP) };
+                         game_param_or(p, P_NODE_CAP, PIPES_NODE_CAP),
+                         game_param_or(p, P_MAX_OPENINGS, PIPES_MAX_OPENINGS) };
     memset(lv, 0, sizeof *lv);
     lv->version = version;
     lv->level_no = level_no;
