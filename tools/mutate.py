@@ -49,7 +49,7 @@ NUMBER = re.compile(r"(?<![\w.])(0[xX][0-9a-fA-F]+|\d+)([uUlL]*)(?![\w.])")
 DECL_DIM = re.compile(r"^\s*(static\s+|const\s+|_Thread_local\s+)*[A-Za-z_][\w\s\*]*\s\**\w+\s*(\[[^\]]*\]\s*)+(;|=)")
 # A move-field row { "name", min, max, since }: since 0, 1 or -1 all mean
 # "every version" (min_version is 1), so its last column is left alone.
-FIELD_ROW = re.compile(r'\{\s*"\w+",[^}]*,\s*(\d+)\s*\}')
+FIELD_ROW = re.compile(r'\{\s*"[^"]*",[^,}]*,[^,}]*,\s*(\d+)\s*\}')
 NOT_A_STATEMENT = re.compile(
     r"^(return\b|case\b|default\b|goto\b|for\b|while\b|do\b|if\b|else\b|typedef\b|enum\b|"
     r"struct\b|static\b|const\b|unsigned\b|signed\b|int\b|bool\b|char\b|void\b|size_t\b|"
