@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the move-cap hand: cases of every game (issue 18), run from the
-repository root:
+"""Writes the move-cap and move-field hand: cases of every game (issue 18),
+run from the repository root:
 
     python3 games/caps_hand_vectors.py && node vectors/port/generate.mjs
 
@@ -17,6 +17,10 @@ current version, worked from those sentences alone:
 - one past the cap with a malformed move in it: still `too_many_moves` (the
   count comes first);
 - at the cap with one malformed move: `bad_moves`.
+
+Then, per move field, one value below its range and one above it, each
+refused as `bad_moves` (the ranges each spec gives for its fields), and two
+replays whose moves sit on the ranges' ends, which decode and are played.
 
 `board_before` is the start board the file already pins for the same
 (version, level, seed); a board_after that no move changed is the same.
@@ -87,6 +91,71 @@ def at_cap(game, doc, f):
     return moves, outcomes, dict(rejected={"move": n - 1, "reason": "no_such_walker"})
 
 
+I32 = 2**31 - 1
+# Each game's move fields and their ranges, as its spec states them.
+FIELDS = {
+    "schulte": {"t": (0, I32), "cell": (0, I32)},
+    "pipes": {"t": (0, I32), "cell": (0, I32)},
+    "target-sums": {"t": (0, I32), "cell": (0, I32)},
+    "opposites": {"t": (0, I32), "answer": (0, 255)},
+    "contraption": {"part": (0, 1), "x": (-10000, 10000), "y": (-10000, 10000),
+                    "angle": (-100000, 100000), "t": (0, I32)},
+    "driftlings": {"tick": (0, I32), "walker": (0, 31), "skill": (0, 4)},
+}
+
+
+def at_bounds(game, doc, f):
+    """Two replays of moves on their fields' range ends: what each rule makes
+    of them (name, moves, outcomes, end)."""
+    before = start_board(doc, f)
+    timeout = at_cap(game, doc, f)[2] if game not in ("contraption", "driftlings") else None
+    if game in ("schulte", "pipes", "target-sums"):
+        return [("t 0 and cell 2147483647: the cell is out of range",
+                 [{"t": 0, "cell": I32}], ["cell_out_of_range"],
+                 dict(rejected={"move": 0, "reason": "cell_out_of_range"})),
+                ("t 2147483647 and cell 0: past the limit, the level ends",
+                 [{"t": I32, "cell": 0}], ["after_end"], timeout)]
+    if game == "opposites":
+        return [("t 0 and answer 255: not a button of the level",
+                 [{"t": 0, "answer": 255}], ["answer_out_of_range"],
+                 dict(rejected={"move": 0, "reason": "answer_out_of_range"})),
+                ("t 2147483647 and answer 0: past end_ms, the run ends",
+                 [{"t": I32, "answer": 0}], ["after_end"], timeout)]
+    if game == "contraption":
+        # Level 1 grants 3 ramps and no fan.
+        return [("part 1, x -10000, y 10000, angle 100000, t 0: no fan is granted",
+                 [{"part": 1, "x": -10000, "y": 10000, "angle": 100000, "t": 0}], ["no_part_left"],
+                 dict(rejected={"move": 0, "reason": "no_part_left"})),
+                ("part 0, x 10000, y -10000, angle -100000, t 2147483647: the angle fails first",
+                 [{"part": 0, "x": 10000, "y": -10000, "angle": -100000, "t": I32}], ["bad_angle"],
+                 dict(rejected={"move": 0, "reason": "bad_angle"}))]
+    return [("tick 0, walker 31, skill 4: no such walker in a crowd of 10",
+             [{"tick": 0, "walker": 31, "skill": 4}], ["no_such_walker"],
+             dict(rejected={"move": 0, "reason": "no_such_walker"})),
+            ("tick 2147483647 then tick 0: after the end, then backwards in time",
+             [{"tick": I32, "walker": 0, "skill": 0}, {"tick": 0, "walker": 0, "skill": 0}],
+             ["after_end", "time_backwards"], dict(rejected={"move": 1, "reason": "time_backwards"}))]
+
+
+def field_cases(game, doc, f, head, before):
+    out = []
+    for name, moves, outcomes, end in at_bounds(game, doc, f):
+        out.append(dict(name=f"hand: move fields at their range ends: {name}", **head,
+                        board_before=before, moves=moves, outcomes=outcomes, **end))
+    first = at_cap(game, doc, f)[0][0]
+    for field, (lo, hi) in FIELDS[game].items():
+        for value, side in ((lo - 1, "below"), (hi + 1, "above")):
+            bad = dict(first)
+            bad[field] = value
+            out.append(dict(name=f"hand: move field {field} = {value}, {side} its range, is malformed",
+                            **head, board_before=before, moves=[bad], refused="bad_moves"))
+    if game == "contraption":
+        v1 = {k: x for k, x in first.items() if k != "t"}
+        out.append(dict(name="hand: a version 2 move without t is malformed", **head,
+                        board_before=before, moves=[v1], refused="bad_moves"))
+    return out
+
+
 def malformed(game, move):
     """The same move made malformed: a field outside the decoder's range
     (Contraption: version 2's `t` missing)."""
@@ -117,7 +186,7 @@ def cases_for(game, doc):
              **head, board_before=before, moves=moves[:-1] + [malformed(game, moves[-1])],
              refused="bad_moves"),
     ]
-    return out
+    return out + field_cases(game, doc, f, head, before)
 
 
 def main():
