@@ -18,7 +18,10 @@ current version, worked from those sentences alone:
   count comes first);
 - at the cap with one malformed move: `bad_moves`.
 
-Then, per move field, one value below its range and one above it, each
+Then the levels generation refuses (`refused` on a `levels` case: versions
+and levels outside the spec's, generation parameters outside their ranges
+or not the game's) and, for version 1, the keys version 2's output adds
+(`absent`). Then, per move field, one value below its range and one above it, each
 refused as `bad_moves` (the ranges each spec gives for its fields), and two
 replays whose moves sit on the ranges' ends, which decode and are played.
 
@@ -156,6 +159,57 @@ def field_cases(game, doc, f, head, before):
     return out
 
 
+# The versions `generate` accepts and the generation parameters, by spec.
+VERSIONS = {"schulte": 2, "pipes": 2, "target-sums": 2, "opposites": 3, "contraption": 2,
+            "driftlings": 2}
+PARAMS = {
+    "pipes": {"tree_cap": (1, 200), "node_cap": (1, 20000), "max_openings": (1, 3)},
+    "target-sums": {"candidate_cap": (1, 500), "node_cap": (1, 200000)},
+    "contraption": {"attempt_cap": (1, 1000), "fallback_after": (1, 1000)},
+    "driftlings": {"candidate_cap": (1, 16), "node_cap": (1, 65536), "carve_cap": (0, 262144),
+                   "alt_window": (0, 2000), "shortcut_bands": (1, 8), "thin_demands": (0, 64),
+                   "back_loaded_at": (0, 1000)},
+}
+# Keys a version's `gen` output adds ("Output shapes" / "gen output").
+ADDED = {
+    "schulte": ["gap_same_ms", "gap_other_ms", "finish_floor_ms"],
+    "pipes": ["tiles_to_turn", "gap_same_ms", "gap_other_ms", "finish_floor_ms"],
+    "target-sums": ["gap_same_ms", "gap_other_ms", "finish_floor_ms"],
+    "contraption": ["part_gap_ms", "tick_ms"],
+}
+
+
+def level_cases(game):
+    """Levels generation refuses (every spec: versions and levels outside
+    theirs; parameters outside their ranges or not the game's), and the keys
+    an older version's output does not have."""
+    top = VERSIONS[game]
+    out = []
+
+    def refused(name, version, level, why, params=None):
+        c = {"name": "hand: " + name, "version": version, "level": level, "seed": 42}
+        if params is not None:
+            c["params"] = params
+        c["refused"] = why
+        out.append(c)
+
+    refused("version 0 is not generated", 0, 1, "bad_version")
+    refused(f"version {top + 1} is not generated yet", top + 1, 1, "bad_version")
+    refused("level 0 does not exist", top, 0, "bad_level")
+    refused("level 16 does not exist", top, 16, "bad_level")
+    refused("a parameter the game does not take", top, 1, "bad_params", {"no_such_parameter": 1})
+    for name, (lo, hi) in PARAMS.get(game, {}).items():
+        refused(f"{name} {lo - 1} is below its range", top, 1, "bad_params", {name: lo - 1})
+        refused(f"{name} {hi + 1} is above its range", top, 1, "bad_params", {name: hi + 1})
+    if game in ADDED:
+        out.append({"name": "hand: version 1 output has none of the keys version 2 adds",
+                    "version": 1, "level": 1, "seed": 42, "expect": {}, "absent": ADDED[game]})
+    if game == "contraption":
+        out.append({"name": "hand: trivial appears only when true", "version": 2, "level": 1,
+                    "seed": 42, "expect": {"fallback": False}, "absent": ["trivial"]})
+    return out
+
+
 def malformed(game, move):
     """The same move made malformed: a field outside the decoder's range
     (Contraption: version 2's `t` missing)."""
@@ -200,6 +254,12 @@ def main():
         hand = [c for c in kept if c["name"].startswith("hand:")]
         rest = [c for c in kept if not c["name"].startswith("hand:")]
         doc["replays"] = hand + mine + rest
+        mine = level_cases(game)
+        names = {c["name"] for c in mine}
+        kept = [c for c in doc["levels"] if c["name"] not in names]
+        hand = [c for c in kept if c["name"].startswith("hand:")]
+        rest = [c for c in kept if not c["name"].startswith("hand:")]
+        doc["levels"] = hand + mine + rest
         with open(path, "w") as fh:
             json.dump(doc, fh, indent=1)
 

@@ -135,59 +135,73 @@ static void check_prng(const char *file, const json_t *doc)
     }
 }
 
-/* The case's `params` object as the game's parameters; false when it names
- * one the game does not take (or a value that is not an integer). */
-static bool case_params(const game *g, const json_t *c, game_params *out)
+static const char *const gen_refusals[] = {
+    [GEN_OK] = "", [GEN_BAD_LEVEL] = "bad_level", [GEN_BAD_VERSION] = "bad_version",
+    [GEN_BAD_PARAMS] = "bad_params",
+};
+
+/* Generate the case's level into a new buffer (filled with a pattern
+ * first: a game must not rely on zeroed storage), or NULL with *status. A
+ * parameter the game does not take (or not an integer) is bad_params. */
+static game_level *case_level(const game *g, const json_t *c, gen_status *status)
 {
-    memset(out, 0, sizeof *out);
+    game_params params;
+    memset(&params, 0, sizeof params);
     const char *key;
     const json_t *v;
     json_object_foreach((json_t *)json_object_get(c, "params"), key, v) {
         int i = game_param_index(g, key);
-        if (i < 0 || !json_is_integer(v))
-            return false;
-        out->set[i] = true;
-        out->v[i] = (int32_t)json_integer_value(v);
+        if (i < 0 || !json_is_integer(v)) {
+            *status = GEN_BAD_PARAMS;
+            return NULL;
+        }
+        params.set[i] = true;
+        params.v[i] = (int32_t)json_integer_value(v);
     }
-    return true;
-}
-
-/* Generate the case's level into a new buffer, or NULL with *why set. */
-static game_level *case_level(const game *g, const json_t *c, const char **why)
-{
-    game_params params;
-    if (!case_params(g, c, &params)) {
-        *why = "params name a parameter the game does not take";
-        return NULL;
-    }
-    game_level *level = calloc(1, g->level_size);
-    gen_status st = game_generate_with(g, level, (int)geti(c, "version"), (int)geti(c, "level"),
-                                       (uint32_t)geti(c, "seed"), &params);
-    if (st != GEN_OK) {
+    game_level *level = malloc(g->level_size);
+    memset(level, 0xa5, g->level_size);
+    *status = game_generate_with(g, level, (int)geti(c, "version"), (int)geti(c, "level"),
+                                 (uint32_t)geti(c, "seed"), &params);
+    if (*status != GEN_OK) {
         free(level);
-        *why = st == GEN_BAD_VERSION ? "version not supported"
-             : st == GEN_BAD_LEVEL   ? "level out of range"
-                                     : "a parameter is out of its range";
         return NULL;
     }
     return level;
 }
 
+/* A level case whose generation must fail names why in `refused`. */
+static const char *generation_differs(gen_status st, const json_t *c)
+{
+    const char *refused = json_string_value(json_object_get(c, "refused"));
+    if (st == GEN_OK)
+        return refused ? "generated, expected a refusal" : NULL;
+    if (refused && strcmp(refused, gen_refusals[st]) == 0)
+        return NULL;
+    return refused ? "refused for another reason" : "generation refused the level";
+}
+
 static void check_level_case(const char *file, const game *g, const json_t *c)
 {
-    const char *why = NULL;
-    game_level *level = case_level(g, c, &why);
+    gen_status st;
+    game_level *level = case_level(g, c, &st);
+    const char *why = generation_differs(st, c);
     static char msg[160];
-    if (level) {
+    if (level && !why) {
         json_t *got = level_to_json(g, level);
         const char *key = subset_mismatch(json_object_get(c, "expect"), got);
+        size_t i;
+        const json_t *absent;
+        json_array_foreach(json_object_get(c, "absent"), i, absent) {
+            if (json_object_get(got, json_string_value(absent)))
+                key = json_string_value(absent);
+        }
         if (key) {
             snprintf(msg, sizeof msg, "level field \"%s\" differs", key);
             why = msg;
         }
         json_decref(got);
-        free(level);
     }
+    free(level);
     report(file, c, why);
 }
 
@@ -210,11 +224,12 @@ static const char *run_replay_case(const game *g, const json_t *c, const game_le
     size_t cap = json_array_size(moves_json);
     game_move *moves = calloc(cap + 1, sizeof *moves);
     int *outcomes = calloc(cap + 1, sizeof *outcomes);
-    game_state *state = calloc(1, g->state_size);
+    game_state *state = malloc(g->state_size);
     const char *why = NULL;
     move_error err;
     json_t *got = NULL;
 
+    memset(state, 0xa5, g->state_size); /* start() must set all it reads */
     g->start(state, level);
     got = state_to_json(g, state);
     if (!json_equal(got, json_object_get(c, "board_before"))) {
@@ -282,12 +297,10 @@ done:
 
 static void check_replay_case(const char *file, const game *g, const json_t *c)
 {
-    const char *why = NULL;
-    game_level *level = case_level(g, c, &why);
-    if (level) {
-        why = run_replay_case(g, c, level);
-        free(level);
-    }
+    gen_status st;
+    game_level *level = case_level(g, c, &st);
+    const char *why = level ? run_replay_case(g, c, level) : "generation refused the level";
+    free(level);
     report(file, c, why);
 }
 
