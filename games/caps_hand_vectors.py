@@ -152,6 +152,10 @@ def field_cases(game, doc, f, head, before):
             bad[field] = value
             out.append(dict(name=f"hand: move field {field} = {value}, {side} its range, is malformed",
                             **head, board_before=before, moves=[bad], refused="bad_moves"))
+    extra = dict(first)
+    extra["extra"] = 0
+    out.append(dict(name="hand: a move with a field its game does not have is malformed", **head,
+                    board_before=before, moves=[extra], refused="bad_moves"))
     if game == "contraption":
         v1 = {k: x for k, x in first.items() if k != "t"}
         out.append(dict(name="hand: a version 2 move without t is malformed", **head,
