@@ -1,4 +1,4 @@
-/* board: targets, the solved test and countSolutions (see board.h). */
+/* board: targets and countSolutions (see board.h). */
 #include "board.h"
 
 #include <string.h>
@@ -13,24 +13,6 @@ void ts_set_targets(ts_grid *g, const uint8_t *kept)
         g->row_target[i / g->cols] += g->value[i];
         g->col_target[i % g->cols] += g->value[i];
     }
-}
-
-bool ts_solved(const ts_grid *g, const uint8_t *kept)
-{
-    int32_t rs[TS_MAX_SIDE] = { 0 }, cs[TS_MAX_SIDE] = { 0 };
-    for (int i = 0; i < g->n; i++) {
-        if (!kept[i])
-            continue;
-        rs[i / g->cols] += g->value[i];
-        cs[i % g->cols] += g->value[i];
-    }
-    for (int r = 0; r < g->rows; r++)
-        if (rs[r] != g->row_target[r])
-            return false;
-    for (int c = 0; c < g->cols; c++)
-        if (cs[c] != g->col_target[c])
-            return false;
-    return true;
 }
 
 /* kept[r] is the sum of the kept cells decided so far in row r, left[r]

@@ -33,9 +33,6 @@ typedef struct ts_grid {
 /* Sets row_target and col_target to the sums of the kept cells. */
 void ts_set_targets(ts_grid *g, const uint8_t *kept);
 
-/* Every row and every column of kept cells sums to its target. */
-bool ts_solved(const ts_grid *g, const uint8_t *kept);
-
 typedef struct ts_count {
     int solutions; /* 0, 1 or 2 (2 means "two or more") */
     int nodes;     /* search calls, root included */
