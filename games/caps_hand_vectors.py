@@ -214,6 +214,64 @@ def level_cases(game):
     return out
 
 
+def killing_cases(game, doc):
+    """Cases the mutation score asked for (MUTATION.md): each pins a rule no
+    case reached before. (section, case) pairs."""
+    out = []
+    if game == "opposites":
+        f = CASES[game]
+        head = {"version": 3, "level": 1, "seed": 42}
+        before = start_board(doc, f)
+        appear = level_expect(doc, f, "appear_ms")
+        prompt = level_expect(doc, f, "prompts")
+        end = level_expect(doc, f, "end_ms")
+        # Rule 5: prompt p is shown from appear[p] on, so r = 0 at appear[0].
+        out.append(("replays", dict(name="hand: an answer at the very millisecond its prompt appears (r = 0)",
+                                    **head, board_before=before,
+                                    moves=[{"t": appear[0], "answer": prompt[0] ^ 1}],
+                                    outcomes=["reaction_below_floor"],
+                                    rejected={"move": 0, "reason": "reaction_below_floor"})))
+        # Two slips then the answer at r = 1985: 100 + (2000 - 1985) div 10 = 101
+        # points less 2 x 50: a score of exactly 1.
+        moves = [{"t": appear[0] + 300, "answer": prompt[0]}, {"t": appear[0] + 400, "answer": prompt[0]},
+                 {"t": appear[0] + 1985, "answer": prompt[0] ^ 1}]
+        status = [1] + [0] * (f["prompts"] - 1)
+        out.append(("replays", dict(name="hand: two slips and a late correct answer score exactly 1",
+                                    **head, board_before=before, moves=moves,
+                                    outcomes=["wrong", "wrong", "correct"],
+                                    board_after={"status": status, "points": 101},
+                                    result=dict(completed=False, score=1, duration_ms=end, correct=1,
+                                                wrong=2, late=0, missed=f["prompts"] - 1,
+                                                finish_ms=-1))))
+    if game == "driftlings":
+        # No floor: the walker lands on the bottom edge (out of bounds is
+        # solid), walks right and is saved at tick 5; the run is over at 6.
+        out.append(("traces", {
+            "name": "hand: no floor row: the bottom edge is solid",
+            "rows": ["E...", "....", "...X"], "crowd": 1, "quota": 1, "interval": 1, "cap": 20,
+            "inventory": {"climber": 0, "floater": 0, "blocker": 0, "basher": 0, "digger": 0},
+            "moves": [], "outcomes": [],
+            "ticks": [{"tick": 3, "walkers": [[0, 2, 1, 0, 0, 0]]},
+                      {"tick": 6, "walkers": [[3, 2, 1, 6, 0, 0]]}],
+            "result": {"completed": True, "score": 999994, "duration_ms": 0, "saved": 1, "dead": 0,
+                       "ticks": 6, "skills_used": 0},
+            "terrain_after": ["E...", "....", "...X"]}))
+    if game in PARAMS:
+        # Every parameter at the top of its range, where that is its default
+        # (Driftlings' gate thresholds excepted): the level is the default one.
+        top = {k: hi for k, (lo, hi) in PARAMS[game].items()
+               if k not in ("shortcut_bands", "thin_demands", "back_loaded_at")}
+        f = CASES[game]
+        plain = [c for c in doc["levels"] if (c["version"], c["level"], c["seed"]) ==
+                 (f["version"], f["level"], f["seed"]) and "params" not in c and "expect" in c
+                 and len(c["expect"]) > 3]
+        if plain:
+            out.append(("levels", {"name": "hand: every limit at the top of its range is the default",
+                                   "version": f["version"], "level": f["level"], "seed": f["seed"],
+                                   "params": top, "expect": plain[0]["expect"]}))
+    return out
+
+
 def malformed(game, move):
     """The same move made malformed: a field outside the decoder's range
     (Contraption: version 2's `t` missing)."""
@@ -264,6 +322,10 @@ def main():
         hand = [c for c in kept if c["name"].startswith("hand:")]
         rest = [c for c in kept if not c["name"].startswith("hand:")]
         doc["levels"] = hand + mine + rest
+        for section, case in killing_cases(game, doc):
+            kept = [c for c in doc[section] if c["name"] != case["name"]]
+            n = sum(1 for c in kept if c["name"].startswith("hand:"))
+            doc[section] = kept[:n] + [case] + kept[n:]
         with open(path, "w") as fh:
             json.dump(doc, fh, indent=1)
 
