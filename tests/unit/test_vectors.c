@@ -483,8 +483,14 @@ static const char *driftlings_trace(const json_t *tr)
         if (next_move == INT64_MAX && next_cp == INT64_MAX)
             break;
         if (next_cp <= next_move) {
-            while (st.world.tick < next_cp)
+            /* advance as the game's own run does, noticing the end */
+            while (!st.ended && st.world.tick < next_cp) {
                 dl_tick(&st.world);
+                if (dl_settled(&st.world) || st.world.tick >= st.level->cap)
+                    st.ended = true;
+            }
+            while (st.world.tick < next_cp)
+                dl_tick(&st.world); /* a checkpoint past the end: the world as it stands */
             if (!walkers_match(&st.world, json_object_get(cp, "walkers")))
                 return "the walkers of a listed tick differ";
             ti++;
