@@ -81,7 +81,7 @@ FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
             $(addprefix server/,json_game.c token.c keys.c parse.c)
 
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
-        cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins
+        cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate
 
 all: deps $(BIN)/replayd
 
@@ -262,6 +262,13 @@ deb-check: deb
 	@tools/deb-check build/deb-root $(DEB_DIR)
 
 # ----------------------------------------------------------------- the rest
+# The vector suite's mutation score (tools/mutate.py, docs/MUTATION.md): a
+# sample of 200 mutants per game by default (MUTATE_ARGS="--max-per-game 0"
+# for all of them). Not part of test or check: it takes a while.
+MUTATE_ARGS ?=
+mutate: deps
+	python3 tools/mutate.py $(MUTATE_ARGS)
+
 run: all
 	$(BIN)/replayd serve
 

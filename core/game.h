@@ -27,6 +27,14 @@
  * (the decoder refuses it there, and the game finds 0 in its slot). A
  * field's slot in game_move.v never moves, so old moves keep their layout,
  * their JSON and their hash.
+ *
+ * Generation parameters (vectors only): a game may name a few limits of its
+ * generation step (a candidate cap, a node cap, a gate's threshold; its
+ * spec.md says which, under "Generation parameters"). The level table's
+ * values are the defaults. A vector case sets a small value so that a
+ * fallback no natural seed reaches is pinned exactly. The server never sets
+ * one: it calls game_generate, which is generate() with the defaults; only
+ * the vector runner calls game_generate_with.
  */
 #ifndef REPLAYD_CORE_GAME_H
 #define REPLAYD_CORE_GAME_H
@@ -43,6 +51,7 @@ typedef struct game_state game_state;
 
 #define GAME_MAX_FIELDS 5
 #define GAME_MAX_EXTRAS 8
+#define GAME_MAX_PARAMS 8
 
 typedef struct game_field {
     const char *name;
@@ -56,6 +65,27 @@ typedef struct game_field {
 typedef struct game_move {
     int32_t v[GAME_MAX_FIELDS];
 } game_move;
+
+/* A named generation parameter: values outside [min, max] are refused. */
+typedef struct game_param {
+    const char *name;
+    int32_t min;
+    int32_t max;
+} game_param;
+
+/* Parameter values in the order of the game's params; set[i] false means
+ * the spec's default (the level table's value). */
+typedef struct game_params {
+    bool set[GAME_MAX_PARAMS];
+    int32_t v[GAME_MAX_PARAMS];
+} game_params;
+
+/* The value of parameter i, or `fallback` (the default) when p is NULL or
+ * leaves it unset. */
+static inline int32_t game_param_or(const game_params *p, int i, int32_t fallback)
+{
+    return p && p->set[i] ? p->v[i] : fallback;
+}
 
 typedef enum outcome_kind {
     OUTCOME_APPLIED,  /* the move changed the state (a mistake is applied too) */
@@ -95,7 +125,8 @@ typedef struct game_writer {
 typedef enum gen_status {
     GEN_OK = 0,
     GEN_BAD_LEVEL,   /* level number outside 1..levels */
-    GEN_BAD_VERSION  /* version outside min_version..version */
+    GEN_BAD_VERSION, /* version outside min_version..version */
+    GEN_BAD_PARAMS   /* a parameter the game does not take, or out of its range */
 } gen_status;
 
 typedef struct game {
@@ -139,6 +170,14 @@ typedef struct game {
     /* The game's own daily seed for a UTC date; NULL means the catalogue
      * derivation (core/daily.h). */
     uint32_t (*daily_seed)(civil_date date);
+
+    /* Optional (NULL and 0 for a game without parameters): the generation
+     * parameters, and generate() with them (params NULL: the defaults,
+     * exactly generate()). Only game_generate_with calls it. */
+    int n_params;
+    const game_param *params;
+    void (*generate_with)(game_level *level, int version, int level_no, uint32_t seed,
+                          const game_params *params);
 } game;
 
 /* For a game's own .c file: defines level_of, level_view, state_of and
@@ -177,6 +216,15 @@ const game *game_find(const char *name);
  * (`out` untouched), else the game fills `out` (level_size bytes). */
 gen_status game_generate(const game *g, game_level *out, int version, int level_no,
                          uint32_t seed);
+
+/* game_generate with generation parameters (vectors only; params NULL is
+ * game_generate). GEN_BAD_PARAMS when a set parameter is outside its range
+ * or the game takes none. */
+gen_status game_generate_with(const game *g, game_level *out, int version, int level_no,
+                              uint32_t seed, const game_params *params);
+
+/* The index of the game's parameter of that name, or -1. */
+int game_param_index(const game *g, const char *name);
 
 /* Whether moves of that version carry the field. */
 static inline bool game_field_in(const game_field *f, int version)

@@ -8,6 +8,7 @@ long moves_from_json(const game *g, int version, const json_t *array, game_move 
 {
     int n_fields = game_field_count(g, version);
     err->index = -1;
+    err->too_many = false;
     err->message[0] = '\0';
     if (!json_is_array(array)) {
         snprintf(err->message, sizeof err->message, "moves must be an array");
@@ -17,6 +18,7 @@ long moves_from_json(const game *g, int version, const json_t *array, game_move 
     if (n > cap || n > (size_t)g->max_moves) {
         size_t limit = cap < (size_t)g->max_moves ? cap : (size_t)g->max_moves;
         snprintf(err->message, sizeof err->message, "too many moves: %zu (at most %zu)", n, limit);
+        err->too_many = true;
         return -1;
     }
     for (size_t i = 0; i < n; i++) {

@@ -16,6 +16,7 @@
 
 typedef struct move_error {
     long index;        /* the first bad move, or -1 for the array itself */
+    bool too_many;     /* refused for its length (413 too_many_moves), not its content */
     char message[160];
 } move_error;
 

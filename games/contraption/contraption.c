@@ -57,14 +57,29 @@ GAME_HANDLES(ct_level, ct_state)
 enum { X_ARRIVAL_TICK, X_PARTS_USED, X_TICKS, X_END, X_COUNT };
 static const char *const result_fields[X_COUNT] = { "arrival_tick", "parts_used", "ticks", "end" };
 
-static void generate(game_level *out, int version, int level_no, uint32_t seed)
+/* spec.md, "Generation parameters": the vectors' way to reach the fallbacks. */
+enum { P_ATTEMPT_CAP, P_FALLBACK_AFTER, P_COUNT };
+static const game_param params[P_COUNT] = {
+    [P_ATTEMPT_CAP] = { "attempt_cap", 1, CT_ATTEMPT_CAP },
+    [P_FALLBACK_AFTER] = { "fallback_after", 1, CT_ATTEMPT_CAP },
+};
+
+static void generate_with(game_level *out, int version, int level_no, uint32_t seed,
+                          const game_params *p)
 {
     ct_level *lv = level_of(out);
+    ct_limits lim = { game_param_or(p, P_ATTEMPT_CAP, CT_ATTEMPT_CAP),
+                      game_param_or(p, P_FALLBACK_AFTER, CT_ATTEMPTS) };
     memset(lv, 0, sizeof *lv);
     lv->version = version;
     lv->level_no = level_no;
     lv->seed = seed;
-    ct_generate(lv, &level_table[level_no - 1]);
+    ct_generate(lv, &level_table[level_no - 1], &lim);
+}
+
+static void generate(game_level *out, int version, int level_no, uint32_t seed)
+{
+    generate_with(out, version, level_no, seed, NULL);
 }
 
 static void start(game_state *out, const game_level *level)
@@ -251,4 +266,7 @@ const game contraption_game = {
     .describe_state = describe_state,
     .min_moves = min_moves,
     .daily_seed = contraption_daily_seed,
+    .n_params = P_COUNT,
+    .params = params,
+    .generate_with = generate_with,
 };

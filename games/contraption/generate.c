@@ -104,7 +104,7 @@ static bool sweep(ct_level *lv)
     return false;
 }
 
-void ct_generate(ct_level *lv, const ct_row *row)
+void ct_generate(ct_level *lv, const ct_row *row, const ct_limits *lim)
 {
     uint32_t rng = lv->seed;
     ct_level fallback;
@@ -113,7 +113,7 @@ void ct_generate(ct_level *lv, const ct_row *row)
     lv->row = *row;
     lv->inventory[CT_RAMP] = row->ramps;
     lv->inventory[CT_FAN] = row->fans;
-    for (int attempt = 1; attempt <= CT_ATTEMPT_CAP; attempt++) {
+    for (int attempt = 1; attempt <= lim->attempt_cap; attempt++) {
         lv->attempts = attempt;
         lv->issued = attempt;
         draw_candidate(lv, &rng);
@@ -131,7 +131,7 @@ void ct_generate(ct_level *lv, const ct_row *row)
                 have_fallback = true;
             }
         }
-        if (attempt >= CT_ATTEMPTS && have_fallback) {
+        if ((attempt >= lim->fallback_after || attempt == lim->attempt_cap) && have_fallback) {
             /* The fallback's field with this run's counters. */
             fallback.attempts = lv->attempts;
             fallback.pre_solved = lv->pre_solved;

@@ -8,8 +8,17 @@
 
 #include "physics.h"
 
-#define CT_ATTEMPTS 40       /* candidates before the fallback is issued */
-#define CT_ATTEMPT_CAP 1000  /* hard stop when no candidate was non-trivial */
+/* The defaults of spec.md, "Generation parameters". */
+#define CT_ATTEMPTS 40       /* fallback_after: candidates before the fallback is issued */
+#define CT_ATTEMPT_CAP 1000  /* attempt_cap: hard stop when no candidate was non-trivial */
+
+/* The generation step's limits: the defaults above, or a vector's values. */
+typedef struct ct_limits {
+    int attempt_cap;
+    int fallback_after;
+} ct_limits;
+
+#define CT_LIMITS_DEFAULT ((ct_limits){ CT_ATTEMPT_CAP, CT_ATTEMPTS })
 
 typedef struct ct_row {
     int walls_min, walls_max; /* generated walls drawn, before drops */
@@ -70,7 +79,7 @@ int ct_check_placement(const ct_level *lv, const int *left, const ct_part *place
                        int32_t kind, int32_t x, int32_t y, int32_t angle, ct_part *out);
 
 /* Generation with both gates (spec.md, "Generation"). */
-void ct_generate(ct_level *lv, const ct_row *row);
+void ct_generate(ct_level *lv, const ct_row *row, const ct_limits *lim);
 
 /* The sweep grid and angles, shared with the tests. */
 #define CT_SWEEP_X0 15

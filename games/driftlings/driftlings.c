@@ -103,9 +103,37 @@ bool driftlings_level_from_ascii(dl_level *lv, const char *const *rows, int n_ro
     return true;
 }
 
+/* spec.md, "Generation parameters": the vectors' way to reach the
+ * fallback, the solver's caps and the gates no natural seed fires. */
+enum { P_CANDIDATE_CAP, P_NODE_CAP, P_CARVE_CAP, P_ALT_WINDOW, P_SHORTCUT_BANDS, P_THIN_DEMANDS,
+       P_BACK_LOADED_AT, P_COUNT };
+static const game_param params[P_COUNT] = {
+    [P_CANDIDATE_CAP] = { "candidate_cap", 1, DL_CANDIDATE_CAP },
+    [P_NODE_CAP] = { "node_cap", 1, DL_NODE_MAX },
+    [P_CARVE_CAP] = { "carve_cap", 0, DL_CARVE_MAX },
+    [P_ALT_WINDOW] = { "alt_window", 0, DL_ALT_BUDGET },
+    [P_SHORTCUT_BANDS] = { "shortcut_bands", 1, 8 },
+    [P_THIN_DEMANDS] = { "thin_demands", 0, 64 },
+    [P_BACK_LOADED_AT] = { "back_loaded_at", 0, 1000 },
+};
+
+static void generate_with(game_level *out, int version, int level_no, uint32_t seed,
+                          const game_params *p)
+{
+    dl_gen_limits lim = dl_default_limits(&dl_level_table[level_no - 1]);
+    lim.candidate_cap = game_param_or(p, P_CANDIDATE_CAP, lim.candidate_cap);
+    lim.search.node_cap = game_param_or(p, P_NODE_CAP, lim.search.node_cap);
+    lim.search.carve_cap = game_param_or(p, P_CARVE_CAP, lim.search.carve_cap);
+    lim.search.alt_window = game_param_or(p, P_ALT_WINDOW, lim.search.alt_window);
+    lim.shortcut_bands = game_param_or(p, P_SHORTCUT_BANDS, lim.shortcut_bands);
+    lim.thin_demands = game_param_or(p, P_THIN_DEMANDS, lim.thin_demands);
+    lim.back_loaded_at = game_param_or(p, P_BACK_LOADED_AT, lim.back_loaded_at);
+    dl_generate(level_of(out), version, level_no, seed, &lim);
+}
+
 static void generate(game_level *out, int version, int level_no, uint32_t seed)
 {
-    dl_generate(level_of(out), version, level_no, seed);
+    dl_generate(level_of(out), version, level_no, seed, NULL);
 }
 
 static void start(game_state *out, const game_level *level)
@@ -296,4 +324,7 @@ const game driftlings_game = {
     .describe_state = describe_state,
     .min_moves = min_moves,
     .daily_seed = NULL,
+    .n_params = P_COUNT,
+    .params = params,
+    .generate_with = generate_with,
 };

@@ -9,10 +9,8 @@
 
 #include "../../core/fnv.h"
 #include "../../core/rng.h"
-#include "solver.h"
 
 #define FIRST_FLOOR 6
-#define BACK_LOADED 500 /* per mille: the first decision must come earlier */
 
 /* Reasons for each row are in spec.md, "Level table". */
 const dl_level_row dl_level_table[DL_LEVELS] = {
@@ -359,13 +357,21 @@ static bool reject(dl_level *lv, int gate)
     return false;
 }
 
+dl_gen_limits dl_default_limits(const dl_level_row *row)
+{
+    dl_gen_limits lim = { DL_CANDIDATE_CAP, row->bands, row->demands, DL_BACK_LOADED,
+                          DL_LIMITS_DEFAULT };
+    return lim;
+}
+
 /* All gates; fills the plan and metrics on success. */
-static bool try_design(dl_level *lv, const design *d, const dl_level_row *row)
+static bool try_design(dl_level *lv, const design *d, const dl_level_row *row,
+                       const dl_gen_limits *lim)
 {
     dl_solution s;
     dl_metrics *mt = &lv->metrics;
     fill_level(lv, d, row);
-    dl_solve(&lv->map, d->needs, lv->cap, DL_NODE_MAX, true, &s);
+    dl_solve(&lv->map, d->needs, lv->cap, &lim->search, true, &s);
     mt->expansions = s.expansions;
     if (!s.solved || !dl_replay_solution(&lv->map, &s))
         return reject(lv, DL_GATE_UNSOLVABLE);
@@ -387,7 +393,7 @@ static bool try_design(dl_level *lv, const design *d, const dl_level_row *row)
         memcpy(less, d->needs, sizeof less);
         less[k]--;
         dl_solution r;
-        dl_solve(&lv->map, less, lv->cap, DL_NODE_MAX, false, &r);
+        dl_solve(&lv->map, less, lv->cap, &lim->search, false, &r);
         if (r.solved || r.capped)
             mt->slack++;
         else
@@ -395,20 +401,23 @@ static bool try_design(dl_level *lv, const design *d, const dl_level_row *row)
     }
     if (mt->slack > 0)
         return reject(lv, DL_GATE_SLACK); /* padding: not forced */
-    if (bands_visited(&lv->map, d, &s) != (1u << d->bands) - 1)
+    unsigned every_band = (1u << lim->shortcut_bands) - 1;
+    if ((bands_visited(&lv->map, d, &s) & every_band) != every_band)
         return reject(lv, DL_GATE_SHORTCUT); /* the route skips a band */
-    if (s.n_moves * 2 < row->demands)
+    if (s.n_moves * 2 < lim->thin_demands)
         return reject(lv, DL_GATE_THIN);
-    if (mt->first_decision_at > BACK_LOADED)
+    if (mt->first_decision_at > lim->back_loaded_at)
         return reject(lv, DL_GATE_BACK_LOADED);
     if (!crowd_plan(lv, &s) || !crowd_gets_home(lv))
         return reject(lv, DL_GATE_CROWD);
     return true;
 }
 
-void dl_generate(dl_level *lv, int version, int level_no, uint32_t seed)
+void dl_generate(dl_level *lv, int version, int level_no, uint32_t seed,
+                 const dl_gen_limits *limits)
 {
     const dl_level_row *row = &dl_level_table[level_no - 1];
+    dl_gen_limits lim = limits ? *limits : dl_default_limits(row);
     uint32_t rng = seed;
     design d;
     memset(lv, 0, sizeof *lv);
@@ -416,10 +425,10 @@ void dl_generate(dl_level *lv, int version, int level_no, uint32_t seed)
     lv->level_no = level_no;
     lv->seed = seed;
     memset(lv->rejected, 0, sizeof lv->rejected);
-    for (int c = 1; c <= DL_CANDIDATE_CAP; c++) {
+    for (int c = 1; c <= lim.candidate_cap; c++) {
         draw_design(&d, row, &rng);
         memset(&lv->metrics, 0, sizeof lv->metrics);
-        if (try_design(lv, &d, row)) {
+        if (try_design(lv, &d, row, &lim)) {
             lv->metrics.candidates = c;
             return;
         }
@@ -429,7 +438,7 @@ void dl_generate(dl_level *lv, int version, int level_no, uint32_t seed)
     dl_generate_fallback(lv, version, level_no);
     memcpy(lv->rejected, rejected, sizeof rejected);
     lv->seed = seed;
-    lv->metrics.candidates = DL_CANDIDATE_CAP;
+    lv->metrics.candidates = lim.candidate_cap;
 }
 
 bool dl_generate_fallback(dl_level *lv, int version, int level_no)
@@ -440,7 +449,8 @@ bool dl_generate_fallback(dl_level *lv, int version, int level_no)
     lv->version = version;
     lv->level_no = level_no;
     fallback_design(&d, row);
-    bool ok = try_design(lv, &d, row); /* true for every row: test_driftlings.c */
+    dl_gen_limits lim = dl_default_limits(row);
+    bool ok = try_design(lv, &d, row, &lim); /* true for every row: test_driftlings.c */
     lv->metrics.fallback = true;
     return ok;
 }

@@ -11,7 +11,6 @@
 
 #define HASH_BITS 17
 #define HASH_SIZE (1u << HASH_BITS)
-#define POOL_MAX (1u << 18)
 
 typedef struct node {
     dl_walker wk;
@@ -28,7 +27,7 @@ typedef struct workspace {
     node nodes[DL_NODE_MAX];
     int32_t heap[DL_NODE_MAX];
     int32_t table[HASH_SIZE]; /* closed keys: node index + 1, 0 empty */
-    uint16_t pool[POOL_MAX];
+    uint16_t pool[DL_CARVE_MAX];
     uint8_t terrain[DL_MAX_CELLS];
 } workspace;
 
@@ -137,6 +136,7 @@ typedef struct search {
     dl_map map; /* the working terrain: base plus the expanded node's carvings */
     int32_t cap;
     int node_cap;
+    uint32_t carve_cap;
     int n_nodes;
     int heap_len;
     uint32_t pool_len;
@@ -181,7 +181,7 @@ static void expand(search *s, int32_t i)
         int carved = dl_step(&s->map, &c.wk, NULL, 0, -1);
         if (carved >= 0) {
             s->map.cell[carved] = ws.terrain[carved]; /* undo for the next option */
-            if (s->pool_len + n->carved_n + 1u > POOL_MAX) {
+            if (s->pool_len + n->carved_n + 1u > s->carve_cap) {
                 s->overflow = true;
                 break;
             }
@@ -229,7 +229,7 @@ static void record(const node *goal, dl_solution *out)
     }
 }
 
-void dl_solve(const dl_map *m, const int skills[DL_SKILLS], int32_t cap, int node_cap,
+void dl_solve(const dl_map *m, const int skills[DL_SKILLS], int32_t cap, const dl_limits *lim,
               bool count_alternatives, dl_solution *out)
 {
     search s;
@@ -239,7 +239,8 @@ void dl_solve(const dl_map *m, const int skills[DL_SKILLS], int32_t cap, int nod
     s.map = *m;
     memcpy(ws.terrain, m->cell, sizeof ws.terrain);
     s.cap = cap;
-    s.node_cap = node_cap < DL_NODE_MAX ? node_cap : DL_NODE_MAX;
+    s.node_cap = lim->node_cap < DL_NODE_MAX ? lim->node_cap : DL_NODE_MAX;
+    s.carve_cap = (uint32_t)(lim->carve_cap < DL_CARVE_MAX ? lim->carve_cap : DL_CARVE_MAX);
 
     /* The root: the pioneer after tick 0 (spawned, one step taken). */
     node root;
@@ -262,7 +263,7 @@ void dl_solve(const dl_map *m, const int skills[DL_SKILLS], int32_t cap, int nod
     while (s.heap_len > 0 && !s.overflow) {
         int32_t i = heap_pop(&s.heap_len);
         const node *n = &ws.nodes[i];
-        if (best >= 0 && (n->used > best || extra >= DL_ALT_BUDGET))
+        if (best >= 0 && (n->used > best || extra >= lim->alt_window))
             break;
         bool found;
         uint32_t slot = find_slot(n, &found);

@@ -14,9 +14,21 @@
 
 #include "world.h"
 
-#define DL_NODE_MAX 65536
+/* The defaults of spec.md, "Generation parameters" (and the workspace's
+ * room: a search never holds more). */
+#define DL_NODE_MAX 65536   /* node_cap: nodes a search holds, the root included */
+#define DL_CARVE_MAX 262144 /* carve_cap: entries of the carved-list store */
+#define DL_ALT_BUDGET 2000  /* alt_window: expansions after the goal, counting alternatives */
 #define DL_PLAN_MAX 32
-#define DL_ALT_BUDGET 2000 /* extra expansions spent counting alternatives */
+
+/* One search's limits: the defaults above, or a vector's smaller values. */
+typedef struct dl_limits {
+    int node_cap;
+    int carve_cap;
+    int alt_window;
+} dl_limits;
+
+#define DL_LIMITS_DEFAULT ((dl_limits){ DL_NODE_MAX, DL_CARVE_MAX, DL_ALT_BUDGET })
 
 typedef struct dl_step_move {
     int32_t tick;
@@ -42,8 +54,9 @@ typedef struct dl_solution {
 } dl_solution;
 
 /* skills[] is the inventory (blockers are never used: a lone walker that
- * blocks never arrives). cap is the tick cap; node_cap <= DL_NODE_MAX. */
-void dl_solve(const dl_map *m, const int skills[DL_SKILLS], int32_t cap, int node_cap,
+ * blocks never arrives). cap is the tick cap; limits above the defaults
+ * are taken as the defaults. */
+void dl_solve(const dl_map *m, const int skills[DL_SKILLS], int32_t cap, const dl_limits *lim,
               bool count_alternatives, dl_solution *out);
 
 /* Re-walk a solution for one walker through dl_tick: true when it is saved

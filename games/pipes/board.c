@@ -76,6 +76,7 @@ typedef uint16_t domain;
 
 typedef struct search_ctx {
     const pipes_topo *topo;
+    int node_cap;
     int nodes;
     int solutions;
     bool capped;
@@ -148,7 +149,7 @@ static int popcount16(domain d)
 static void search(search_ctx *ctx, const domain *parent)
 {
     const pipes_topo *t = ctx->topo;
-    if (ctx->nodes >= PIPES_NODE_CAP) {
+    if (ctx->nodes >= ctx->node_cap) {
         ctx->capped = true;
         return;
     }
@@ -184,7 +185,7 @@ static void search(search_ctx *ctx, const domain *parent)
     }
 }
 
-pipes_count pipes_count_solutions(const pipes_topo *t, const uint8_t *tiles)
+pipes_count pipes_count_solutions(const pipes_topo *t, const uint8_t *tiles, int node_cap)
 {
     domain dom[PIPES_MAX_CELLS];
     for (int c = 0; c < t->n; c++) {
@@ -195,7 +196,7 @@ pipes_count pipes_count_solutions(const pipes_topo *t, const uint8_t *tiles)
             m = pipes_rotate(m);
         }
     }
-    search_ctx ctx = { t, 0, 0, false };
+    search_ctx ctx = { t, node_cap, 0, 0, false };
     search(&ctx, dom);
     pipes_count out = { ctx.solutions, ctx.nodes, ctx.capped };
     return out;

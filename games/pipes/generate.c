@@ -30,7 +30,7 @@ static int openings(uint8_t m)
 
 /* Returns false when the frontier ran dry before the tree spanned the
  * board (a rejected tree). */
-static bool grow_tree(const pipes_topo *t, uint32_t *rng, uint8_t *tiles)
+static bool grow_tree(const pipes_topo *t, int max_openings, uint32_t *rng, uint8_t *tiles)
 {
     bool in_tree[PIPES_MAX_CELLS] = { false };
     edge frontier[PIPES_MAX_CELLS * 4];
@@ -44,7 +44,7 @@ static bool grow_tree(const pipes_topo *t, uint32_t *rng, uint8_t *tiles)
         int i = (int)rng_below(rng, (uint32_t)len);
         edge e = frontier[i];
         frontier[i] = frontier[--len];
-        if (in_tree[e.next] || openings(tiles[e.cell]) >= 3)
+        if (in_tree[e.next] || openings(tiles[e.cell]) >= max_openings)
             continue;
         tiles[e.cell] |= (uint8_t)(1 << e.dir);
         tiles[e.next] |= (uint8_t)(1 << ((e.dir + 2) & 3));
@@ -56,8 +56,8 @@ static bool grow_tree(const pipes_topo *t, uint32_t *rng, uint8_t *tiles)
 }
 
 /* A boustrophedon path: always a spanning tree without four-way tiles. Used
- * only if PIPES_TREE_CAP trees in a row failed to span, which never happens
- * in practice but keeps the work bounded. */
+ * only if tree_cap trees in a row failed to span, which never happens in
+ * practice with the default cap but keeps the work bounded. */
 static void snake_tree(const pipes_topo *t, uint8_t *tiles)
 {
     memset(tiles, 0, (size_t)t->n);
@@ -71,15 +71,16 @@ static void snake_tree(const pipes_topo *t, uint8_t *tiles)
     }
 }
 
-void pipes_generate_board(const pipes_topo *t, uint32_t seed, pipes_generated *out)
+void pipes_generate_board(const pipes_topo *t, uint32_t seed, const pipes_limits *lim,
+                          pipes_generated *out)
 {
     uint32_t rng = seed;
     uint8_t last_spanned[PIPES_MAX_CELLS];
     int last_nodes = -1;
     memset(out, 0, sizeof *out);
-    for (int tree = 0; tree < PIPES_TREE_CAP; tree++) {
-        if (grow_tree(t, &rng, out->solution)) {
-            pipes_count c = pipes_count_solutions(t, out->solution);
+    for (int tree = 0; tree < lim->tree_cap; tree++) {
+        if (grow_tree(t, lim->max_openings, &rng, out->solution)) {
+            pipes_count c = pipes_count_solutions(t, out->solution, lim->node_cap);
             if (c.solutions == 1 && !c.capped) {
                 out->nodes = c.nodes;
                 out->unique = true;

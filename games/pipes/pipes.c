@@ -94,16 +94,28 @@ static int turns_between(uint8_t from, uint8_t to)
     return 0; /* unreachable for tiles of the same shape */
 }
 
-static void generate(game_level *out, int version, int level_no, uint32_t seed)
+/* spec.md, "Generation parameters": the vectors' way to reach the fallback. */
+enum { P_TREE_CAP, P_NODE_CAP, P_MAX_OPENINGS, P_COUNT };
+static const game_param params[P_COUNT] = {
+    [P_TREE_CAP] = { "tree_cap", 1, PIPES_TREE_CAP },
+    [P_NODE_CAP] = { "node_cap", 1, PIPES_NODE_CAP },
+    [P_MAX_OPENINGS] = { "max_openings", 1, PIPES_MAX_OPENINGS },
+};
+
+static void generate_with(game_level *out, int version, int level_no, uint32_t seed,
+                          const game_params *p)
 {
     pipes_level *lv = level_of(out);
+    pipes_limits lim = { game_param_or(p, P_TREE_CAP, PIPES_TREE_CAP),
+                         game_param_or(p, P_NODE_CAP, PIPES_NODE_CAP),
+                         game_param_or(p, P_MAX_OPENINGS, PIPES_MAX_OPENINGS) };
     memset(lv, 0, sizeof *lv);
     lv->version = version;
     lv->level_no = level_no;
     lv->seed = seed;
     lv->row = level_table[level_no - 1];
     pipes_topo_init(&lv->topo, lv->row.side, lv->row.side, lv->row.wrap);
-    pipes_generate_board(&lv->topo, seed, &lv->board);
+    pipes_generate_board(&lv->topo, seed, &lim, &lv->board);
     for (int c = 0; c < lv->topo.n; c++) {
         int k = turns_between(lv->board.start[c], lv->board.solution[c]);
         lv->min_turns += k;
@@ -111,6 +123,11 @@ static void generate(game_level *out, int version, int level_no, uint32_t seed)
     }
     lv->finish_floor_ms =
         V2_TILE_MS * lv->tiles_to_turn + V2_REPEAT_MS * (lv->min_turns - lv->tiles_to_turn);
+}
+
+static void generate(game_level *out, int version, int level_no, uint32_t seed)
+{
+    generate_with(out, version, level_no, seed, NULL);
 }
 
 static void start(game_state *out, const game_level *level)
@@ -231,4 +248,7 @@ const game pipes_game = {
     .describe_state = describe_state,
     .min_moves = min_moves,
     .daily_seed = NULL,
+    .n_params = P_COUNT,
+    .params = params,
+    .generate_with = generate_with,
 };

@@ -1,4 +1,4 @@
-/* board: targets, the solved test and countSolutions (see board.h). */
+/* board: targets and countSolutions (see board.h). */
 #include "board.h"
 
 #include <string.h>
@@ -15,29 +15,12 @@ void ts_set_targets(ts_grid *g, const uint8_t *kept)
     }
 }
 
-bool ts_solved(const ts_grid *g, const uint8_t *kept)
-{
-    int32_t rs[TS_MAX_SIDE] = { 0 }, cs[TS_MAX_SIDE] = { 0 };
-    for (int i = 0; i < g->n; i++) {
-        if (!kept[i])
-            continue;
-        rs[i / g->cols] += g->value[i];
-        cs[i % g->cols] += g->value[i];
-    }
-    for (int r = 0; r < g->rows; r++)
-        if (rs[r] != g->row_target[r])
-            return false;
-    for (int c = 0; c < g->cols; c++)
-        if (cs[c] != g->col_target[c])
-            return false;
-    return true;
-}
-
 /* kept[r] is the sum of the kept cells decided so far in row r, left[r]
  * the sum of the cells not decided yet; likewise for columns. A line is
  * still possible while kept <= target <= kept + left. */
 typedef struct search_ctx {
     const ts_grid *g;
+    int node_cap;
     int32_t row_kept[TS_MAX_SIDE], row_left[TS_MAX_SIDE];
     int32_t col_kept[TS_MAX_SIDE], col_left[TS_MAX_SIDE];
     int nodes;
@@ -54,7 +37,7 @@ static bool line_ok(int32_t kept, int32_t left, int32_t target)
 static void search(search_ctx *ctx, int k)
 {
     const ts_grid *g = ctx->g;
-    if (ctx->nodes >= TS_NODE_CAP) {
+    if (ctx->nodes >= ctx->node_cap) {
         ctx->capped = true;
         return;
     }
@@ -84,11 +67,12 @@ static void search(search_ctx *ctx, int k)
     ctx->col_left[c] += v;
 }
 
-ts_count ts_count_solutions(const ts_grid *g)
+ts_count ts_count_solutions(const ts_grid *g, int node_cap)
 {
     search_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.g = g;
+    ctx.node_cap = node_cap;
     for (int i = 0; i < g->n; i++) {
         ctx.row_left[i / g->cols] += g->value[i];
         ctx.col_left[i % g->cols] += g->value[i];

@@ -12,8 +12,16 @@
 
 #define TS_MAX_SIDE 7
 #define TS_MAX_CELLS (TS_MAX_SIDE * TS_MAX_SIDE)
-#define TS_NODE_CAP 200000
-#define TS_CANDIDATE_CAP 500
+#define TS_NODE_CAP 200000    /* the default node_cap (spec.md, "Generation parameters") */
+#define TS_CANDIDATE_CAP 500  /* the default candidate_cap */
+
+/* The generation step's limits: the defaults above, or a vector's values. */
+typedef struct ts_limits {
+    int candidate_cap; /* candidates drawn before the fallback */
+    int node_cap;      /* countSolutions calls before it gives up */
+} ts_limits;
+
+#define TS_LIMITS_DEFAULT ((ts_limits){ TS_CANDIDATE_CAP, TS_NODE_CAP })
 
 typedef struct ts_grid {
     int rows, cols, n;
@@ -25,18 +33,15 @@ typedef struct ts_grid {
 /* Sets row_target and col_target to the sums of the kept cells. */
 void ts_set_targets(ts_grid *g, const uint8_t *kept);
 
-/* Every row and every column of kept cells sums to its target. */
-bool ts_solved(const ts_grid *g, const uint8_t *kept);
-
 typedef struct ts_count {
     int solutions; /* 0, 1 or 2 (2 means "two or more") */
     int nodes;     /* search calls, root included */
-    bool capped;   /* stopped at TS_NODE_CAP: the answer is unknown */
+    bool capped;   /* stopped at the node cap: the answer is unknown */
 } ts_count;
 
 /* countSolutions: how many keep/remove patterns meet every target,
- * stopping at the second solution or the node cap. */
-ts_count ts_count_solutions(const ts_grid *g);
+ * stopping at the second solution or after node_cap nodes. */
+ts_count ts_count_solutions(const ts_grid *g, int node_cap);
 
 /* What a level's row of the table asks the generator for. */
 typedef struct ts_shape {
@@ -54,6 +59,7 @@ typedef struct ts_generated {
     bool fallback; /* the candidate cap was reached (spec.md, "Fallback") */
 } ts_generated;
 
-void ts_generate_board(const ts_shape *shape, uint32_t seed, ts_generated *out);
+void ts_generate_board(const ts_shape *shape, uint32_t seed, const ts_limits *lim,
+                       ts_generated *out);
 
 #endif

@@ -23,7 +23,8 @@ static int draw_candidate(const ts_shape *s, uint32_t *rng, ts_grid *g, uint8_t 
     return removed;
 }
 
-void ts_generate_board(const ts_shape *shape, uint32_t seed, ts_generated *out)
+void ts_generate_board(const ts_shape *shape, uint32_t seed, const ts_limits *lim,
+                       ts_generated *out)
 {
     uint32_t rng = seed;
     ts_grid *g = &out->grid;
@@ -31,11 +32,11 @@ void ts_generate_board(const ts_shape *shape, uint32_t seed, ts_generated *out)
     g->rows = shape->rows;
     g->cols = shape->cols;
     g->n = shape->rows * shape->cols;
-    for (int k = 0; k < TS_CANDIDATE_CAP; k++) {
+    for (int k = 0; k < lim->candidate_cap; k++) {
         /* A candidate with nothing removed would start solved. */
         if (draw_candidate(shape, &rng, g, out->solution) > 0) {
             ts_set_targets(g, out->solution);
-            ts_count c = ts_count_solutions(g);
+            ts_count c = ts_count_solutions(g, lim->node_cap);
             out->search_nodes += c.nodes;
             if (c.solutions == 1 && !c.capped) {
                 out->nodes = c.nodes;
@@ -51,6 +52,6 @@ void ts_generate_board(const ts_shape *shape, uint32_t seed, ts_generated *out)
     memset(out->solution, 1, (size_t)g->n);
     out->solution[0] = 0;
     ts_set_targets(g, out->solution);
-    out->nodes = ts_count_solutions(g).nodes;
+    out->nodes = ts_count_solutions(g, lim->node_cap).nodes;
     out->search_nodes += out->nodes;
 }

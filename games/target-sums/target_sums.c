@@ -89,18 +89,33 @@ static const game_field fields[2] = {
 enum { X_TOGGLES, X_MIN_TOGGLES, X_FINISH_MS, X_COUNT };
 static const char *const result_fields[X_COUNT] = { "toggles", "min_toggles", "finish_ms" };
 
-static void generate(game_level *out, int version, int level_no, uint32_t seed)
+/* spec.md, "Generation parameters": the vectors' way to reach the fallback. */
+enum { P_CANDIDATE_CAP, P_NODE_CAP, P_COUNT };
+static const game_param params[P_COUNT] = {
+    [P_CANDIDATE_CAP] = { "candidate_cap", 1, TS_CANDIDATE_CAP },
+    [P_NODE_CAP] = { "node_cap", 1, TS_NODE_CAP },
+};
+
+static void generate_with(game_level *out, int version, int level_no, uint32_t seed,
+                          const game_params *p)
 {
     ts_level *lv = level_of(out);
+    ts_limits lim = { game_param_or(p, P_CANDIDATE_CAP, TS_CANDIDATE_CAP),
+                      game_param_or(p, P_NODE_CAP, TS_NODE_CAP) };
     memset(lv, 0, sizeof *lv);
     lv->version = version;
     lv->level_no = level_no;
     lv->seed = seed;
     lv->row = level_table[level_no - 1];
-    ts_generate_board(&lv->row.shape, seed, &lv->board);
+    ts_generate_board(&lv->row.shape, seed, &lim, &lv->board);
     for (int i = 0; i < lv->board.grid.n; i++)
         lv->min_toggles += !lv->board.solution[i];
     lv->finish_floor_ms = V2_TOGGLE_MS * lv->min_toggles;
+}
+
+static void generate(game_level *out, int version, int level_no, uint32_t seed)
+{
+    generate_with(out, version, level_no, seed, NULL);
 }
 
 static void start(game_state *out, const game_level *level)
@@ -254,4 +269,7 @@ const game target_sums_game = {
     .describe_state = describe_state,
     .min_moves = min_moves,
     .daily_seed = NULL,
+    .n_params = P_COUNT,
+    .params = params,
+    .generate_with = generate_with,
 };

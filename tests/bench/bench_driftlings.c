@@ -53,7 +53,7 @@ static void time_solver(const char *name, const int inv[DL_SKILLS], const char *
     double t[15];
     for (int r = 0; r < 15; r++) {
         double t0 = now_ms();
-        dl_solve(&lv.map, inv, lv.cap, DL_NODE_MAX, false, &s);
+        dl_solve(&lv.map, inv, lv.cap, &DL_LIMITS_DEFAULT, false, &s);
         t[r] = now_ms() - t0;
     }
     qsort(t, 15, sizeof t[0], cmp_double);

@@ -1,7 +1,8 @@
 /*
- * Unit tests for games/contraption: floor division and trig, the tick
- * traces, whole levels and replays of vectors/contraption.json, the daily
- * seeds, every placement rejection, the fallback path, the sweep over
+ * Unit tests for games/contraption: floor division and the shape of trig
+ * (its vectors, the traces, levels, replays and daily seeds of
+ * vectors/contraption.json run in test_vectors.c), every placement
+ * rejection, the fallback path, the sweep over
  * every level and seeds 0..499 (the bare ball misses, the plan hits), and
  * the move fields of each version (version 2 adds t).
  */
@@ -19,26 +20,13 @@
 #include "../../server/json_game.h"
 #include "../../server/receipt.h"
 
-#define VECTORS "vectors/contraption.json"
 #define SWEEP_SEEDS 500
 
 static const game *G = &contraption_game;
-static json_t *vectors;
-
-static json_t *section(const char *key)
-{
-    json_t *s = vectors ? json_object_get(vectors, key) : NULL;
-    return json_is_array(s) ? s : NULL;
-}
 
 static int64_t geti(const json_t *obj, const char *key)
 {
     return (int64_t)json_integer_value(json_object_get(obj, key));
-}
-
-static int64_t at(const json_t *arr, size_t i)
-{
-    return (int64_t)json_integer_value(json_array_get(arr, i));
 }
 
 static void fdiv_floors(void)
@@ -49,20 +37,6 @@ static void fdiv_floors(void)
     CHECK_EQ(ct_fdiv(0, 4), 0);
     CHECK_EQ(ct_fdiv(-1, 268435456), -1);
     CHECK_EQ(ct_fdiv(-268435456, 268435456), -1);
-}
-
-static void trig_vectors(void)
-{
-    json_t *cases = section("trig");
-    CHECK(cases && json_array_size(cases) >= 10);
-    size_t i;
-    json_t *c;
-    json_array_foreach(cases, i, c) {
-        int32_t s, co;
-        ct_trig((int32_t)geti(c, "mrad"), &s, &co);
-        CHECK_EQ(s, geti(c, "sin"));
-        CHECK_EQ(co, geti(c, "cos"));
-    }
 }
 
 static void trig_shape(void)
@@ -82,70 +56,6 @@ static void trig_shape(void)
     }
 }
 
-/* A field in the gen format: ball [x, y, vx], goal and level walls in units. */
-static bool field_from_json(const json_t *j, ct_field *f)
-{
-    const json_t *ball = json_object_get(j, "ball"), *goal = json_object_get(j, "goal");
-    const json_t *walls = json_object_get(j, "walls");
-    if (!json_is_array(ball) || !json_is_array(goal) || !json_is_array(walls) ||
-        json_array_size(walls) + 3 > CT_MAX_WALLS)
-        return false;
-    memset(f, 0, sizeof *f);
-    f->ball_x = (int32_t)at(ball, 0) * CT_SUB;
-    f->ball_y = (int32_t)at(ball, 1) * CT_SUB;
-    f->ball_vx = (int32_t)at(ball, 2);
-    f->goal = (ct_box){ (int32_t)at(goal, 0) * CT_SUB, (int32_t)at(goal, 1) * CT_SUB,
-                        (int32_t)at(goal, 2) * CT_SUB, (int32_t)at(goal, 3) * CT_SUB };
-    f->walls[f->n_walls++] = (ct_box){ -8 * CT_SUB, -8 * CT_SUB, 0, 148 * CT_SUB };
-    f->walls[f->n_walls++] = (ct_box){ 100 * CT_SUB, -8 * CT_SUB, 108 * CT_SUB, 148 * CT_SUB };
-    f->walls[f->n_walls++] = (ct_box){ -8 * CT_SUB, -8 * CT_SUB, 108 * CT_SUB, 0 };
-    size_t i;
-    json_t *w;
-    json_array_foreach(walls, i, w) {
-        f->walls[f->n_walls++] = (ct_box){ (int32_t)at(w, 0) * CT_SUB, (int32_t)at(w, 1) * CT_SUB,
-                                           (int32_t)at(w, 2) * CT_SUB, (int32_t)at(w, 3) * CT_SUB };
-    }
-    return true;
-}
-
-static void traces(void)
-{
-    json_t *cases = section("traces");
-    CHECK(cases && json_array_size(cases) >= 4);
-    size_t i;
-    json_t *c;
-    json_array_foreach(cases, i, c) {
-        ct_field f;
-        CHECK(field_from_json(json_object_get(c, "field"), &f));
-        ct_part parts[CT_MAX_PARTS];
-        int n = 0;
-        size_t k;
-        json_t *m;
-        json_array_foreach(json_object_get(c, "moves"), k, m) {
-            if (n < CT_MAX_PARTS)
-                ct_part_init(&parts[n++], (int32_t)geti(m, "part"), (int32_t)geti(m, "x"),
-                             (int32_t)geti(m, "y"), (int32_t)geti(m, "angle"));
-        }
-        static ct_tick tr[CT_TICK_CAP];
-        ct_run run;
-        ct_simulate(&f, parts, n, tr, CT_TICK_CAP, &run);
-        const json_t *want = json_object_get(c, "run");
-        CHECK_EQ(run.reached, json_is_true(json_object_get(want, "reached")));
-        CHECK_EQ(run.arrival_tick, geti(want, "arrival_tick"));
-        CHECK_EQ(run.ticks, geti(want, "ticks"));
-        CHECK_EQ(run.end, geti(want, "end"));
-        const json_t *ticks = json_object_get(c, "ticks");
-        CHECK_EQ(json_array_size(ticks), run.ticks);
-        for (size_t t = 0; t < json_array_size(ticks) && t < (size_t)run.ticks; t++) {
-            const json_t *row = json_array_get(ticks, t);
-            CHECK_EQ(tr[t].x, at(row, 0));
-            CHECK_EQ(tr[t].y, at(row, 1));
-            CHECK_EQ(tr[t].vx, at(row, 2));
-            CHECK_EQ(tr[t].vy, at(row, 3));
-        }
-    }
-}
-
 static void *new_level(int version, int level, uint32_t seed)
 {
     void *lv = calloc(1, G->level_size);
@@ -154,103 +64,6 @@ static void *new_level(int version, int level, uint32_t seed)
         return NULL;
     }
     return lv;
-}
-
-static void level_vectors(void)
-{
-    json_t *cases = section("levels");
-    CHECK(cases && json_array_size(cases) >= 15);
-    size_t i;
-    json_t *c;
-    json_array_foreach(cases, i, c) {
-        void *lv = new_level((int)geti(c, "version"), (int)geti(c, "level"), (uint32_t)geti(c, "seed"));
-        CHECK(lv != NULL);
-        if (!lv)
-            continue;
-        json_t *got = level_to_json(G, lv);
-        const char *key;
-        json_t *want;
-        json_object_foreach(json_object_get(c, "expect"), key, want) {
-            if (!json_equal(json_object_get(got, key), want))
-                printf("  mismatch %s: key %s\n", json_string_value(json_object_get(c, "name")), key);
-            CHECK(json_equal(json_object_get(got, key), want));
-        }
-        json_decref(got);
-        free(lv);
-    }
-}
-
-static void replay_vectors(void)
-{
-    json_t *cases = section("replays");
-    CHECK(cases && json_array_size(cases) >= 10);
-    size_t i;
-    json_t *c;
-    json_array_foreach(cases, i, c) {
-        game_level *lv = new_level((int)geti(c, "version"), (int)geti(c, "level"), (uint32_t)geti(c, "seed"));
-        game_state *st = calloc(1, G->state_size);
-        CHECK(lv && st);
-        if (!lv || !st) {
-            free(lv);
-            free(st);
-            continue;
-        }
-        game_move moves[CT_MAX_PARTS];
-        int outs[CT_MAX_PARTS];
-        move_error err;
-        long n = moves_from_json(G, (int)geti(c, "version"), json_object_get(c, "moves"), moves,
-                                 CT_MAX_PARTS, &err);
-        CHECK(n >= 0);
-        G->start(st, lv);
-        json_t *before = state_to_json(G, st);
-        CHECK(json_equal(before, json_object_get(c, "board_before")));
-        json_decref(before);
-        replay_report rep;
-        replay_run(G, lv, st, moves, n < 0 ? 0 : (size_t)n, outs, &rep);
-        size_t shown = rep.rejected ? rep.rejected_move + 1 : (size_t)(n < 0 ? 0 : n);
-        json_t *oc = outcomes_to_json(G, outs, shown);
-        CHECK(json_equal(oc, json_object_get(c, "outcomes")));
-        json_decref(oc);
-        const json_t *rej = json_object_get(c, "rejected");
-        CHECK_EQ(rep.rejected, rej != NULL);
-        if (rej && rep.rejected) {
-            CHECK_EQ(rep.rejected_move, geti(rej, "move"));
-            CHECK(strcmp(G->outcomes[rep.rejected_outcome].code,
-                         json_string_value(json_object_get(rej, "reason"))) == 0);
-        } else if (!rej && !rep.rejected) {
-            json_t *after = state_to_json(G, st);
-            CHECK(json_equal(after, json_object_get(c, "board_after")));
-            json_decref(after);
-            json_t *res = result_to_json(G, &rep.result);
-            const char *key;
-            json_t *want;
-            json_object_foreach(json_object_get(c, "result"), key, want) {
-                CHECK(json_equal(json_object_get(res, key), want));
-            }
-            json_decref(res);
-        }
-        free(st);
-        free(lv);
-    }
-}
-
-static void daily_vectors(void)
-{
-    json_t *cases = section("daily");
-    CHECK(cases && json_array_size(cases) >= 10);
-    size_t i;
-    json_t *c;
-    json_array_foreach(cases, i, c) {
-        civil_date d;
-        CHECK(civil_parse(json_string_value(json_object_get(c, "date")), &d));
-        uint32_t want = (uint32_t)geti(c, "seed");
-        const char *text = json_string_value(json_object_get(c, "text"));
-        CHECK(text && fnv1a32_str(text) == want);
-        CHECK_EQ(contraption_daily_seed(d), want);
-        CHECK_EQ(daily_seed_for(G, d), want);
-    }
-    CHECK_EQ(contraption_daily_seed((civil_date){ 2026, 7, 28 }), fnv1a32_str("contraption:2026-7-28"));
-    CHECK(game_find("contraption") == G);
 }
 
 /* One placement on a fresh state; returns its outcome code. */
@@ -337,7 +150,7 @@ static void fallback_after_40(void)
     const ct_row row = { 2, 4, 12, 95, 0, 1 };
     memset(&lv, 0, sizeof lv);
     lv.seed = 99;
-    ct_generate(&lv, &row);
+    ct_generate(&lv, &row, &CT_LIMITS_DEFAULT);
     CHECK(lv.fallback);
     CHECK(!lv.has_plan);
     CHECK(!lv.trivial);
@@ -359,7 +172,7 @@ static void fallback_after_40(void)
     memset(&first, 0, sizeof first);
     first.seed = 99;
     const ct_row one_ramp = { 2, 4, 12, 95, 1, 1 };
-    ct_generate(&first, &one_ramp);
+    ct_generate(&first, &one_ramp, &CT_LIMITS_DEFAULT);
     if (first.issued == lv.issued)
         CHECK(memcmp(&first.field, &lv.field, sizeof lv.field) == 0);
 }
@@ -503,23 +316,13 @@ static void fields_by_version(void)
 
 int main(void)
 {
-    json_error_t jerr;
-    vectors = json_load_file(VECTORS, 0, &jerr);
-    if (!vectors)
-        printf("  cannot read %s: %s\n", VECTORS, jerr.text);
     RUN(fdiv_floors);
-    RUN(trig_vectors);
     RUN(trig_shape);
-    RUN(traces);
-    RUN(level_vectors);
-    RUN(replay_vectors);
-    RUN(daily_vectors);
     RUN(illegal_placements);
     RUN(generate_is_pure);
     RUN(fallback_after_40);
     RUN(random_machines);
     RUN(sweep_all_levels);
     RUN(fields_by_version);
-    json_decref(vectors);
     CHECK_DONE();
 }

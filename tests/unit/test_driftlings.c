@@ -1,7 +1,7 @@
 /*
- * Driftlings: the hand-worked traces of vectors/driftlings.json (tick by
- * tick), the generated-level sweep (every level, seeds 0..499), the
- * corrupted-plan rules, the fallback designs and the solver.
+ * Driftlings: the generated-level sweep (every level, seeds 0..499), the
+ * corrupted-plan rules, the fallback designs and the solver. The traces
+ * of vectors/driftlings.json (tick by tick) run in test_vectors.c.
  */
 #include "../check.h"
 
@@ -22,195 +22,6 @@
 static const game *G = &driftlings_game;
 static dl_level lv_buf, lv_buf2;
 static dl_state st_buf;
-
-static const char *const skill_keys[DL_SKILLS] = { "climber", "floater", "blocker", "basher",
-                                                   "digger" };
-
-static bool level_from_json(const json_t *tr, dl_level *lv)
-{
-    const json_t *rows = json_object_get(tr, "rows");
-    const char *r[DL_MAX_H];
-    int n = (int)json_array_size(rows);
-    if (n < 1 || n > DL_MAX_H)
-        return false;
-    for (int i = 0; i < n; i++)
-        r[i] = json_string_value(json_array_get(rows, (size_t)i));
-    int inv[DL_SKILLS];
-    for (int s = 0; s < DL_SKILLS; s++)
-        inv[s] = (int)json_integer_value(
-            json_object_get(json_object_get(tr, "inventory"), skill_keys[s]));
-    if (!driftlings_level_from_ascii(lv, r, n, (int)json_integer_value(json_object_get(tr, "crowd")),
-                                     (int)json_integer_value(json_object_get(tr, "quota")),
-                                     (int)json_integer_value(json_object_get(tr, "interval")),
-                                     (int32_t)json_integer_value(json_object_get(tr, "cap")), inv))
-        return false;
-    /* A trace is played under version 1 unless it names another. */
-    const json_t *version = json_object_get(tr, "version");
-    if (version)
-        lv->version = (int)json_integer_value(version);
-    return true;
-}
-
-static bool walkers_match(const dl_world *w, const json_t *want)
-{
-    if ((int)json_array_size(want) != w->spawned)
-        return false;
-    for (int i = 0; i < w->spawned; i++) {
-        const json_t *a = json_array_get(want, (size_t)i);
-        const dl_walker *k = &w->walker[i];
-        int32_t got[6] = { k->x, k->y, k->dir, k->act, k->traits, k->fall };
-        for (int f = 0; f < 6; f++)
-            if (json_integer_value(json_array_get(a, (size_t)f)) != got[f])
-                return false;
-    }
-    return true;
-}
-
-static void decode_move(const json_t *m, game_move *out)
-{
-    memset(out, 0, sizeof *out);
-    out->v[0] = (int32_t)json_integer_value(json_object_get(m, "tick"));
-    out->v[1] = (int32_t)json_integer_value(json_object_get(m, "walker"));
-    out->v[2] = (int32_t)json_integer_value(json_object_get(m, "skill"));
-}
-
-/* One trace: moves through apply(), with the world checked at each listed
- * tick before the moves of that tick. */
-static void run_trace(const json_t *tr)
-{
-    const char *name = json_string_value(json_object_get(tr, "name"));
-    dl_level *lv = &lv_buf;
-    dl_state *st = &st_buf;
-    game_state *h = game_state_handle(st);
-    CHECK(level_from_json(tr, lv));
-    G->start(h, game_level_handle(lv));
-    const json_t *moves = json_object_get(tr, "moves"), *outs = json_object_get(tr, "outcomes");
-    const json_t *ticks = json_object_get(tr, "ticks");
-    size_t nm = json_array_size(moves), nt = json_array_size(ticks), ti = 0;
-    bool rejected = false;
-    size_t mi = 0;
-    for (;;) {
-        const json_t *mv = mi < nm ? json_array_get(moves, mi) : NULL;
-        int64_t next_move = mv ? json_integer_value(json_object_get(mv, "tick")) : INT64_MAX;
-        const json_t *cp = ti < nt ? json_array_get(ticks, ti) : NULL;
-        int64_t next_cp = cp ? json_integer_value(json_object_get(cp, "tick")) : INT64_MAX;
-        if (next_move == INT64_MAX && next_cp == INT64_MAX)
-            break;
-        if (next_cp <= next_move) {
-            /* advance as the game's own run does, noticing the end */
-            while (!st->ended && st->world.tick < next_cp) {
-                dl_tick(&st->world);
-                if (dl_settled(&st->world) || st->world.tick >= st->level->cap)
-                    st->ended = true;
-            }
-            while (st->world.tick < next_cp)
-                dl_tick(&st->world); /* a checkpoint past the end: the world as it stands */
-            if (!walkers_match(&st->world, json_object_get(cp, "walkers"))) {
-                printf("  trace \"%s\": tick %lld differs\n", name, (long long)next_cp);
-                CHECK(false);
-            }
-            ti++;
-            continue;
-        }
-        game_move m;
-        decode_move(json_array_get(moves, mi), &m);
-        int o = G->apply(h, &m);
-        const char *want = json_string_value(json_array_get(outs, mi));
-        if (!want || strcmp(G->outcomes[o].code, want) != 0) {
-            printf("  trace \"%s\": move %zu gave %s\n", name, mi, G->outcomes[o].code);
-            CHECK(false);
-        }
-        mi++;
-        if (G->outcomes[o].kind == OUTCOME_REJECTED) {
-            rejected = true;
-            const json_t *rj = json_object_get(tr, "rejected");
-            CHECK(rj != NULL);
-            CHECK_EQ(json_integer_value(json_object_get(rj, "move")), (long long)(mi - 1));
-            break;
-        }
-    }
-    CHECK_EQ(rejected, json_object_get(tr, "rejected") != NULL);
-    if (rejected)
-        return;
-    /* The result from the apply()-only path, on a fresh state. */
-    G->start(h, game_level_handle(lv));
-    for (size_t i = 0; i < nm; i++) {
-        game_move m;
-        decode_move(json_array_get(moves, i), &m);
-        G->apply(h, &m);
-    }
-    game_result r;
-    G->result(h, &r);
-    const json_t *want = json_object_get(tr, "result");
-    CHECK_EQ(r.completed, json_is_true(json_object_get(want, "completed")));
-    CHECK_EQ(r.score, json_integer_value(json_object_get(want, "score")));
-    CHECK_EQ(r.duration_ms, json_integer_value(json_object_get(want, "duration_ms")));
-    for (int x = 0; x < G->n_extras; x++) {
-        long long got = r.extra[x];
-        long long exp = json_integer_value(json_object_get(want, G->result_fields[x]));
-        if (got != exp)
-            printf("  trace \"%s\": %s %lld != %lld\n", name, G->result_fields[x], got, exp);
-        CHECK_EQ(got, exp);
-    }
-    const json_t *after = json_object_get(tr, "terrain_after");
-    if (after) {
-        dl_state end = *st;
-        while (end.world.tick < end.level->cap && !dl_settled(&end.world))
-            dl_tick(&end.world);
-        for (int y = 0; y < lv->map.h; y++) {
-            const char *row = json_string_value(json_array_get(after, (size_t)y));
-            for (int x = 0; x < lv->map.w; x++) {
-                char c = (char)end.world.map.cell[y * lv->map.w + x];
-                if (x == lv->map.ex && y == lv->map.ey)
-                    c = 'E';
-                if (x == lv->map.xx && y == lv->map.xy)
-                    c = 'X';
-                CHECK_EQ(c, row[x]);
-            }
-        }
-    }
-}
-
-static void vector_traces(void)
-{
-    json_error_t err;
-    json_t *doc = json_load_file("vectors/driftlings.json", 0, &err);
-    CHECK(doc != NULL);
-    if (!doc)
-        return;
-    const json_t *traces = json_object_get(doc, "traces");
-    CHECK(json_array_size(traces) >= 10);
-    for (size_t i = 0; i < json_array_size(traces); i++)
-        run_trace(json_array_get(traces, i));
-    json_decref(doc);
-}
-
-/* The vector file's levels[] cases (the generic runner does the same). */
-static void hand_levels(void)
-{
-    json_error_t err;
-    json_t *doc = json_load_file("vectors/driftlings.json", 0, &err);
-    CHECK(doc != NULL);
-    if (!doc)
-        return;
-    const json_t *cases = json_object_get(doc, "levels");
-    CHECK(json_array_size(cases) >= 1);
-    for (size_t i = 0; i < json_array_size(cases); i++) {
-        const json_t *c = json_array_get(cases, i);
-        CHECK_EQ(game_generate(G, game_level_handle(&lv_buf),
-                               (int)json_integer_value(json_object_get(c, "version")),
-                               (int)json_integer_value(json_object_get(c, "level")),
-                               (uint32_t)json_integer_value(json_object_get(c, "seed"))),
-                 GEN_OK);
-        json_t *got = level_to_json(G, game_level_const_handle(&lv_buf));
-        const char *key;
-        json_t *want;
-        json_object_foreach(json_object_get(c, "expect"), key, want)
-            CHECK(json_equal(json_object_get(got, key), want));
-        json_decref(got);
-    }
-    json_decref(doc);
-}
 
 static void ascii_rejects_bad_pictures(void)
 {
@@ -258,7 +69,7 @@ static void solver_on_hand_levels(void)
     int inv[DL_SKILLS] = { 1, 1, 0, 1, 1 };
     dl_solution s;
     CHECK(driftlings_level_from_ascii(&lv_buf, rows, 4, 1, 1, 1, 60, inv));
-    dl_solve(&lv_buf.map, inv, 60, DL_NODE_MAX, true, &s);
+    dl_solve(&lv_buf.map, inv, 60, &DL_LIMITS_DEFAULT, true, &s);
     CHECK(s.solved);
     CHECK_EQ(s.n_moves, 1);
     CHECK_EQ(s.moves[0].skill, DL_BASHER);
@@ -270,12 +81,12 @@ static void solver_on_hand_levels(void)
     CHECK(!dl_replay_solution(&lv_buf.map, &s));
 
     CHECK(driftlings_level_from_ascii(&lv_buf, sealed, 4, 1, 1, 1, 60, inv));
-    dl_solve(&lv_buf.map, inv, 60, DL_NODE_MAX, false, &s);
+    dl_solve(&lv_buf.map, inv, 60, &DL_LIMITS_DEFAULT, false, &s);
     CHECK(!s.solved);
     CHECK(!s.capped);
     CHECK(s.expansions > 10);
     /* With a tiny node cap the same search reports capped, not unsolvable. */
-    dl_solve(&lv_buf.map, inv, 60, 8, false, &s);
+    dl_solve(&lv_buf.map, inv, 60, &(dl_limits){ 8, DL_CARVE_MAX, DL_ALT_BUDGET }, false, &s);
     CHECK(!s.solved);
     CHECK(s.capped);
 }
@@ -464,8 +275,6 @@ static void gen_output_replays(void)
 
 int main(void)
 {
-    RUN(vector_traces);
-    RUN(hand_levels);
     RUN(ascii_rejects_bad_pictures);
     RUN(hash_covers_terrain_and_bodies);
     RUN(solver_on_hand_levels);

@@ -76,7 +76,7 @@ static void boards_unique_by_brute_force(void)
         pipes_topo_init(&t, small[k].side, small[k].side, small[k].wrap);
         for (uint32_t seed = 0; seed < SEEDS; seed++) {
             pipes_generated g;
-            pipes_generate_board(&t, seed, &g);
+            pipes_generate_board(&t, seed, &PIPES_LIMITS_DEFAULT, &g);
             uint8_t cur[PIPES_MAX_CELLS];
             CHECK(g.unique);
             CHECK_EQ(brute_count(&t, g.start, cur, 0), 1);
@@ -94,10 +94,10 @@ static void larger_boards_unique_by_solver(void)
             pipes_topo_init(&t, side, side, wrap);
             for (uint32_t seed = 0; seed < SEEDS; seed++) {
                 pipes_generated g;
-                pipes_generate_board(&t, seed, &g);
+                pipes_generate_board(&t, seed, &PIPES_LIMITS_DEFAULT, &g);
                 CHECK(g.unique);
                 CHECK(!pipes_solved(&t, g.start));
-                pipes_count c = pipes_count_solutions(&t, g.start);
+                pipes_count c = pipes_count_solutions(&t, g.start, PIPES_NODE_CAP);
                 CHECK(c.solutions == 1 && !c.capped);
                 CHECK_EQ(c.nodes, g.nodes);
             }
@@ -116,7 +116,7 @@ static void published_search_figures(void)
     uint32_t longest_seed = 0;
     pipes_topo_init(&t, 4, 4, true);
     for (uint32_t seed = 0; seed < 1000; seed++) {
-        pipes_generate_board(&t, seed, &g);
+        pipes_generate_board(&t, seed, &PIPES_LIMITS_DEFAULT, &g);
         rejected += g.rejected;
         if (g.rejected > most)
             most = g.rejected;
@@ -132,7 +132,7 @@ static void published_search_figures(void)
     rejected = longest = 0;
     pipes_topo_init(&t, 7, 7, true);
     for (uint32_t seed = 0; seed < 2000; seed++) {
-        pipes_generate_board(&t, seed, &g);
+        pipes_generate_board(&t, seed, &PIPES_LIMITS_DEFAULT, &g);
         rejected += g.rejected;
         if (g.nodes > longest) {
             longest = g.nodes;
@@ -151,7 +151,7 @@ static void solver_counts_small_cases(void)
     /* A straight line of straights through the middle row cannot be one
      * network on 3x3: the other cells are dead ends with no partner. */
     uint8_t bad[9] = { 5, 5, 5, 5, 5, 5, 5, 5, 5 };
-    pipes_count c = pipes_count_solutions(&t, bad);
+    pipes_count c = pipes_count_solutions(&t, bad, PIPES_NODE_CAP);
     CHECK_EQ(c.solutions, 0);
     CHECK(c.nodes >= 1);
     uint8_t cur[9];

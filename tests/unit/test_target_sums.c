@@ -187,7 +187,7 @@ static void sweep_unique_every_level(void)
             CHECK(lines_meet(&b, b.solution));
             ts_grid g;
             view_to_grid(&b, &g);
-            ts_count own = ts_count_solutions(&g);
+            ts_count own = ts_count_solutions(&g, TS_NODE_CAP);
             CHECK_EQ(own.solutions, 1);
             CHECK(!own.capped);
             CHECK_EQ(own.nodes, b.nodes);
@@ -221,12 +221,12 @@ static void counters_see_two_solutions(void)
     CHECK_EQ(rows_count(&b), 2);
     ts_grid g;
     view_to_grid(&b, &g);
-    ts_count c = ts_count_solutions(&g);
+    ts_count c = ts_count_solutions(&g, TS_NODE_CAP);
     CHECK_EQ(c.solutions, 2);
     CHECK(!c.capped);
     /* Unsatisfiable targets: zero. */
     g.row_target[0] = 5;
-    CHECK_EQ(ts_count_solutions(&g).solutions, 0);
+    CHECK_EQ(ts_count_solutions(&g, TS_NODE_CAP).solutions, 0);
 }
 
 /* The fallback shape (only cell 0 removed) has exactly one solution. */
@@ -246,7 +246,7 @@ static void fallback_shape_is_unique(void)
             kept[i] = i != 0;
         }
         ts_set_targets(&g, kept);
-        CHECK_EQ(ts_count_solutions(&g).solutions, 1);
+        CHECK_EQ(ts_count_solutions(&g, TS_NODE_CAP).solutions, 1);
     }
 }
 
@@ -256,7 +256,7 @@ static void fallback_path_after_candidate_cap(void)
 {
     ts_shape shape = { 3, 4, 1, 9, 100 };
     ts_generated out;
-    ts_generate_board(&shape, 5, &out);
+    ts_generate_board(&shape, 5, &TS_LIMITS_DEFAULT, &out);
     CHECK(out.fallback);
     CHECK_EQ(out.rejected, TS_CANDIDATE_CAP);
     /* The values are those of the last candidate drawn. */

@@ -1,7 +1,15 @@
 /*
- * test_vectors: runs every case of every vectors/ (every .json file) against the C code.
- * One PASS/FAIL line per case. Game files follow docs/VECTORS.md; prng.json
- * pins the shared core (docs/CORE.md).
+ * test_vectors: runs every case of every vectors/ JSON file against the C code, one
+ * PASS/FAIL line per case: prng.json (docs/CORE.md), every game file's
+ * levels[] and replays[] (docs/VECTORS.md, with their `params` and
+ * `refused` forms), and the sections a game adds of its own (Contraption's
+ * trig, traces and daily; Driftlings' traces), each by its game's spec. A
+ * game file with a section no checker here knows fails, as in the port's
+ * runner.
+ *
+ *   test_vectors [DIR [NAME...]]   DIR defaults to vectors; NAMEs (file
+ *                                  stems: prng, schulte, ...) limit the run
+ *                                  to those files (tools/mutate.py does)
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -15,6 +23,9 @@
 #include "../../core/fnv.h"
 #include "../../core/replay.h"
 #include "../../core/rng.h"
+#include "../../games/contraption/contraption.h"
+#include "../../games/contraption/physics.h"
+#include "../../games/driftlings/driftlings.h"
 #include "../../server/json_game.h"
 
 static int passed, failed;
@@ -29,6 +40,16 @@ static void report(const char *file, const json_t *c, const char *problem)
         printf("PASS %s: %s\n", file, name ? name : "?");
         passed++;
     }
+}
+
+static int64_t geti(const json_t *obj, const char *key)
+{
+    return (int64_t)json_integer_value(json_object_get(obj, key));
+}
+
+static int64_t at(const json_t *arr, size_t i)
+{
+    return (int64_t)json_integer_value(json_array_get(arr, i));
 }
 
 /* Every key of want must be present in got with an equal value. */
@@ -47,23 +68,22 @@ static void check_prng(const char *file, const json_t *doc)
 {
     size_t i;
     const json_t *c;
-    char msg[128];
     json_array_foreach(json_object_get(doc, "mulberry32"), i, c) {
-        uint32_t s = (uint32_t)json_integer_value(json_object_get(c, "seed"));
+        uint32_t s = (uint32_t)geti(c, "seed");
         const json_t *first = json_object_get(c, "first");
         const char *bad = NULL;
         for (size_t k = 0; k < json_array_size(first); k++)
-            if (rng_next(&s) != (uint32_t)json_integer_value(json_array_get(first, k)))
+            if (rng_next(&s) != (uint32_t)at(first, k))
                 bad = "value differs";
         report(file, c, bad);
     }
     json_array_foreach(json_object_get(doc, "below"), i, c) {
-        uint32_t s = (uint32_t)json_integer_value(json_object_get(c, "seed"));
-        uint32_t n = (uint32_t)json_integer_value(json_object_get(c, "n"));
+        uint32_t s = (uint32_t)geti(c, "seed");
+        uint32_t n = (uint32_t)geti(c, "n");
         const json_t *first = json_object_get(c, "first");
         const char *bad = n == 0 ? "n is 0" : NULL;
         for (size_t k = 0; !bad && k < json_array_size(first); k++)
-            if (rng_below(&s, n) != (uint32_t)json_integer_value(json_array_get(first, k)))
+            if (rng_below(&s, n) != (uint32_t)at(first, k))
                 bad = "draw differs";
         report(file, c, bad);
     }
@@ -74,7 +94,7 @@ static void check_prng(const char *file, const json_t *doc)
         int32_t *v = calloc(n + 1, sizeof *v);
         for (size_t k = 0; k < n; k++)
             v[k] = (int32_t)k;
-        uint32_t s = (uint32_t)json_integer_value(json_object_get(c, "seed"));
+        uint32_t s = (uint32_t)geti(c, "seed");
         rng_shuffle_i32(&s, v, n);
         const char *bad = json_array_size(out) == n ? NULL : "length differs";
         for (size_t k = 0; !bad && k < n; k++)
@@ -86,14 +106,14 @@ static void check_prng(const char *file, const json_t *doc)
     json_array_foreach(json_object_get(doc, "fnv1a32"), i, c) {
         const json_t *text = json_object_get(c, "text");
         uint32_t h = fnv1a32(json_string_value(text), json_string_length(text));
-        report(file, c, h == (uint32_t)json_integer_value(json_object_get(c, "hash")) ? NULL : "hash differs");
+        report(file, c, h == (uint32_t)geti(c, "hash") ? NULL : "hash differs");
     }
     json_array_foreach(json_object_get(doc, "days"), i, c) {
         civil_date d;
         const char *bad = NULL;
         if (!civil_parse(json_string_value(json_object_get(c, "date")), &d))
             bad = "date does not parse";
-        else if (civil_to_days(d) != json_integer_value(json_object_get(c, "day")))
+        else if (civil_to_days(d) != geti(c, "day"))
             bad = "day number differs";
         report(file, c, bad);
     }
@@ -105,63 +125,111 @@ static void check_prng(const char *file, const json_t *doc)
             bad = "no daily for that date";
         else if (strcmp(p.game->name, json_string_value(json_object_get(c, "game"))) != 0)
             bad = "game differs";
-        else if (p.level != json_integer_value(json_object_get(c, "level")))
+        else if (p.level != geti(c, "level"))
             bad = "level differs";
-        else if (p.seed != (uint32_t)json_integer_value(json_object_get(c, "seed")))
+        else if (p.seed != (uint32_t)geti(c, "seed"))
             bad = "seed differs";
-        else if (p.schedule_version != json_integer_value(json_object_get(c, "schedule")))
+        else if (p.schedule_version != geti(c, "schedule"))
             bad = "schedule era differs";
-        snprintf(msg, sizeof msg, "%s", bad ? bad : "");
-        report(file, c, bad ? msg : NULL);
+        report(file, c, bad);
     }
 }
 
-/* Generate the case's level into a new buffer, or NULL with *why set. */
-static game_level *case_level(const game *g, const json_t *c, const char **why)
+static const char *const gen_refusals[] = {
+    [GEN_OK] = "", [GEN_BAD_LEVEL] = "bad_level", [GEN_BAD_VERSION] = "bad_version",
+    [GEN_BAD_PARAMS] = "bad_params",
+};
+
+/* Generate the case's level into a new buffer (filled with a pattern
+ * first: a game must not rely on zeroed storage), or NULL with *status. A
+ * parameter the game does not take (or not an integer) is bad_params. */
+static game_level *case_level(const game *g, const json_t *c, gen_status *status)
 {
-    int version = (int)json_integer_value(json_object_get(c, "version"));
-    int level_no = (int)json_integer_value(json_object_get(c, "level"));
-    uint32_t seed = (uint32_t)json_integer_value(json_object_get(c, "seed"));
-    game_level *level = calloc(1, g->level_size);
-    gen_status st = game_generate(g, level, version, level_no, seed);
-    if (st != GEN_OK) {
+    game_params params;
+    memset(&params, 0, sizeof params);
+    const char *key;
+    const json_t *v;
+    json_object_foreach((json_t *)json_object_get(c, "params"), key, v) {
+        int i = game_param_index(g, key);
+        if (i < 0 || !json_is_integer(v)) {
+            *status = GEN_BAD_PARAMS;
+            return NULL;
+        }
+        params.set[i] = true;
+        params.v[i] = (int32_t)json_integer_value(v);
+    }
+    game_level *level = malloc(g->level_size);
+    memset(level, 0xa5, g->level_size);
+    *status = game_generate_with(g, level, (int)geti(c, "version"), (int)geti(c, "level"),
+                                 (uint32_t)geti(c, "seed"), &params);
+    if (*status != GEN_OK) {
         free(level);
-        *why = st == GEN_BAD_VERSION ? "version not supported" : "level out of range";
         return NULL;
     }
     return level;
 }
 
+/* A level case whose generation must fail names why in `refused`. */
+static const char *generation_differs(gen_status st, const json_t *c)
+{
+    const char *refused = json_string_value(json_object_get(c, "refused"));
+    if (st == GEN_OK)
+        return refused ? "generated, expected a refusal" : NULL;
+    if (refused && strcmp(refused, gen_refusals[st]) == 0)
+        return NULL;
+    return refused ? "refused for another reason" : "generation refused the level";
+}
+
 static void check_level_case(const char *file, const game *g, const json_t *c)
 {
-    const char *why = NULL;
-    game_level *level = case_level(g, c, &why);
+    gen_status st;
+    game_level *level = case_level(g, c, &st);
+    const char *why = generation_differs(st, c);
     static char msg[160];
-    if (level) {
+    if (level && !why) {
         json_t *got = level_to_json(g, level);
         const char *key = subset_mismatch(json_object_get(c, "expect"), got);
+        size_t i;
+        const json_t *absent;
+        json_array_foreach(json_object_get(c, "absent"), i, absent) {
+            if (json_object_get(got, json_string_value(absent)))
+                key = json_string_value(absent);
+        }
         if (key) {
             snprintf(msg, sizeof msg, "level field \"%s\" differs", key);
             why = msg;
         }
         json_decref(got);
-        free(level);
     }
+    free(level);
     report(file, c, why);
+}
+
+/* A replay refused before it runs: `refused` names why (too_many_moves
+ * when the list is longer than the game's max_moves, whatever it holds;
+ * bad_moves when a move is malformed). */
+static const char *refusal_differs(const move_error *err, long n, const char *want)
+{
+    if (n >= 0)
+        return "the moves were accepted, expected a refusal";
+    const char *got = err->too_many ? "too_many_moves" : "bad_moves";
+    return strcmp(got, want) == 0 ? NULL : "refused for another reason";
 }
 
 static const char *run_replay_case(const game *g, const json_t *c, const game_level *level)
 {
     static char msg[200];
     const json_t *moves_json = json_object_get(c, "moves");
+    const char *refused = json_string_value(json_object_get(c, "refused"));
     size_t cap = json_array_size(moves_json);
     game_move *moves = calloc(cap + 1, sizeof *moves);
     int *outcomes = calloc(cap + 1, sizeof *outcomes);
-    game_state *state = calloc(1, g->state_size);
+    game_state *state = malloc(g->state_size);
     const char *why = NULL;
     move_error err;
     json_t *got = NULL;
 
+    memset(state, 0xa5, g->state_size); /* start() must set all it reads */
     g->start(state, level);
     got = state_to_json(g, state);
     if (!json_equal(got, json_object_get(c, "board_before"))) {
@@ -170,8 +238,11 @@ static const char *run_replay_case(const game *g, const json_t *c, const game_le
     }
     json_decref(got);
     got = NULL;
-    long n = moves_from_json(g, (int)json_integer_value(json_object_get(c, "version")), moves_json,
-                             moves, cap, &err);
+    long n = moves_from_json(g, (int)geti(c, "version"), moves_json, moves, cap, &err);
+    if (refused) {
+        why = refusal_differs(&err, n, refused);
+        goto done;
+    }
     if (n < 0) {
         snprintf(msg, sizeof msg, "moves do not decode: %s", err.message);
         why = msg;
@@ -194,7 +265,7 @@ static const char *run_replay_case(const game *g, const json_t *c, const game_le
     if (want_rej) {
         if (!rep.rejected)
             why = "expected a rejection";
-        else if ((json_int_t)rep.rejected_move != json_integer_value(json_object_get(want_rej, "move")) ||
+        else if ((json_int_t)rep.rejected_move != geti(want_rej, "move") ||
                  strcmp(g->outcomes[rep.rejected_outcome].code,
                         json_string_value(json_object_get(want_rej, "reason"))) != 0)
             why = "rejection differs";
@@ -226,14 +297,248 @@ done:
 
 static void check_replay_case(const char *file, const game *g, const json_t *c)
 {
-    const char *why = NULL;
-    game_level *level = case_level(g, c, &why);
-    if (level) {
-        why = run_replay_case(g, c, level);
-        free(level);
-    }
+    gen_status st;
+    game_level *level = case_level(g, c, &st);
+    const char *why = level ? run_replay_case(g, c, level) : "generation refused the level";
+    free(level);
     report(file, c, why);
 }
+
+/* ---- Contraption's own sections (games/contraption/spec.md, 12) ---- */
+
+static const char *contraption_trig(const json_t *c)
+{
+    int32_t s, co;
+    ct_trig((int32_t)geti(c, "mrad"), &s, &co);
+    return s == geti(c, "sin") && co == geti(c, "cos") ? NULL : "sin or cos differs";
+}
+
+/* A field in the gen format: ball [x, y, vx], goal and level walls in units. */
+static bool field_from_json(const json_t *j, ct_field *f)
+{
+    const json_t *ball = json_object_get(j, "ball"), *goal = json_object_get(j, "goal");
+    const json_t *walls = json_object_get(j, "walls");
+    if (!json_is_array(ball) || !json_is_array(goal) || !json_is_array(walls) ||
+        json_array_size(walls) + 3 > CT_MAX_WALLS)
+        return false;
+    memset(f, 0, sizeof *f);
+    f->ball_x = (int32_t)at(ball, 0) * CT_SUB;
+    f->ball_y = (int32_t)at(ball, 1) * CT_SUB;
+    f->ball_vx = (int32_t)at(ball, 2);
+    f->goal = (ct_box){ (int32_t)at(goal, 0) * CT_SUB, (int32_t)at(goal, 1) * CT_SUB,
+                        (int32_t)at(goal, 2) * CT_SUB, (int32_t)at(goal, 3) * CT_SUB };
+    f->walls[f->n_walls++] = (ct_box){ -8 * CT_SUB, -8 * CT_SUB, 0, 148 * CT_SUB };
+    f->walls[f->n_walls++] = (ct_box){ 100 * CT_SUB, -8 * CT_SUB, 108 * CT_SUB, 148 * CT_SUB };
+    f->walls[f->n_walls++] = (ct_box){ -8 * CT_SUB, -8 * CT_SUB, 108 * CT_SUB, 0 };
+    size_t i;
+    json_t *w;
+    json_array_foreach(walls, i, w) {
+        f->walls[f->n_walls++] = (ct_box){ (int32_t)at(w, 0) * CT_SUB, (int32_t)at(w, 1) * CT_SUB,
+                                           (int32_t)at(w, 2) * CT_SUB, (int32_t)at(w, 3) * CT_SUB };
+    }
+    return true;
+}
+
+static const char *contraption_trace(const json_t *c)
+{
+    static ct_tick tr[CT_TICK_CAP];
+    ct_field f;
+    if (!field_from_json(json_object_get(c, "field"), &f))
+        return "field does not parse";
+    ct_part parts[CT_MAX_PARTS];
+    int n = 0;
+    size_t k;
+    json_t *m;
+    json_array_foreach(json_object_get(c, "moves"), k, m) {
+        if (n == CT_MAX_PARTS)
+            return "more placements than a field holds";
+        ct_part_init(&parts[n++], (int32_t)geti(m, "part"), (int32_t)geti(m, "x"),
+                     (int32_t)geti(m, "y"), (int32_t)geti(m, "angle"));
+    }
+    ct_run run;
+    ct_simulate(&f, parts, n, tr, CT_TICK_CAP, &run);
+    const json_t *want = json_object_get(c, "run");
+    if (run.reached != json_is_true(json_object_get(want, "reached")) ||
+        run.arrival_tick != geti(want, "arrival_tick") || run.ticks != geti(want, "ticks") ||
+        run.end != geti(want, "end"))
+        return "run differs";
+    const json_t *ticks = json_object_get(c, "ticks");
+    if ((int64_t)json_array_size(ticks) != run.ticks)
+        return "tick count differs";
+    for (size_t t = 0; t < json_array_size(ticks); t++) {
+        const json_t *row = json_array_get(ticks, t);
+        if (tr[t].x != at(row, 0) || tr[t].y != at(row, 1) || tr[t].vx != at(row, 2) ||
+            tr[t].vy != at(row, 3))
+            return "a tick differs";
+    }
+    return NULL;
+}
+
+static const char *contraption_daily(const json_t *c)
+{
+    civil_date d;
+    if (!civil_parse(json_string_value(json_object_get(c, "date")), &d))
+        return "date does not parse";
+    uint32_t want = (uint32_t)geti(c, "seed");
+    const char *text = json_string_value(json_object_get(c, "text"));
+    if (!text || fnv1a32_str(text) != want)
+        return "text does not hash to the seed";
+    if (contraption_daily_seed(d) != want || daily_seed_for(&contraption_game, d) != want)
+        return "seed differs";
+    return NULL;
+}
+
+/* ---- Driftlings' traces (games/driftlings/spec.md, "Vectors") ---- */
+
+static const char *const skill_keys[DL_SKILLS] = { "climber", "floater", "blocker", "basher",
+                                                   "digger" };
+
+static bool trace_level(const json_t *tr, dl_level *lv)
+{
+    const json_t *rows = json_object_get(tr, "rows");
+    const char *r[DL_MAX_H];
+    int n = (int)json_array_size(rows);
+    if (n < 1 || n > DL_MAX_H)
+        return false;
+    for (int i = 0; i < n; i++)
+        r[i] = json_string_value(json_array_get(rows, (size_t)i));
+    int inv[DL_SKILLS];
+    for (int s = 0; s < DL_SKILLS; s++)
+        inv[s] = (int)geti(json_object_get(tr, "inventory"), skill_keys[s]);
+    if (!driftlings_level_from_ascii(lv, r, n, (int)geti(tr, "crowd"), (int)geti(tr, "quota"),
+                                     (int)geti(tr, "interval"), (int32_t)geti(tr, "cap"), inv))
+        return false;
+    /* A trace is played under version 1 unless it names another. */
+    if (json_object_get(tr, "version"))
+        lv->version = (int)geti(tr, "version");
+    return true;
+}
+
+static bool walkers_match(const dl_world *w, const json_t *want)
+{
+    if ((int)json_array_size(want) != w->spawned)
+        return false;
+    for (int i = 0; i < w->spawned; i++) {
+        const json_t *a = json_array_get(want, (size_t)i);
+        const dl_walker *k = &w->walker[i];
+        int32_t got[6] = { k->x, k->y, k->dir, k->act, k->traits, k->fall };
+        for (int f = 0; f < 6; f++)
+            if (at(a, (size_t)f) != got[f])
+                return false;
+    }
+    return true;
+}
+
+static game_move trace_move(const json_t *m)
+{
+    game_move out;
+    memset(&out, 0, sizeof out);
+    out.v[0] = (int32_t)geti(m, "tick");
+    out.v[1] = (int32_t)geti(m, "walker");
+    out.v[2] = (int32_t)geti(m, "skill");
+    return out;
+}
+
+static const char *trace_terrain_differs(const dl_state *st, const json_t *after)
+{
+    dl_state end = *st;
+    const dl_map *m = &end.level->map;
+    while (end.world.tick < end.level->cap && !dl_settled(&end.world))
+        dl_tick(&end.world);
+    for (int y = 0; y < m->h; y++) {
+        const char *row = json_string_value(json_array_get(after, (size_t)y));
+        if (!row || (int)strlen(row) != m->w)
+            return "terrain_after has another shape";
+        for (int x = 0; x < m->w; x++) {
+            char ch = (char)end.world.map.cell[y * m->w + x];
+            if (x == m->ex && y == m->ey)
+                ch = 'E';
+            if (x == m->xx && y == m->xy)
+                ch = 'X';
+            if (ch != row[x])
+                return "terrain_after differs";
+        }
+    }
+    return NULL;
+}
+
+/* One trace: moves through apply(), the world checked at each listed tick
+ * before the moves of that tick, then the result (run on to the end). */
+static const char *driftlings_trace(const json_t *tr)
+{
+    static dl_level lv;
+    static dl_state st;
+    const game *g = &driftlings_game;
+    game_state *h = game_state_handle(&st);
+    if (!trace_level(tr, &lv))
+        return "rows do not make a level";
+    g->start(h, game_level_handle(&lv));
+    const json_t *moves = json_object_get(tr, "moves"), *outs = json_object_get(tr, "outcomes");
+    const json_t *ticks = json_object_get(tr, "ticks");
+    size_t nm = json_array_size(moves), nt = json_array_size(ticks), ti = 0, mi = 0;
+    for (;;) {
+        const json_t *mv = json_array_get(moves, mi), *cp = json_array_get(ticks, ti);
+        int64_t next_move = mi < nm ? geti(mv, "tick") : INT64_MAX;
+        int64_t next_cp = ti < nt ? geti(cp, "tick") : INT64_MAX;
+        if (next_move == INT64_MAX && next_cp == INT64_MAX)
+            break;
+        if (next_cp <= next_move) {
+            /* advance as the game's own run does, noticing the end */
+            while (!st.ended && st.world.tick < next_cp) {
+                dl_tick(&st.world);
+                if (dl_settled(&st.world) || st.world.tick >= st.level->cap)
+                    st.ended = true;
+            }
+            while (st.world.tick < next_cp)
+                dl_tick(&st.world); /* a checkpoint past the end: the world as it stands */
+            if (!walkers_match(&st.world, json_object_get(cp, "walkers")))
+                return "the walkers of a listed tick differ";
+            ti++;
+            continue;
+        }
+        game_move m = trace_move(mv);
+        int o = g->apply(h, &m);
+        const char *want = json_string_value(json_array_get(outs, mi));
+        if (!want || strcmp(g->outcomes[o].code, want) != 0)
+            return "an outcome differs";
+        mi++;
+        if (g->outcomes[o].kind == OUTCOME_REJECTED) {
+            const json_t *rj = json_object_get(tr, "rejected");
+            return rj && geti(rj, "move") == (int64_t)(mi - 1) ? NULL : "unexpected rejection";
+        }
+    }
+    if (json_object_get(tr, "rejected"))
+        return "expected a rejection";
+    /* The result from the apply()-only path, on a fresh state. */
+    g->start(h, game_level_handle(&lv));
+    for (size_t i = 0; i < nm; i++) {
+        game_move m = trace_move(json_array_get(moves, i));
+        g->apply(h, &m);
+    }
+    game_result r;
+    g->result(h, &r);
+    json_t *got = result_to_json(g, &r);
+    const char *key = subset_mismatch(json_object_get(tr, "result"), got);
+    json_decref(got);
+    if (key)
+        return "a result field differs";
+    const json_t *after = json_object_get(tr, "terrain_after");
+    return after ? trace_terrain_differs(&st, after) : NULL;
+}
+
+/* The sections a game adds of its own, each case checked by its game's
+ * spec; any other array in a game file is a section nothing checks. */
+typedef struct game_section {
+    const char *game, *key;
+    const char *(*check)(const json_t *c);
+} game_section;
+
+static const game_section game_sections[] = {
+    { "contraption", "trig", contraption_trig },
+    { "contraption", "traces", contraption_trace },
+    { "contraption", "daily", contraption_daily },
+    { "driftlings", "traces", driftlings_trace },
+};
 
 static void check_game_file(const char *file, const json_t *doc)
 {
@@ -249,6 +554,35 @@ static void check_game_file(const char *file, const json_t *doc)
         check_level_case(file, g, c);
     json_array_foreach(json_object_get(doc, "replays"), i, c)
         check_replay_case(file, g, c);
+    const char *key;
+    const json_t *section;
+    json_object_foreach((json_t *)doc, key, section) {
+        if (!json_is_array(section) || strcmp(key, "levels") == 0 || strcmp(key, "replays") == 0)
+            continue;
+        const game_section *gs = NULL;
+        for (size_t k = 0; k < sizeof game_sections / sizeof game_sections[0]; k++)
+            if (strcmp(game_sections[k].game, g->name) == 0 && strcmp(game_sections[k].key, key) == 0)
+                gs = &game_sections[k];
+        if (!gs) {
+            printf("FAIL %s: section \"%s\" has no checker\n", file, key);
+            failed++;
+            continue;
+        }
+        json_array_foreach(section, i, c)
+            report(file, c, gs->check(c));
+    }
+}
+
+/* Whether a file (NAME.json) is among the NAMEs asked for (all when none). */
+static bool wanted(const char *file, int n_names, char **names)
+{
+    if (n_names == 0)
+        return true;
+    size_t stem = strlen(file) - 5;
+    for (int i = 0; i < n_names; i++)
+        if (strlen(names[i]) == stem && strncmp(file, names[i], stem) == 0)
+            return true;
+    return false;
 }
 
 int main(int argc, char **argv)
@@ -262,7 +596,8 @@ int main(int argc, char **argv)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         size_t len = strlen(e->d_name);
-        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0 ||
+            !wanted(e->d_name, argc > 2 ? argc - 2 : 0, argv + 2))
             continue;
         char path[512];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
@@ -280,5 +615,9 @@ int main(int argc, char **argv)
         json_decref(doc);
     }
     closedir(d);
+    if (passed + failed == 0) {
+        printf("FAIL test_vectors: no case ran\n");
+        return 1;
+    }
     return failed ? 1 : 0;
 }
