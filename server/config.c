@@ -44,6 +44,7 @@ void config_defaults(config *c)
     c->rejection_moves_per_token = 1;
     c->rejection_moves_per_player_day = 20;
     c->log_requests = true;
+    c->keepalive = true;
 }
 
 typedef enum { K_STR, K_INT, K_SIZE, K_BOOL } kind;
@@ -99,6 +100,7 @@ static const key_def keys[] = {
     INT(rejection_moves_per_token, 1, 1000000),
     INT(rejection_moves_per_player_day, 1, 1000000),
     STR(admin_token),
+    BOOL(keepalive),
     STR(trusted_proxies),
     STR(cors_origins),
     STR(metrics_listen),

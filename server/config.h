@@ -56,6 +56,7 @@ typedef struct config {
     int rejection_moves_per_token;
     int rejection_moves_per_player_day;
     char admin_token[128]; /* empty: admin endpoints disabled */
+    bool keepalive;            /* false: every answer closes its connection */
     char trusted_proxies[512]; /* CIDR list: only these may say who the client is */
     char cors_origins[1024];   /* origins browsers may call from; "*" for any */
     /* /metrics: on its own listener ("ADDR:PORT", e.g. 127.0.0.1:9090), or

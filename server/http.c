@@ -329,7 +329,10 @@ static enum MHD_Result send_reply(request *r)
         snprintf(secs, sizeof secs, "%d", r->retry_after_s > 0 ? r->retry_after_s : 1);
         MHD_add_response_header(resp, "Retry-After", secs);
     }
-    if (atomic_load(&r->app->draining))
+    /* keepalive = false: each plain-HTTP request comes on a new connection,
+     * so the gate checks the framing of every one (libmicrohttpd 0.9.75
+     * answers some malformed framing on a reused connection itself, badly) */
+    if (atomic_load(&r->app->draining) || !r->app->cfg.keepalive)
         MHD_add_response_header(resp, "Connection", "close");
     enum MHD_Result ok = MHD_queue_response(r->conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);

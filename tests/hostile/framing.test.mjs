@@ -48,3 +48,20 @@ test('a well-formed request still works, and HTTP/1.0 without Host too', async (
     assert.equal(JSON.parse(r.body).status, 'ok');
   }
 });
+
+// The case that stays libmicrohttpd's: a later request on a kept-alive
+// connection. With keepalive = false there is no later request: the first
+// answer closes the connection, so nothing malformed can follow.
+test('keepalive = false: a second request on the connection gets no answer, the first closed it', async () => {
+  const closing = await startServer({ args: ['--set', 'keepalive=false'] });
+  try {
+    const text = await rawExchange(closing.port,
+      'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1x\r\n\r\n');
+    const r = parseResponse(text);
+    assert.ok(r, `an HTTP response: ${JSON.stringify(text.slice(0, 200))}`);
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.connection, 'close');
+    assert.equal(r.rest, '', 'nothing after the first answer');
+    assert.equal((text.match(/HTTP\/1\.1 \d{3} /g) || []).length, 1);
+  } finally { await closing.stop(); closing.cleanup(); }
+});
