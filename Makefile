@@ -76,14 +76,23 @@ TEST_SRC := $(wildcard tests/unit/*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard tests/bench/*.c)
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+# libreplay (include/replay.h): the pure code and its ABI, position
+# independent with only the rp_ functions exported from the shared library.
+REPLAY_ABI := 1
+REPLAY_SRC := $(PURE_SRC) $(wildcard libreplay/*.c)
+REPLAY_OBJ := $(REPLAY_SRC:%.c=$(BUILD)/pic/%.o)
+REPLAY_A := $(BUILD)/libreplay.a
+REPLAY_SO := $(BUILD)/libreplay.so.$(VERSION)
+REPLAY_PC := $(BUILD)/replay.pc
 # The submission path without HTTP or storage, for the fuzzer.
 FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
             $(addprefix server/,json_game.c token.c keys.c parse.c)
 
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
-        cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate
+        cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate \
+        lib install-lib
 
-all: deps $(BIN)/replayd
+all: deps $(BIN)/replayd lib
 
 # ------------------------------------------------------ dependency installs
 deps:
@@ -144,6 +153,31 @@ $(BIN)/replayd: $(BUILD)/replayd
 	@mkdir -p $(BIN)
 	@cp $< $@
 
+# libreplay: make lib leaves libreplay.a, libreplay.so (soname
+# libreplay.so.$(REPLAY_ABI)) and replay.pc (for an installed tree) in $(BUILD).
+lib: $(REPLAY_A) $(REPLAY_SO) $(REPLAY_PC)
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  CC PIC  $<")
+	$(Q)$(CC) $(CFLAGS_ALL) -fPIC -fvisibility=hidden -DREPLAY_BUILD -c $< -o $@
+
+$(REPLAY_A): $(REPLAY_OBJ)
+	@$(if $(V),,echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(REPLAY_SO): $(REPLAY_OBJ)
+	@$(if $(V),,echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,-soname,libreplay.so.$(REPLAY_ABI) -Wl,--no-undefined $(OPT) $(LDFLAGS) \
+	  $^ -o $@
+	$(Q)ln -sf libreplay.so.$(VERSION) $(BUILD)/libreplay.so.$(REPLAY_ABI)
+	$(Q)ln -sf libreplay.so.$(REPLAY_ABI) $(BUILD)/libreplay.so
+
+$(REPLAY_PC): libreplay/replay.pc.in VERSION Makefile
+	@mkdir -p $(dir $@)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	  -e 's|@VERSION@|$(VERSION)|' $< > $@
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CCLD    $@")
@@ -158,14 +192,14 @@ unit-bins: $(TEST_BIN) $(BUILD)/replayd
 
 # ------------------------------------------------------------------- tests
 test: deps-test contract-deps
-	@$(MAKE) --no-print-directory -j$(JOBS) unit-bins $(BIN)/replayd
+	@$(MAKE) --no-print-directory -j$(JOBS) unit-bins $(BIN)/replayd lib
 	@tests/run.sh $(BUILD)
 
 # -Werror, the whole suite under ASan+UBSan, the cross-build determinism
 # check, cppcheck, the fuzzer, then the Debian package and lintian (under a
 # minute; the chroot install is make deb-check, not here).
 check: deps-check contract-deps
-	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins
+	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins lib
 	@HOSTILE_LONG=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run.sh build/$(CC)-asan
 	@$(MAKE) --no-print-directory cross
@@ -216,6 +250,9 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
 STATEDIR ?= /var/lib/replayd
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 
 # Builds nothing: run `make` first (as yourself), then `make install` (as
 # root). An existing replayd.conf is kept; the unit runs $(BINDIR)/replayd.
@@ -240,12 +277,30 @@ install:
 	chmod 0644 $(DESTDIR)$(UNITDIR)/replayd.service
 	install -m 0644 deploy/replayd.sysusers $(DESTDIR)$(SYSUSERSDIR)/replayd.conf
 	install -m 0644 deploy/replayd.tmpfiles $(DESTDIR)$(TMPFILESDIR)/replayd.conf
+	@if [ -e $(REPLAY_SO) ]; then $(MAKE) --no-print-directory install-lib; \
+	else echo "libreplay not built (make lib): not installed"; fi
+
+# libreplay, its header and replay.pc (part of make install when make lib,
+# which plain make runs, built it; the Debian package builds the server only).
+install-lib:
+	@test -e $(REPLAY_SO) -a -e $(REPLAY_A) || { echo "make install-lib: run make lib first"; exit 1; }
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 0644 $(REPLAY_A) $(DESTDIR)$(LIBDIR)/libreplay.a
+	install -m 0755 $(REPLAY_SO) $(DESTDIR)$(LIBDIR)/libreplay.so.$(VERSION)
+	ln -sf libreplay.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libreplay.so.$(REPLAY_ABI)
+	ln -sf libreplay.so.$(REPLAY_ABI) $(DESTDIR)$(LIBDIR)/libreplay.so
+	install -m 0644 include/replay.h $(DESTDIR)$(INCLUDEDIR)/replay.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	  -e 's|@VERSION@|$(VERSION)|' libreplay/replay.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/replay.pc
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/replay.pc
 
 uninstall:
 	rm -rf $(DESTDIR)$(DOCDIR)
 	rm -f $(DESTDIR)$(BINDIR)/replayd $(DESTDIR)$(MANDIR)/man8/replayd.8 \
 	  $(DESTDIR)$(UNITDIR)/replayd.service $(DESTDIR)$(SYSUSERSDIR)/replayd.conf \
 	  $(DESTDIR)$(TMPFILESDIR)/replayd.conf
+	rm -f $(DESTDIR)$(LIBDIR)/libreplay.a $(DESTDIR)$(LIBDIR)/libreplay.so* \
+	  $(DESTDIR)$(INCLUDEDIR)/replay.h $(DESTDIR)$(PKGCONFIGDIR)/replay.pc
 	@echo "kept $(SYSCONFDIR)/replayd/ and $(STATEDIR) (configuration and data)"
 
 # A Debian package built by Debian's tooling (debian/) from a copy of the

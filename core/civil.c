@@ -1,7 +1,5 @@
 #include "civil.h"
 
-#include <stdio.h>
-
 int64_t civil_to_days(civil_date d)
 {
     int64_t y = d.year - (d.month <= 2);
@@ -67,9 +65,25 @@ bool civil_parse(const char *text, civil_date *out)
     return true;
 }
 
+/* n digits of v (0 <= v), most significant first. */
+static char *put_digits(char *p, int32_t v, int n)
+{
+    for (int i = n - 1; i >= 0; i--, v /= 10)
+        p[i] = (char)('0' + v % 10);
+    return p + n;
+}
+
+/* Digits by hand rather than snprintf: the library builds without libc
+ * (wasm32). Dates are 1970..9999 (civil_parse's range); a field outside
+ * its width is written modulo it. */
 void civil_format(civil_date d, char buf[11])
 {
-    snprintf(buf, 11, "%04d-%02d-%02d", (int)d.year, (int)d.month, (int)d.day);
+    char *p = put_digits(buf, d.year < 0 ? 0 : d.year % 10000, 4);
+    *p++ = '-';
+    p = put_digits(p, d.month < 0 ? 0 : d.month % 100, 2);
+    *p++ = '-';
+    p = put_digits(p, d.day < 0 ? 0 : d.day % 100, 2);
+    *p = '\0';
 }
 
 civil_date civil_from_unix(int64_t unix_seconds)
