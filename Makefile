@@ -47,6 +47,8 @@ APT_TEST := nodejs:node npm:npm curl sqlite3 openssl man-db:man systemd:systemd-
 APT_CHECK := clang libclang-rt-14-dev cppcheck gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
              qemu-user
 APT_BENCH := wrk
+# make wasm (and the WebAssembly vector test of make test): Debian's clang and lld.
+APT_WASM := clang lld
 APT_DEB := dpkg-dev debhelper lintian
 APT_DEB_CHECK := debootstrap
 
@@ -90,7 +92,7 @@ FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
 
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
         cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate \
-        lib install-lib
+        lib install-lib wasm deps-wasm
 
 all: deps $(BIN)/replayd lib
 
@@ -98,7 +100,9 @@ all: deps $(BIN)/replayd lib
 deps:
 	@tools/apt-need $(APT_BUILD)
 deps-test: deps
-	@tools/apt-need $(APT_TEST)
+	@tools/apt-need $(APT_TEST) $(APT_WASM)
+deps-wasm:
+	@tools/apt-need $(APT_WASM)
 deps-check: deps-test
 	@tools/apt-need $(APT_CHECK) $(APT_DEB)
 deps-bench: deps-test
@@ -178,6 +182,32 @@ $(REPLAY_PC): libreplay/replay.pc.in VERSION Makefile
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	  -e 's|@VERSION@|$(VERSION)|' $< > $@
 
+# The same library for wasm32 with Debian's clang and lld: no emscripten, no
+# libc (wasm/libc.c has the string functions and an allocator). replay.wasm
+# exports the ABI of include/replay.h; replay-test.wasm adds the vector
+# sections two games have of their own (wasm/sections.c), for the test.
+WASM_DIR := build/wasm
+WASM_CC ?= clang
+WASM_SRC := $(PURE_SRC) $(wildcard libreplay/*.c) wasm/libc.c
+WASM_FLAGS := --target=wasm32 $(STD) $(WARN) -O2 -nostdlib -ffreestanding -fvisibility=hidden \
+              -DREPLAY_BUILD -Iwasm/include -Wl,--no-entry -Wl,--export-dynamic \
+              -Wl,-z,stack-size=1048576 $(EXTRA_CFLAGS)
+wasm: deps-wasm $(WASM_DIR)/replay.wasm $(WASM_DIR)/replay-test.wasm $(WASM_DIR)/replay.mjs
+
+$(WASM_DIR)/replay.wasm: $(WASM_SRC) $(wildcard core/*.h games/*/*.h libreplay/*.h include/*.h wasm/include/*.h)
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  WASM    $@")
+	$(Q)$(WASM_CC) $(WASM_FLAGS) $(WASM_SRC) -o $@
+
+$(WASM_DIR)/replay-test.wasm: $(WASM_SRC) wasm/sections.c $(wildcard core/*.h games/*/*.h libreplay/*.h include/*.h wasm/include/*.h)
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  WASM    $@")
+	$(Q)$(WASM_CC) $(WASM_FLAGS) $(WASM_SRC) wasm/sections.c -o $@
+
+$(WASM_DIR)/replay.mjs: wasm/replay.mjs
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CCLD    $@")
@@ -192,7 +222,7 @@ unit-bins: $(TEST_BIN) $(BUILD)/replayd
 
 # ------------------------------------------------------------------- tests
 test: deps-test contract-deps
-	@$(MAKE) --no-print-directory -j$(JOBS) unit-bins $(BIN)/replayd lib
+	@$(MAKE) --no-print-directory -j$(JOBS) unit-bins $(BIN)/replayd lib wasm
 	@tests/run.sh $(BUILD)
 
 # -Werror, the whole suite under ASan+UBSan, the cross-build determinism

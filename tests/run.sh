@@ -128,6 +128,8 @@ for s in "$here"/sh/*.sh; do
 done
 if command -v node >/dev/null 2>&1; then
   run_node "vectors/port" vectors/port/test/
+  # Every vector through the WebAssembly build (make wasm).
+  run_node "wasm/vectors" tests/wasm/
   run_lines "vectors/generated" vectors_generated
   run_lines "contract/openapi-lint" tests/contract/lint.sh
   run_node_files http "${TEST_JOBS:-2}" "$here"/http/*.test.mjs
