@@ -159,7 +159,7 @@ $(BIN)/replayd: $(BUILD)/replayd
 
 # libreplay: make lib leaves libreplay.a, libreplay.so (soname
 # libreplay.so.$(REPLAY_ABI)) and replay.pc (for an installed tree) in $(BUILD).
-lib: $(REPLAY_A) $(REPLAY_SO) $(REPLAY_PC)
+lib: $(REPLAY_A) $(REPLAY_SO) $(REPLAY_PC) $(BUILD)/conform-ref
 
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -181,6 +181,12 @@ $(REPLAY_PC): libreplay/replay.pc.in VERSION Makefile
 	@mkdir -p $(dir $@)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	  -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+# The reference port of the conformance protocol (tools/conform): the C code
+# through libreplay, linked as an app would link it.
+$(BUILD)/conform-ref: tools/conform_ref.c include/replay.h $(REPLAY_A)
+	@$(if $(V),,echo "  CCLD    $@")
+	$(Q)$(CC) $(CFLAGS_ALL) -Iinclude $< $(REPLAY_A) -o $@ $(LDFLAGS_ALL)
 
 # The same library for wasm32 with Debian's clang and lld: no emscripten, no
 # libc (wasm/libc.c has the string functions and an allocator). replay.wasm

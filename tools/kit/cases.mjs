@@ -87,7 +87,8 @@ export function casesOf(json) {
  * Answers a request with an implementation: game(name) returns an object in
  * the shape of vectors/port/games/*.mjs (generate(version, level, seed,
  * params), describeLevel, start, apply, describeState, result, kindOf), plus
- * optionally maxMoves and fieldRange(name) -> [min, max]; a generate that
+ * optionally maxMoves, fieldRange(name) -> [min, max] and validMove(move,
+ * version) (the port's own check of a move's shape); a generate that
  * refuses throws an error whose `reason` names why (else bad_level /
  * bad_version is guessed from the message).
  */
@@ -119,6 +120,7 @@ export function serve(game, req) {
     if (g.fieldRange && !fields.every((f) => { const [lo, hi] = g.fieldRange(f); return m[f] >= lo && m[f] <= hi; })) {
       return { refused: 'bad_moves' };
     }
+    if (g.validMove && !g.validMove(m, req.version)) return { refused: 'bad_moves' };
   }
   const outcomes = [];
   let rejected = null;

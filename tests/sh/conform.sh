@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# tools/conform, the conformance runner: the reference port (the C library)
+# and the Python ctypes port pass every vector and held-out seed of every
+# game; the JavaScript port (vectors/port, through tools/kit/port-js.mjs)
+# agrees with the C library on every held-out seed; a port that gets one
+# score wrong fails, and a port that serves one game fails the others as not
+# ported unless --games leaves them out.
+set -u
+root=${ROOT:?}
+build=${BUILD:?}
+ok() { echo "PASS conform: $1"; }
+bad() { echo "FAIL conform: $1"; }
+cd "$root" || exit 0
+ref="$root/$build/conform-ref"
+[ -x "$ref" ] || make --no-print-directory -s BUILD="$build" "$build/conform-ref" >/dev/null 2>&1
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+games="contraption driftlings opposites pipes schulte target-sums"
+
+# table_ok: every game's row says pass, with n/n vectors and held-out seeds.
+table_ok() {
+  local g
+  for g in $games; do
+    grep -qE "^$g +([0-9]+)/\\1 +([0-9]+)/\\2 +pass$" "$out" || return 1
+  done
+}
+
+tools/conform --ref "$ref" --seeds 10 -- "$ref" >"$out" 2>&1
+[ $? -eq 0 ] && table_ok && ok "the reference port passes every vector" || bad "reference: $(tail -15 "$out")"
+
+export REPLAY_LIB="$root/$build/libreplay.so"
+tools/conform --ref "$ref" --seeds 25 -- python3 clients/python/conform_port.py >"$out" 2>&1
+if [ $? -eq 0 ] && table_ok; then
+  ok "the Python ctypes port passes every vector and 25 held-out seeds per game: $(grep -E '^schulte ' "$out" | tr -s ' ')"
+else
+  bad "python: $(tail -15 "$out")"
+fi
+
+tools/conform --ref "$ref" --seeds 25 -- node tools/kit/port-js.mjs >"$out" 2>&1
+held=0
+for g in $games; do grep -qE "^$g +[0-9]+/[0-9]+ +25/25 " "$out" && held=$((held + 1)); done
+if [ "$held" -eq 6 ]; then
+  ok "the JavaScript port agrees with the C library on 25 held-out seeds per game"
+else
+  bad "javascript held-out: $(sed -n 1,12p "$out")"
+fi
+echo "  the JavaScript port on the vectors (it answers generation parameters with its defaults):"
+sed -n '/^game /,/^$/p' "$out" | sed 's/^/    /'
+
+# One wrong score in every answer that has it.
+tools/conform --ref "$ref" --seeds 4 --games schulte -- \
+  bash -c "python3 clients/python/conform_port.py | sed -u 's/\"score\":1,/\"score\":7,/g'" >"$out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -qE '^schulte .*FAIL$' "$out" && grep -q 'result.score' "$out" &&
+  ok "a port with a wrong score fails, naming the field" || bad "broken port: rc $rc $(tail -8 "$out")"
+
+# A port that serves only Schulte.
+one='import sys,json
+for l in sys.stdin:
+    r=json.loads(l); print(json.dumps({"id":r["id"],"games":["schulte"]} if r["op"]=="hello" else {"id":r["id"],"error":"x"}), flush=True)'
+tools/conform --ref "$ref" --seeds 2 --games pipes -- python3 -c "$one" >"$out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -qE '^pipes .*NOT PORTED$' "$out" && ok "a game the port does not list is not ported" ||
+  bad "not ported: rc $rc $(tail -5 "$out")"
+tools/conform --ref "$ref" --seeds 0 --games nosuchgame -- "$ref" >"$out" 2>&1
+[ $? -eq 1 ] && ok "a game nobody has fails" || bad "unknown game: $(tail -5 "$out")"
