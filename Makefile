@@ -92,7 +92,7 @@ FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
 
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
         cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate \
-        lib install-lib wasm deps-wasm
+        lib install-lib wasm deps-wasm new-game
 
 all: deps $(BIN)/replayd lib
 
@@ -359,6 +359,12 @@ deb-check: deb
 MUTATE_ARGS ?=
 mutate: deps
 	python3 tools/mutate.py $(MUTATE_ARGS)
+
+# A new game from games/template, registered with one row in core/games.def
+# (docs/NEW-GAME.md).
+new-game:
+	@test -n "$(NAME)" || { echo "usage: make new-game NAME=yourgame"; exit 2; }
+	@tools/new-game $(NAME)
 
 run: all
 	$(BIN)/replayd serve

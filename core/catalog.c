@@ -1,24 +1,22 @@
 /*
- * catalog: the one static table of games. Adding a game is adding its
- * folder under games/ and one row here; nothing else in the server changes.
+ * catalog: the one static table of games, from the rows of games.def.
+ * Adding a game is adding its folder under games/ and one row there;
+ * nothing else in the server changes.
  */
 #include <string.h>
 
 #include "game.h"
-#include "../games/contraption/contraption.h"
-#include "../games/driftlings/driftlings.h"
-#include "../games/opposites/opposites.h"
-#include "../games/pipes/pipes.h"
-#include "../games/schulte/schulte.h"
-#include "../games/target-sums/target_sums.h"
 
+/* Each row declares its game (defined in its own folder)... */
+#define GAME(g) extern const game g;
+#include "games.def"
+#undef GAME
+
+/* ...and is one entry of the table. */
 const game *const game_catalog[] = {
-    &schulte_game,
-    &pipes_game,
-    &target_sums_game,
-    &opposites_game,
-    &contraption_game,
-    &driftlings_game,
+#define GAME(g) &g,
+#include "games.def"
+#undef GAME
 };
 
 const size_t game_catalog_count = sizeof game_catalog / sizeof game_catalog[0];

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# make new-game in a copy of the tree: the new game builds (incrementally,
+# from a copy of this build's objects), replayd gen and the conformance
+# runner (its hand vectors and held-out seeds) see it, and a server built
+# from that copy lists it in GET /v1/games. The template itself is what
+# this checks: the new game is the template renamed.
+set -u
+root=${ROOT:?}
+build=${BUILD:?}
+ok() { echo "PASS new-game: $1"; }
+bad() { echo "FAIL new-game: $1"; }
+tmp=$(mktemp -d)
+pid=""
+cleanup() {
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# The tree as git sees it (tracked and new files, nothing ignored), and this
+# build's objects with their times, so only what new-game touches rebuilds.
+(cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 tar cf - 2>/dev/null) | (cd "$tmp" && tar xf -)
+mkdir -p "$tmp/build" && cp -a "$root/$build" "$tmp/build/"
+cd "$tmp" || exit 0
+base=$(basename "$build")
+mk() { make --no-print-directory -s BUILD="$build" CC="${base%-*}" MODE="${base##*-}" "$@"; }
+
+out=$(tools/new-game bad_name 2>&1) && bad "NAME=bad_name accepted" || ok "a NAME with _ is refused: $out"
+if ! out=$(mk new-game NAME=demo 2>&1); then
+  bad "make new-game NAME=demo: $out"
+  exit 0
+fi
+[ -f games/demo/demo.c ] && [ -f games/demo/spec.md ] && ok "make new-game NAME=demo copies games/template" ||
+  bad "no games/demo/demo.c"
+changes=$(diff "$root/core/games.def" core/games.def | grep -E '^[<>]')
+[ "$changes" = "> GAME(demo_game)" ] && grep -qx 'GAME(demo_game)' core/games.def && ok "registers it with one row: GAME(demo_game)" ||
+  bad "core/games.def: $(tail -2 core/games.def)"
+mk new-game NAME=demo >/dev/null 2>&1 && bad "a second new-game NAME=demo accepted" || ok "a name in use is refused"
+
+start=$EPOCHREALTIME
+if ! out=$(mk -j2 "$build/replayd" lib 2>&1); then
+  bad "the copy does not build: $(echo "$out" | tail -8)"
+  exit 0
+fi
+ok "the copy builds in $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s"
+gen=$("$build/replayd" gen demo 1 1 2>&1)
+[ "$gen" = '{"game":"demo","version":1,"level":1,"seed":1,"cells":4,"limit_ms":10000,"prize":3}' ] &&
+  ok "replayd gen demo 1 1: $gen" || bad "gen: $gen"
+if out=$(tools/conform --ref "$build/conform-ref" --vectors games/demo --games demo --seeds 10 -- \
+         "$build/conform-ref" 2>&1) && echo "$out" | grep -qE '^demo +19/19 +10/10 +pass$'; then
+  ok "the conformance runner passes its vectors and 10 held-out seeds: $(echo "$out" | grep '^demo' | tr -s ' ')"
+else
+  bad "conform: $(echo "$out" | tail -12)"
+fi
+
+port=$((20000 + RANDOM % 20000))
+"$build/replayd" serve --listen "127.0.0.1:$port" --data "$tmp/data" >"$tmp/server.log" 2>&1 &
+pid=$!
+games=""
+for _ in $(seq 1 50); do
+  games=$(curl -fsS "http://127.0.0.1:$port/v1/games" 2>/dev/null) && break
+  sleep 0.1
+done
+echo "$games" | node -e '
+  const j = JSON.parse(require("fs").readFileSync(0, "utf8"));
+  const list = Array.isArray(j) ? j : j.games;
+  const d = list.find((g) => g.name === "demo");
+  process.exit(d && d.levels === 3 && list.length === 7 ? 0 : 1)' 2>/dev/null &&
+  ok "GET /v1/games lists demo (levels 3) after the six games" || bad "GET /v1/games: ${games:0:300} $(tail -3 "$tmp/server.log")"
