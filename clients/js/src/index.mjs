@@ -1,0 +1,5 @@
+// replayd-client: the server's games (WebAssembly, or the pure-JavaScript
+// port), an API client and offline receipt verification. See README.md.
+export { loadGames, loadPort, play } from './games.mjs';
+export { Client, ApiError, retryAfterMs } from './api.mjs';
+export { verifyReceipt, receiptRecord, movesHash, parseReceipt, MESSAGES } from './receipts.mjs';
