@@ -43,7 +43,7 @@ PKGS := $(foreach l,$(LIBS),$(word 1,$(subst =, ,$(l))))
 # tools/apt-need reads "package:command" as: install package only when
 # command is missing (Node.js and npm may not come from Debian).
 APT_BUILD := $(foreach l,$(LIBS),$(word 2,$(subst =, ,$(l)))) pkg-config gcc libc6-dev
-APT_TEST := nodejs:node npm:npm curl sqlite3 openssl man-db:man systemd:systemd-analyze
+APT_TEST := nodejs:node npm:npm curl sqlite3 openssl man-db:man systemd:systemd-analyze python3:python3
 APT_CHECK := clang libclang-rt-14-dev cppcheck gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
              qemu-user
 APT_BENCH := wrk
@@ -229,13 +229,15 @@ unit-bins: $(TEST_BIN) $(BUILD)/replayd
 # ------------------------------------------------------------------- tests
 test: deps-test contract-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) unit-bins $(BIN)/replayd lib wasm
+	@node clients/js/scripts/vendor.mjs >/dev/null
 	@tests/run.sh $(BUILD)
 
 # -Werror, the whole suite under ASan+UBSan, the cross-build determinism
 # check, cppcheck, the fuzzer, then the Debian package and lintian (under a
 # minute; the chroot install is make deb-check, not here).
 check: deps-check contract-deps
-	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins lib
+	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins lib wasm
+	@node clients/js/scripts/vendor.mjs >/dev/null
 	@HOSTILE_LONG=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run.sh build/$(CC)-asan
 	@$(MAKE) --no-print-directory cross

@@ -130,6 +130,9 @@ if command -v node >/dev/null 2>&1; then
   run_node "vectors/port" vectors/port/test/
   # Every vector through the WebAssembly build (make wasm).
   run_node "wasm/vectors" tests/wasm/
+  # The npm package (clients/js): its backends agree, every game end to end
+  # against the real server, npm pack.
+  run_node "clients/js" clients/js/test/
   run_lines "vectors/generated" vectors_generated
   run_lines "contract/openapi-lint" tests/contract/lint.sh
   run_node_files http "${TEST_JOBS:-2}" "$here"/http/*.test.mjs

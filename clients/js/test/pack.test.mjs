@@ -1,0 +1,48 @@
+// npm pack makes an installable tarball: it holds the module, the
+// declarations, the WebAssembly build and the fallback port (and no tests);
+// installed into an empty project it builds Schulte level 1 seed 42 exactly as
+// `replayd gen` does, through WebAssembly and through the port.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN } from './server.mjs';
+
+const pkg = new URL('..', import.meta.url).pathname;
+
+test('npm pack: an installable tarball that reproduces replayd gen', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'replayd-pack-'));
+  try {
+    execFileSync('npm', ['pack', '--silent', '--pack-destination', tmp], { cwd: pkg, stdio: ['ignore', 'pipe', 'pipe'] });
+    const tgz = readdirSync(tmp).find((f) => f.endsWith('.tgz'));
+    assert.match(tgz, /^replayd-client-\d+\.\d+\.\d+\.tgz$/);
+    const files = execFileSync('tar', ['tzf', join(tmp, tgz)], { encoding: 'utf8' }).split('\n');
+    for (const f of ['package/package.json', 'package/index.d.ts', 'package/README.md', 'package/src/index.mjs',
+      'package/vendor/replay.wasm', 'package/vendor/replay.mjs', 'package/vendor/port/games/driftlings.mjs',
+      'package/vendor/blake2b.js']) {
+      assert.ok(files.includes(f), `the tarball holds ${f}`);
+    }
+    assert.ok(!files.some((f) => f.startsWith('package/test/')), 'no tests in the tarball');
+    const app = join(tmp, 'app');
+    execFileSync('mkdir', [app]);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', type: 'module', private: true }));
+    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--silent', join(tmp, tgz)], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+    writeFileSync(join(app, 'main.mjs'), `
+      import { loadGames } from 'replayd-client';
+      const out = {};
+      for (const backend of ['wasm', 'js']) {
+        const games = await loadGames({ backend });
+        const g = games.game('schulte');
+        out[backend] = g.describeLevel(g.generate(2, 1, 42));
+      }
+      console.log(JSON.stringify(out));`);
+    const got = JSON.parse(execFileSync('node', ['main.mjs'], { cwd: app, encoding: 'utf8' }));
+    const want = JSON.parse(execFileSync(BIN, ['gen', 'schulte', '1', '42'], { encoding: 'utf8' }));
+    assert.deepEqual(got.wasm, want);
+    for (const k of Object.keys(got.js)) assert.deepEqual(got.js[k], want[k], `port: ${k}`);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
