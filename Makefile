@@ -92,7 +92,7 @@ FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
 
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
         cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate \
-        lib install-lib wasm deps-wasm new-game
+        lib install-lib wasm deps-wasm new-game bench-kit
 
 all: deps $(BIN)/replayd lib
 
@@ -192,10 +192,13 @@ $(BUILD)/conform-ref: tools/conform_ref.c include/replay.h $(REPLAY_A)
 # libc (wasm/libc.c has the string functions and an allocator). replay.wasm
 # exports the ABI of include/replay.h; replay-test.wasm adds the vector
 # sections two games have of their own (wasm/sections.c), for the test.
+# A wasm32 instance is one thread, so thread-local storage (the Driftlings
+# solver's workspace) is plain static storage there (-D_Thread_local=):
+# clang 14 supports TLS only with the atomics feature.
 WASM_DIR := build/wasm
 WASM_CC ?= clang
 WASM_SRC := $(PURE_SRC) $(wildcard libreplay/*.c) wasm/libc.c
-WASM_FLAGS := --target=wasm32 $(STD) $(WARN) -O2 -nostdlib -ffreestanding -fvisibility=hidden \
+WASM_FLAGS := --target=wasm32 -D_Thread_local= $(STD) $(WARN) -O2 -nostdlib -ffreestanding -fvisibility=hidden \
               -DREPLAY_BUILD -Iwasm/include -Wl,--no-entry -Wl,--export-dynamic \
               -Wl,-z,stack-size=1048576 $(EXTRA_CFLAGS)
 wasm: deps-wasm $(WASM_DIR)/replay.wasm $(WASM_DIR)/replay-test.wasm $(WASM_DIR)/replay.mjs
@@ -269,9 +272,15 @@ fuzz: deps-check
 
 # ------------------------------------------------------------ bench, vectors
 bench: deps-bench
-	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BIN)/replayd
+	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BIN)/replayd wasm
 	@for b in $(filter-out %/bench_peer,$(BENCH_BIN)); do $$b || exit 1; done
 	@tests/bench/peer.sh $(BUILD)
+	@tests/bench/kit.sh $(BUILD)
+
+# The game kit's table alone: native C, WebAssembly and the JavaScript port.
+bench-kit: deps-test
+	@$(MAKE) --no-print-directory $(BUILD)/bench/bench_peer wasm
+	@tests/bench/kit.sh $(BUILD)
 
 # Regenerates the generated: vector cases from the independent JavaScript
 # port (never from the C code).

@@ -15,10 +15,17 @@
 
 #define EXPORT WASM_EXPORT
 
+/* Word at a time where both ends are 4-byte aligned (game structs are),
+ * bytes otherwise. Faster under V8 than the bulk-memory instructions for the
+ * small copies the games make (a runtime call each). */
 void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
+    if ((((uintptr_t)d | (uintptr_t)s) & 3) == 0) {
+        for (; n >= 4; n -= 4, d += 4, s += 4)
+            *(uint32_t *)(void *)d = *(const uint32_t *)(const void *)s;
+    }
     while (n--)
         *d++ = *s++;
     return dst;
@@ -41,6 +48,11 @@ void *memmove(void *dst, const void *src, size_t n)
 void *memset(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
+    if (((uintptr_t)d & 3) == 0) {
+        uint32_t w = (unsigned char)c * 0x01010101u;
+        for (; n >= 4; n -= 4, d += 4)
+            *(uint32_t *)(void *)d = w;
+    }
     while (n--)
         *d++ = (unsigned char)c;
     return dst;
