@@ -254,9 +254,9 @@ cross: deps-check
 	@PURE_SRC="$(PURE_SRC)" STD="$(STD)" WARN="$(WARN)" tests/cross/cross_build.sh
 
 cppcheck:
-	@echo "  CPPCHECK core games server"
+	@echo "  CPPCHECK core games server libreplay wasm"
 	$(Q)cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability,performance \
-	  --inline-suppr --suppress=missingIncludeSystem -I core core games server
+	  --inline-suppr --suppress=missingIncludeSystem -I core core games server libreplay wasm
 
 # libFuzzer over the submission path (tests/fuzz/); FUZZ_SECONDS per run.
 FUZZ_SECONDS ?= 60
