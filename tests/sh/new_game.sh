@@ -44,17 +44,18 @@ if ! out=$(mk -j2 "$build/replayd" lib 2>&1); then
 fi
 ok "the copy builds in $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s"
 gen=$("$build/replayd" gen demo 1 1 2>&1)
-[ "$gen" = '{"game":"demo","version":1,"level":1,"seed":1,"cells":4,"limit_ms":10000,"prize":3}' ] &&
+[ "$gen" = '{"game":"demo","version":1,"level":1,"seed":1,"cells":4,"limit_ms":10000,"prize":3,"plan":[{"t":1000,"cell":3}]}' ] &&
   ok "replayd gen demo 1 1: $gen" || bad "gen: $gen"
 if out=$(tools/conform --ref "$build/conform-ref" --vectors games/demo --games demo --seeds 10 -- \
-         "$build/conform-ref" 2>&1) && echo "$out" | grep -qE '^demo +19/19 +10/10 +pass$'; then
+         "$build/conform-ref" 2>&1) && echo "$out" | grep -qE '^demo +20/20 +10/10 +pass$'; then
   ok "the conformance runner passes its vectors and 10 held-out seeds: $(echo "$out" | grep '^demo' | tr -s ' ')"
 else
   bad "conform: $(echo "$out" | tail -12)"
 fi
 
 port=$((20000 + RANDOM % 20000))
-"$build/replayd" serve --listen "127.0.0.1:$port" --data "$tmp/data" >"$tmp/server.log" 2>&1 &
+"$build/replayd" serve --listen "127.0.0.1:$port" --data "$tmp/data" \
+  --set plausibility_slack_ms=600000 >"$tmp/server.log" 2>&1 &
 pid=$!
 games=""
 for _ in $(seq 1 50); do
@@ -65,5 +66,19 @@ echo "$games" | node -e '
   const j = JSON.parse(require("fs").readFileSync(0, "utf8"));
   const list = Array.isArray(j) ? j : j.games;
   const d = list.find((g) => g.name === "demo");
-  process.exit(d && d.levels === 3 && list.length === 7 ? 0 : 1)' 2>/dev/null &&
-  ok "GET /v1/games lists demo (levels 3) after the six games" || bad "GET /v1/games: ${games:0:300} $(tail -3 "$tmp/server.log")"
+  process.exit(d && d.levels === 15 && list.length === 7 ? 0 : 1)' 2>/dev/null &&
+  ok "GET /v1/games lists demo (15 levels) after the six games" || bad "GET /v1/games: ${games:0:300} $(tail -3 "$tmp/server.log")"
+
+# A seed for the new game, its plan (from replayd gen) submitted and scored.
+api="http://127.0.0.1:$port"
+token=$(curl -fsS -X POST "$api/v1/players" -H 'Content-Type: application/json' -d '{"name":"demo player"}' |
+  node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0, "utf8")).token)')
+seed=$(curl -fsS -X POST "$api/v1/seeds" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+  -d '{"game":"demo","level":5}')
+value=$(echo "$seed" | node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(0, "utf8")).seed))')
+st=$(echo "$seed" | node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0, "utf8")).seed_token)')
+plan=$("$build/replayd" gen demo 5 "$value" | node -e 'process.stdout.write(JSON.stringify(JSON.parse(require("fs").readFileSync(0, "utf8")).plan))')
+score=$(curl -sS -X POST "$api/v1/scores" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+  -d "{\"seed_token\":\"$st\",\"moves\":$plan}")
+echo "$score" | grep -q '"verified":true' && echo "$score" | grep -q '"score":100,' &&
+  ok "a demo run (its plan) is submitted and scores 100" || bad "submit: $score"
