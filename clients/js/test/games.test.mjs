@@ -19,7 +19,12 @@ test('loadGames picks WebAssembly, and falls back to the port when it cannot loa
   const fallback = await loadGames({ wasm: join(root, 'no-such-file.wasm') });
   assert.equal(fallback.backend, 'js');
   assert.ok(fallback.error);
-  assert.deepEqual([...fallback.names].sort(), [...wasm.names].sort());
+  // The port has the six games of the vectors; a game added since (make
+  // new-game) is in the WebAssembly build only until someone ports it.
+  for (const n of ['schulte', 'pipes', 'target-sums', 'opposites', 'contraption', 'driftlings']) {
+    assert.ok(fallback.names.includes(n) && wasm.names.includes(n), n);
+  }
+  for (const n of fallback.names) assert.ok(wasm.names.includes(n), `${n} is in the WebAssembly build too`);
   await assert.rejects(loadGames({ backend: 'wasm', wasm: join(root, 'no-such-file.wasm') }));
 });
 
