@@ -170,10 +170,10 @@ $(REPLAY_A): $(REPLAY_OBJ)
 	@$(if $(V),,echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(REPLAY_SO): $(REPLAY_OBJ)
+$(REPLAY_SO): $(REPLAY_OBJ) libreplay/replay.map
 	@$(if $(V),,echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,-soname,libreplay.so.$(REPLAY_ABI) -Wl,--no-undefined $(OPT) $(LDFLAGS) \
-	  $^ -o $@
+	$(Q)$(CC) -shared -Wl,-soname,libreplay.so.$(REPLAY_ABI) -Wl,--no-undefined \
+	  -Wl,--version-script=libreplay/replay.map $(OPT) $(LDFLAGS) $(REPLAY_OBJ) -o $@
 	$(Q)ln -sf libreplay.so.$(VERSION) $(BUILD)/libreplay.so.$(REPLAY_ABI)
 	$(Q)ln -sf libreplay.so.$(REPLAY_ABI) $(BUILD)/libreplay.so
 

@@ -41,6 +41,10 @@ typedef struct state_head {
 
 _Static_assert(GAME_MAX_EXTRAS == RP_MAX_EXTRAS, "rp_result holds every extra");
 _Static_assert(GAME_MAX_FIELDS == RP_MAX_FIELDS, "a move has at most RP_MAX_FIELDS values");
+/* ABI 1's one struct: its layout never changes (a new field means ABI 2). */
+_Static_assert(sizeof(rp_result) == 88 && offsetof(rp_result, score) == 8 &&
+                   offsetof(rp_result, extra) == 24,
+               "rp_result keeps ABI 1's layout");
 
 static const game *game_of(const rp_game *rg)
 {

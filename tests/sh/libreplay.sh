@@ -29,9 +29,15 @@ for f in usr/include/replay.h usr/lib/libreplay.a usr/lib/libreplay.so usr/lib/l
 done
 soname=$(objdump -p "$stage/usr/lib/libreplay.so" 2>/dev/null | awk '/SONAME/ { print $2 }')
 [ "$soname" = libreplay.so.1 ] && ok "soname libreplay.so.1" || bad "soname: $soname"
-# Only the ABI is exported from the shared library.
-others=$(nm -D --defined-only "$stage/usr/lib/libreplay.so" | awk '{ print $3 }' | grep -v '^rp_' | head -3)
-[ -z "$others" ] && ok "exports only rp_ symbols" || bad "exports $others"
+# Only the ABI is exported from the shared library, every symbol in the
+# version node REPLAY_1, exactly the list of libreplay/abi-1.symbols (a new
+# function goes into a new node and a new list, deliberately).
+syms=$(nm -D --defined-only "$stage/usr/lib/libreplay.so" | awk '$2 != "A" { print $3 }')
+others=$(echo "$syms" | grep -v '^rp_.*@@REPLAY_1$' | head -3)
+[ -z "$others" ] && ok "exports only rp_ symbols, each versioned REPLAY_1" || bad "exports $others"
+extra=$(diff <(echo "$syms" | sed 's/@.*//' | sort) "$root/libreplay/abi-1.symbols" | grep '^[<>]' | head -5 | tr '\n' ' ')
+[ -z "$extra" ] && ok "the exported symbols are ABI 1's ($(wc -l <"$root/libreplay/abi-1.symbols") functions)" ||
+  bad "the ABI differs from libreplay/abi-1.symbols: $extra"
 
 export PKG_CONFIG_PATH="$stage/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage"
 cp "$root/tests/sh/libreplay_client.c" "$work/client.c"
