@@ -381,6 +381,6 @@ run: all
 	$(BIN)/replayd serve
 
 clean:
-	rm -rf build bin
+	rm -rf build bin clients/js/vendor
 
 -include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)
