@@ -92,7 +92,7 @@ FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
 
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
         cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate \
-        lib install-lib wasm deps-wasm new-game bench-kit
+        lib install-lib wasm deps-wasm new-game bench-kit client-deps
 
 all: deps $(BIN)/replayd lib
 
@@ -116,6 +116,14 @@ contract-deps: deps-test $(CONTRACT_MODULES)
 $(CONTRACT_MODULES): tests/contract/package.json tests/contract/package-lock.json
 	@echo "  NPM     tests/contract (npm ci)"
 	$(Q)cd tests/contract && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+
+# clients/js's pinned typescript (its declarations are type-checked in make test).
+CLIENT_MODULES := clients/js/node_modules/.package-lock.json
+client-deps: deps-test $(CLIENT_MODULES)
+$(CLIENT_MODULES): clients/js/package.json clients/js/package-lock.json
+	@echo "  NPM     clients/js (npm ci)"
+	$(Q)cd clients/js && npm ci --no-audit --no-fund --loglevel=error >/dev/null
 	@touch $@
 
 # ------------------------------------------------------------------- build
@@ -230,7 +238,7 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
 unit-bins: $(TEST_BIN) $(BUILD)/replayd
 
 # ------------------------------------------------------------------- tests
-test: deps-test contract-deps
+test: deps-test contract-deps client-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) unit-bins $(BIN)/replayd lib wasm
 	@node clients/js/scripts/vendor.mjs >/dev/null
 	@tests/run.sh $(BUILD)
@@ -238,7 +246,7 @@ test: deps-test contract-deps
 # -Werror, the whole suite under ASan+UBSan, the cross-build determinism
 # check, cppcheck, the fuzzer, then the Debian package and lintian (under a
 # minute; the chroot install is make deb-check, not here).
-check: deps-check contract-deps
+check: deps-check contract-deps client-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins lib wasm
 	@node clients/js/scripts/vendor.mjs >/dev/null
 	@HOSTILE_LONG=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -1,0 +1,29 @@
+// Compiled (never run) by test/types.test.mjs with tsc --strict: the
+// declarations of index.d.ts describe how an app uses the package.
+import { loadGames, play, Client, ApiError, verifyReceipt, receiptRecord, movesHash, type Move, type Game } from 'replayd-client';
+
+export async function app(): Promise<number> {
+  const games = await loadGames({ backend: 'auto' });
+  const backend: 'wasm' | 'js' = games.backend;
+  const api = new Client({ baseUrl: 'http://localhost:8080', retries: 3, backoffMs: 100 });
+  const me = await api.register('ann');
+  const seed = await api.seed({ game: 'schulte', level: 1 });
+  const g: Game = games.game(seed.game);
+  const level = g.generate(seed.version, seed.level, seed.seed);
+  const moves: Move[] = [{ t: 400, cell: 8 }];
+  const local = play(g, level, moves);
+  let score = local.result ? local.result.score : 0;
+  try {
+    const s = await api.submit(seed.seed_token, moves);
+    score = s.score;
+    const v = await verifyReceipt(receiptRecord(me.player_id, seed, s), await api.keys(), { moves, fields: g.fieldsOf(seed.version) });
+    if (!v.ok) throw new Error(v.reason);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 422) return -1;
+    throw e;
+  }
+  for await (const page of api.boardPages({ game: 'schulte', level: 1 }, { limit: 10 })) score += page.entries.length;
+  const around = await api.aroundMe({ date: '2026-12-03' }, { around: 2 });
+  const hash: string = movesHash(g.fieldsOf(seed.version), moves);
+  return score + around.me.rank + hash.length + backend.length;
+}
