@@ -12,8 +12,8 @@
 // filled at issue, the replay with the port's game code (rejections are 422
 // and recorded), the plausibility check (claimed time against time since
 // issue, +1% +100 ms), an Ed25519 receipt, then one transaction: re-read the
-// token, insert the score, mark the token redeemed, keep the level best,
-// read the rank. Not a product: no rate limits, dailies, boards or retries
+// token, look for another player's identical run, insert the score, mark
+// the token redeemed, keep the level best, read the rank. Not a product: no rate limits, dailies, boards or retries
 // of the same moves; it exists to be measured beside replayd.
 //
 //   node tests/bench/node_ref/server.mjs --listen 127.0.0.1:0 --data DIR
@@ -84,6 +84,7 @@ const st = {
   bestInsert: db.prepare('INSERT INTO level_bests (game, level, score, seq, player_id) VALUES (?, ?, ?, ?, ?)'),
   rank: db.prepare(`SELECT COUNT(*) AS above FROM level_bests
                     WHERE game = ? AND level = ? AND (score > ? OR (score = ? AND seq < ?))`),
+  sameRun: db.prepare('SELECT 1 FROM scores WHERE seed = ? AND moves_hash = ? AND player_id <> ? LIMIT 1'),
   rejectionInsert: db.prepare(`INSERT INTO rejections (nonce, player_id, reason, move_index, received_at,
                                moves_hash, moves_json) VALUES (?, ?, ?, ?, ?, ?, ?)`),
 };
@@ -309,6 +310,8 @@ function writeScore(w) {
   const tok = st.tokenGet.get(t.nonce);
   if (!tok) return new HttpError(400, 'invalid_seed_token', 'the seed token is not on record');
   if (tok.redeemed) return new HttpError(409, 'token_used', 'this seed token was already redeemed');
+  if (st.sameRun.get(t.seed, w.hash, w.playerId))
+    return new HttpError(409, 'duplicate_run', "these moves are another player's run on the same level and seed");
   const seq = Number(st.scoreInsert.run(s.scoreId, t.nonce, w.playerId, t.game, t.level, t.seed, t.version, s.score,
     w.result.completed ? 1 : 0, w.now, w.hash, s.receipt, w.canon, JSON.stringify(w.result)).lastInsertRowid);
   st.tokenRedeem.run(seq, w.result.completed ? 'completed' : 'incomplete', t.nonce);
