@@ -399,8 +399,8 @@ static int register_players(int port, int n, char **bearers)
 }
 
 /* The honesty check, before a server is timed: a submission whose moves are
- * wrong (one move taps a cell outside the board) must be rejected by the
- * replay (422 replay_rejected), and a token with an altered MAC must be
+ * wrong (its second move taps a cell outside the board) must be rejected by
+ * the replay (422 replay_rejected, reason cell_out_of_range, move 1), and a token with an altered MAC must be
  * refused (400), so a server that answered 200 to anything could not be
  * timed. Returns 0 when both are refused. */
 static int honesty_check(const char *who, int port, const game *g, const char *bearer)
@@ -425,23 +425,32 @@ static int honesty_check(const char *who, int port, const game *g, const char *b
     char *text = json_dumps(body, JSON_COMPACT);
     resp = NULL;
     int st = conn_request(&c, "POST", "/v1/scores", bearer, text, &resp);
-    if (st != 422 || !resp || !strstr(resp, "replay_rejected")) {
-        fprintf(stderr, "bench_http: %s accepted wrong moves (%d %s)\n", who, st, resp ? resp : "");
+    /* refused by the replay itself (not by the time check that follows it) */
+    json_t *ans = st == 422 && resp ? json_loads(resp, 0, NULL) : NULL;
+    const json_t *err = json_object_get(ans, "error");
+    const char *code = json_string_value(json_object_get(err, "code"));
+    const char *reason = json_string_value(json_object_get(err, "reason"));
+    bool refused = code && strcmp(code, "replay_rejected") == 0 && reason &&
+                   strcmp(reason, "cell_out_of_range") == 0 && json_integer_value(json_object_get(err, "move")) == 1;
+    json_decref(ans);
+    if (!refused) {
+        fprintf(stderr, "bench_http: %s did not reject wrong moves in its replay (%d %s)\n", who, st, resp ? resp : "");
         bad = 1;
     }
     free(resp);
     free(text);
-    /* the same body with the token's last character changed (its MAC) */
+    /* the same body with a character of the token's MAC changed (not the
+     * last one, whose low bits base64 may ignore) */
     const char *tok = json_string_value(json_object_get(s, "seed_token"));
     char *forged = strdup(tok);
     size_t len = strlen(forged);
-    forged[len - 1] = forged[len - 1] == 'A' ? 'B' : 'A';
+    forged[len - 10] = forged[len - 10] == 'A' ? 'B' : 'A';
     json_object_set_new(body, "seed_token", json_string(forged));
     text = json_dumps(body, JSON_COMPACT);
     resp = NULL;
     st = conn_request(&c, "POST", "/v1/scores", bearer, text, &resp);
     if (st != 400 || !resp || !strstr(resp, "invalid_seed_token")) {
-        fprintf(stderr, "bench_http: %s accepted a forged token (%d %s)\n", who, st, resp ? resp : "");
+        fprintf(stderr, "bench_http: %s did not refuse a forged token (%d %s)\n", who, st, resp ? resp : "");
         bad = 1;
     }
     free(resp);
