@@ -46,7 +46,8 @@ APT_BUILD := $(foreach l,$(LIBS),$(word 2,$(subst =, ,$(l)))) pkg-config gcc lib
 APT_TEST := nodejs:node npm:npm curl sqlite3 openssl man-db:man systemd:systemd-analyze
 APT_CHECK := clang libclang-rt-14-dev cppcheck gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
              qemu-user
-APT_BENCH := wrk
+# better-sqlite3 (the bench's Node.js reference) builds from source with node-gyp.
+APT_BENCH := wrk g++:g++ make:make python3:python3
 APT_DEB := dpkg-dev debhelper lintian
 APT_DEB_CHECK := debootstrap
 
@@ -196,7 +197,18 @@ fuzz: deps-check
 	@grep -E "stat::number_of_executed_units|stat::peak_rss_mb" build/fuzz/log.txt | sed 's/^/  /'
 
 # ------------------------------------------------------------ bench, vectors
-bench: deps-bench
+# The Node.js reference server's modules (bench_http times it beside
+# replayd; BENCH_NODE=0 leaves it out). better-sqlite3 builds from source
+# against the installed Node's headers, so nothing is downloaded but the
+# npm packages.
+NODE_REF_MODULES := tests/bench/node_ref/node_modules/.package-lock.json
+NODE_HEADERS := $(if $(wildcard /usr/include/node/node.h),npm_config_nodedir=/usr)
+$(NODE_REF_MODULES): tests/bench/node_ref/package.json tests/bench/node_ref/package-lock.json
+	@echo "  NPM     tests/bench/node_ref (npm ci)"
+	$(Q)cd tests/bench/node_ref && $(NODE_HEADERS) npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+
+bench: deps-bench $(if $(filter 0,$(BENCH_NODE)),,$(NODE_REF_MODULES))
 	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BIN)/replayd
 	@for b in $(filter-out %/bench_peer,$(BENCH_BIN)); do $$b || exit 1; done
 	@tests/bench/peer.sh $(BUILD)
