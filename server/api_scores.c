@@ -131,6 +131,9 @@ static void score_committed(request *r)
     case STORE_LIMIT:
         reply_burned(r);
         break;
+    case STORE_BANNED: /* banned after this request was authenticated */
+        reply_error(r, 403, "banned", "this player is banned");
+        break;
     default:
         api_store_error(r, w->status);
     }
@@ -324,6 +327,10 @@ void api_scores_submit(request *r)
     store_player player;
     if (!api_auth(r, &player))
         return;
+    if (player.banned) {
+        reply_error(r, 403, "banned", "this player is banned");
+        return;
+    }
     char key[24];
     snprintf(key, sizeof key, "%lld", (long long)player.id);
     if (!ratelimit_allow(&r->app->limits, "scores", key, r->live->rate_scores_per_player,
@@ -417,6 +424,11 @@ void api_score_get(request *r)
                             sc.receipt, "moves_public", moves_public, "moves",
                             moves ? moves : moves_public ? json_array() : json_null(), "result",
                             result ? result : json_null());
+    /* an operator's void shows, with its reason: the audit hides nothing */
+    if (sc.voided_at) {
+        json_object_set_new(out, "status", json_string("voided"));
+        json_object_set_new(out, "void_reason", json_string(sc.void_reason));
+    }
     if (play_is_daily(&sc.p)) {
         char date[11], when[32];
         play_date(&sc.p, date);

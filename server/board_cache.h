@@ -48,4 +48,12 @@ void board_cache_release(board_slot *slot);
  * not in memory is left alone (its load will read the entry from SQL). */
 store_status board_cache_offer(board_cache *c, const store_board *b, const rank_entry *e);
 
+/* Sets the player's entry on board b to e (NULL: off the board) as one
+ * step under the board's write lock: a reader sees the board before or
+ * after, never without the old entry and without the new one. A board
+ * being loaded is loaded again once its load returns (that load may have
+ * read the rows before the change); a board not in memory is left alone. */
+store_status board_cache_set(board_cache *c, const store_board *b, int64_t player_id,
+                             const rank_entry *e);
+
 #endif
