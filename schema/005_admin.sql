@@ -6,8 +6,8 @@
 -- - scores.voided_at / void_reason: a voided score is off every board
 --   (and restorable: its status stays what it was).
 -- - scores.suspicion: the weighted combination of the score's features
---   (docs/OPERATIONS.md); scores.reviewed_at: when an operator approved,
---   voided or restored it (NULL: still in the review queue when suspicion > 0).
+--   (docs/OPERATIONS.md); scores.reviewed_at: when an operator approved or
+--   voided it (NULL: still in the review queue).
 -- A score is on its board when status = 'ranked', it is not voided and its
 -- player is not banned; level_bests holds each player's best such score.
 
@@ -34,9 +34,9 @@ ALTER TABLE scores ADD COLUMN reviewed_at INTEGER;
 
 -- a player's scores by board: the next best after a void, a ban's boards
 CREATE INDEX scores_player ON scores (player_id, game, level, score DESC, seq);
--- the review queue: unreviewed scores with a suspicion, highest first
+-- the review queue: scores no operator has looked at, highest suspicion first
 CREATE INDEX scores_review ON scores (suspicion DESC, seq)
-    WHERE suspicion > 0 AND reviewed_at IS NULL AND voided_at IS NULL;
+    WHERE reviewed_at IS NULL AND voided_at IS NULL;
 -- rejections by time, for GET /v1/admin/rejections without a player
 CREATE INDEX rejections_time ON rejections (received_at, id);
 -- the banned players, which a daily board load leaves out

@@ -39,6 +39,8 @@ typedef struct submission {
     long n;
     uint8_t hash[STORE_HASH_BYTES];
     json_t *result;   /* the verified result, kept as JSON for the reply */
+    json_t *features; /* the review's features (fairplay_features) */
+    int64_t suspicion;
     store_write w;    /* the record handed to the writer */
 } submission;
 
@@ -49,6 +51,7 @@ static void submission_free(void *p)
         return;
     free(s->moves);
     json_decref(s->result);
+    json_decref(s->features);
     if (s->w.kind == STORE_WRITE_SCORE) {
         store_score_clear(&s->w.u.score.score);
         store_score_clear(&s->w.u.score.existing);
@@ -261,7 +264,12 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
     sc->outcome = fairplay_outcome(&r->app->cfg, res, elapsed_ms);
     sc->timed = res->duration_ms >= 0;
     json_t *signals = fairplay_signals(&r->app->cfg, res, elapsed_ms);
+    if (signals && s->features)
+        json_object_set(signals, "features", s->features);
     sc->signals_json = signals ? json_dumps(signals, JSON_COMPACT) : NULL;
+    sc->suspicion = s->suspicion;
+    sc->duplicate_weight = FAIRPLAY_W_DUPLICATE;
+    sc->review_threshold = r->app->cfg.review_hold_threshold;
     json_decref(signals);
     sc->received_at = r->started_us / 1000;
     memcpy(sc->moves_hash, s->hash, sizeof sc->moves_hash);
@@ -363,6 +371,10 @@ void api_scores_submit(request *r)
                                    level) == GEN_OK;
     if (rebuilt)
         replay_run(g, level, state, s->moves, (size_t)s->n, NULL, &rep);
+    /* measured here, while the level is at hand */
+    if (rebuilt && !rep.rejected)
+        s->features = fairplay_features(&r->app->cfg, g, level, s->t.p.version, s->moves, (size_t)s->n,
+                                        rep.applied, &rep.result, now - s->t.issued_at, &s->suspicion);
     free(level);
     free(state);
     if (!rebuilt) {

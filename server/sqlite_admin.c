@@ -580,7 +580,7 @@ static store_status read_review(conn *c, const store_admin_query *q, json_t **ou
                                " s.daily_date, s.score, s.status, s.suspicion, s.signals, s.received_at,"
                                " p.banned_at IS NOT NULL"
                                " FROM scores s JOIN players p ON p.id = s.player_id"
-                               " WHERE s.suspicion > 0 AND s.reviewed_at IS NULL AND s.voided_at IS NULL"
+                               " WHERE s.reviewed_at IS NULL AND s.voided_at IS NULL"
                                " AND (s.suspicion < ?1 OR (s.suspicion = ?1 AND s.seq > ?2))"
                                " ORDER BY s.suspicion DESC, s.seq ASC LIMIT ?3");
     if (!st)

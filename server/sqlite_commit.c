@@ -361,8 +361,10 @@ static store_status run_score(store_db *db, conn *c, store_write *w)
     checked = check_duplicate(db, c, sc);
     if (checked != STORE_OK)
         return checked;
-    /* above review_hold_threshold: off the boards until approved */
-    if (sc->review_hold)
+    /* at review_hold_threshold: off the boards until approved */
+    if (sc->duplicate_of)
+        sc->suspicion += sc->duplicate_weight;
+    if (sc->review_threshold > 0 && sc->suspicion >= sc->review_threshold)
         sc->status = SCORE_HELD;
     sqlite3_stmt *st = sq_stmt(c, ST_SCORE_INSERT);
     if (!st)

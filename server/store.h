@@ -135,8 +135,9 @@ typedef struct store_score {
     char *moves_json;   /* owned */
     char *result_json;  /* owned */
     char *signals_json; /* owned: facts measured at verification, a JSON object */
-    int64_t suspicion;  /* the features' weighted sum (fairplay.h); held for review above the threshold */
-    bool review_hold;   /* in: held off the boards until approved (suspicion at the threshold) */
+    int64_t suspicion;  /* the features' weighted sum (fairplay.h); the store adds duplicate_weight */
+    int64_t duplicate_weight; /* in: added to suspicion when the store finds the run a duplicate */
+    int64_t review_threshold; /* in: a suspicion at or above it is held until approved (0: never) */
     int64_t voided_at;  /* read: when an operator voided it, or 0 */
     char void_reason[STORE_REASON_TEXT_MAX + 1]; /* read */
 } store_score;
