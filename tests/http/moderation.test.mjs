@@ -5,6 +5,8 @@
 // in the append-only admin_log.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { startServer, call, register, seed, solve, solveSchulte, ADMIN_TOKEN } from './harness.mjs';
 
 let srv;
@@ -58,24 +60,36 @@ test('void of a rank-1 level score: the next best takes its place, ranks move up
   assert.equal(before[0].score_id, aBest.score_id);
   assert.ok(aNext.score < before[1].score && aNext.score > before[2].score, 'a\'s next best lies between b and c');
 
-  // Readers in a loop (bounded) while the void commits: every answer whole, 4 entries.
+  // Three readers in a loop (bounded) while voids and restores commit:
+  // every answer whole, always 4 entries, a's entry either its best or its
+  // next best and never both.
   let stop = false, reads = 0;
-  const reader = (async () => {
+  const reader = async () => {
     for (let i = 0; i < 5000 && !stop; i++) {
       const e = await board(path);
       assertWhole(e, `read ${i}`);
       assert.equal(e.length, 4, `read ${i}: ${e.length} entries`);
+      const mine = e.filter((x) => x.player_id === a.player_id).map((x) => x.score_id);
+      assert.ok(mine[0] === aBest.score_id || mine[0] === aNext.score_id, `read ${i}: ${mine}`);
       reads++;
     }
-  })();
+  };
+  const readers = [reader(), reader(), reader()];
+  for (let cycle = 0; cycle < 5; cycle++) {
+    const v = await admin('POST', `/v1/admin/scores/${aBest.score_id}/void`, { reason: 'cycle' });
+    assert.equal(v.status, 200, v.text);
+    const r = await admin('POST', `/v1/admin/scores/${aBest.score_id}/restore`, { reason: 'cycle' });
+    assert.equal(r.status, 200, r.text);
+  }
   const voided = await admin('POST', `/v1/admin/scores/${aBest.score_id}/void`, { reason: 'scripted run', operator: 'mod-anna' });
   assert.equal(voided.status, 200, voided.text);
   assert.equal(voided.json.boards.length, 1);
   assert.equal(voided.json.boards[0].entry.score_id, aNext.score_id, 'the board takes a\'s next best');
   for (let i = 0; i < 20; i++) await board(path); // a few reads after the commit too
   stop = true;
-  await reader;
-  assert.ok(reads > 0, 'the reader read while the void ran');
+  await Promise.all(readers);
+  assert.ok(reads >= 20, `the readers read while the voids ran (${reads})`);
+  console.log(`board reads during 11 voids and restores: ${reads}`);
 
   const afterVoid = await board(path);
   assertWhole(afterVoid, 'after void');
@@ -111,10 +125,13 @@ test('void of a rank-1 level score: the next best takes its place, ranks move up
 
   const log = await logOf();
   const mine = log.filter((l) => l.target === aBest.score_id);
-  assert.deepEqual(mine.map((l) => l.action), ['void', 'restore']);
-  assert.equal(mine[0].reason, 'scripted run');
-  assert.match(mine[0].actor, /^mod-anna@127\.0\.0\.1$/);
-  assert.equal(typeof mine[0].at_ms, 'number');
+  assert.deepEqual(mine.map((l) => l.action), [...Array(5).fill(['void', 'restore']).flat(), 'void', 'restore']);
+  const named = mine[10];
+  assert.equal(named.reason, 'scripted run');
+  assert.match(named.actor, /^mod-anna@127\.0\.0\.1$/);
+  assert.equal(typeof named.at_ms, 'number');
+  assert.equal(named.detail.board_entry_seq > 0, true);
+  assert.match(mine[0].actor, /^admin@/);
 });
 
 test('ban: entries leave the daily and level boards, tokens and scores are refused 403 banned; unban puts them back', async () => {
@@ -216,4 +233,11 @@ test('rename, the player view (404 for nobody, counts), rejections paged and fil
   // every entry has who, what, on what, why, when
   for (const l of log) for (const k of ['id', 'at_ms', 'actor', 'action', 'target', 'reason']) assert.ok(k in l, k);
   assert.equal((await call(srv, 'GET', '/v1/admin/log')).status, 401, 'the log is behind the admin token');
+  // append-only: the database itself refuses to change or drop a row
+  for (const sql of ["UPDATE admin_log SET reason = 'edited'", 'DELETE FROM admin_log']) {
+    const r = spawnSync('sqlite3', [join(srv.dir, 'replayd.db'), sql], { encoding: 'utf8' });
+    assert.notEqual(r.status, 0, sql);
+    assert.match(r.stderr, /admin_log is append-only/);
+  }
+  assert.equal((await logOf()).length, log.length, 'nothing changed');
 });
