@@ -518,11 +518,16 @@ static store_status read_rejections(conn *c, const store_admin_query *q, json_t 
     int64_t before, unused;
     if (!parse_cursor(q->cursor, &before, &unused))
         return STORE_CONFLICT;
-    sqlite3_stmt *st = prep(c, "SELECT id, nonce, player_id, game, level, seed, version, reason,"
-                               " move_index, received_at, moves_hash, moves_json FROM rejections"
-                               " WHERE (?1 = 0 OR player_id = ?1) AND (?2 IS NULL OR game = ?2)"
-                               " AND received_at >= ?3 AND (?4 = 0 OR id < ?4)"
-                               " ORDER BY id DESC LIMIT ?5");
+    /* only the filters given, so SQLite can pick the player's index
+     * (rejections_player) or walk ids backwards */
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT id, nonce, player_id, game, level, seed, version, reason, move_index,"
+             " received_at, moves_hash, moves_json FROM rejections WHERE 1%s%s%s%s"
+             " ORDER BY id DESC LIMIT ?5",
+             q->player_id ? " AND player_id = ?1" : "", q->g ? " AND game = ?2" : "",
+             q->since ? " AND received_at >= ?3" : "", before ? " AND id < ?4" : "");
+    sqlite3_stmt *st = prep(c, sql);
     if (!st)
         return STORE_ERROR;
     sqlite3_bind_int64(st, 1, q->player_id);
