@@ -85,6 +85,7 @@ test('a floor-paced bot and a human-like player on the same levels: the queue pu
   assert.equal(cursor, null, 'the queue ends');
   assert.deepEqual(items.map((it) => it.player_id), [b.player_id, b.player_id, h.player_id, h.player_id], JSON.stringify(items.map((it) => [it.name, it.suspicion])));
   for (let i = 1; i < items.length; i++) assert.ok(items[i - 1].suspicion >= items[i].suspicion, 'highest suspicion first');
+  console.log('suspicion in queue order:', items.map((it) => `${it.name} level ${it.level}: ${it.suspicion}`).join(', '));
   const [botItem] = items;
   const humanItem = items[items.length - 1];
   assert.ok(botItem.suspicion >= 600, `bot ${botItem.suspicion}`);
