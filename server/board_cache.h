@@ -4,7 +4,8 @@
  * Each board is a rank_board behind its own rwlock. A board is loaded from
  * the backend the first time it is read (through the board_load_fn given at
  * creation) and kept current after that by board_cache_offer, which the
- * backend calls after each commit. Offers that arrive while a board is
+ * store calls after each commit, and board_cache_set, which puts an
+ * operator's change (a void, a ban) in place in one step. Offers that arrive while a board is
  * loading are kept and applied to it once the load returns; because an
  * offer keeps a player's best, applying one twice or out of order gives the
  * same board, so a load that already saw a commit is not hurt by its offer.

@@ -583,7 +583,7 @@ static store_status read_review(conn *c, const store_admin_query *q, json_t **ou
         below = INT64_MAX;
     sqlite3_stmt *st = prep(c, "SELECT s.seq, s.score_id, s.player_id, p.name, s.game, s.level,"
                                " s.daily_date, s.score, s.status, s.suspicion, s.signals, s.received_at,"
-                               " p.banned_at IS NOT NULL"
+                               " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0)"
                                " FROM scores s JOIN players p ON p.id = s.player_id"
                                " WHERE s.reviewed_at IS NULL AND s.voided_at IS NULL"
                                " AND (s.suspicion < ?1 OR (s.suspicion = ?1 AND s.seq > ?2))"
@@ -617,6 +617,8 @@ static store_status read_review(conn *c, const store_admin_query *q, json_t **ou
             sqlite3_column_int(st, 12) != 0);
         if (date && date[0])
             json_object_set_new(item, "date", json_string(date));
+        if (sqlite3_column_int64(st, 13))
+            json_object_set_new(item, "duplicate_of_seq", json_integer(sqlite3_column_int64(st, 13)));
         json_t *pf = player_features(c, player, q->now, &res);
         json_object_set_new(item, "player_features", pf ? pf : json_null());
         json_array_append_new(items, item);

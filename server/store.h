@@ -7,6 +7,9 @@
  * backends). Above the backend, the store owns what every backend shares:
  * the writer queue that group-commits writes, the leaderboards held in
  * memory (board_cache.h) and the cache of player names shown on boards.
+ * Operators' actions (STORE_WRITE_ADMIN) are writes like the others: their
+ * board changes reach the boards in memory on the writer thread, in order
+ * with the scores committed around them.
  *
  * Writes are asynchronous records: the caller fills a store_write, hands it
  * to store_write_async and gets it back through its `done` callback, once,
