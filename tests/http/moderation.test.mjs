@@ -241,3 +241,36 @@ test('rename, the player view (404 for nobody, counts), rejections paged and fil
   }
   assert.equal((await logOf()).length, log.length, 'nothing changed');
 });
+
+test('the database agrees with the boards in memory: after a restart the boards load as the actions left them', async () => {
+  const one = await startServer({ admin: ADMIN_TOKEN, args: ['--set', 'plausibility_slack_ms=600000'] });
+  const dir = one.dir;
+  const level = 5;
+  const runOn = async (s, p, gap) => {
+    const t = await seed(s, p.token, { game: 'schulte', level });
+    const r = await call(s, 'POST', '/v1/scores', { token: p.token, body: { seed_token: t.seed_token, moves: solveSchulte(level, t.seed, gap) } });
+    assert.equal(r.status, 200, r.text);
+    return r.json;
+  };
+  const path = `/v1/leaderboards/schulte/${level}`;
+  const read = async (s) => (await call(s, 'GET', path)).json.entries.map((e) => e.score_id);
+  let a, b, best, next, other, live;
+  try {
+    [a, b] = [await register(one, 'a'), await register(one, 'b')];
+    best = await runOn(one, a, 200);
+    next = await runOn(one, a, 260);
+    other = await runOn(one, b, 230);
+    assert.deepEqual(await read(one), [best.score_id, other.score_id]);
+    assert.equal((await call(one, 'POST', `/v1/admin/scores/${best.score_id}/void`, { token: ADMIN_TOKEN, body: { reason: 'x' } })).status, 200);
+    assert.equal((await call(one, 'POST', `/v1/admin/players/${b.player_id}/ban`, { token: ADMIN_TOKEN, body: { reason: 'y' } })).status, 200);
+    live = await read(one);
+    assert.deepEqual(live, [next.score_id]);
+  } finally { await one.stop(); }
+  const two = await startServer({ dataDir: dir, admin: ADMIN_TOKEN });
+  try {
+    assert.deepEqual(await read(two), live, 'loaded from the database: the same board');
+    assert.equal((await call(two, 'POST', `/v1/admin/players/${b.player_id}/unban`, { token: ADMIN_TOKEN })).status, 200);
+    assert.equal((await call(two, 'POST', `/v1/admin/scores/${best.score_id}/restore`, { token: ADMIN_TOKEN })).status, 200);
+    assert.deepEqual(await read(two), [best.score_id, other.score_id]);
+  } finally { await two.stop(); two.cleanup(); }
+});
