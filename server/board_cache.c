@@ -35,6 +35,7 @@ struct board_slot {
     rank_entry *pending;  /* SLOT_LOADING: offers seen while loading */
     size_t npending, cap;
     bool oom;             /* an offer could not be kept: the load fails */
+    bool stale;           /* SLOT_LOADING: a change came in; the load starts again */
 };
 
 struct board_cache {
@@ -191,16 +192,38 @@ static void recount(board_cache *c, board_slot *s)
     s->bytes = now;
 }
 
+#define LOAD_ATTEMPTS 8
+
 /* Called with the cache mutex held and s in the table as SLOT_LOADING;
  * returns with the mutex held and s either ready or gone (and freed):
  * *empty tells a load that found no entries from a failure. */
 static store_status load_slot(board_cache *c, board_slot *s, const store_board *b, bool *empty)
 {
-    pthread_mutex_unlock(&c->mu);
-    rank_board *fresh = rank_new();
-    store_status st = fresh ? c->load(c->ctx, b, fresh) : STORE_ERROR;
-    pthread_mutex_lock(&c->mu);
-    pthread_rwlock_wrlock(&s->lock);
+    rank_board *fresh = NULL;
+    store_status st = STORE_ERROR;
+    /* a change (board_cache_set) during the load marks it stale: the rows
+     * it read may predate the change, so it reads them again; the offers
+     * it kept so far committed before the new read and are in it */
+    for (int attempt = 0;; attempt++) {
+        pthread_mutex_unlock(&c->mu);
+        fresh = rank_new();
+        st = fresh ? c->load(c->ctx, b, fresh) : STORE_ERROR;
+        pthread_mutex_lock(&c->mu);
+        pthread_rwlock_wrlock(&s->lock);
+        if (!s->stale || st != STORE_OK)
+            break;
+        s->stale = false;
+        s->npending = 0;
+        s->oom = false;
+        pthread_rwlock_unlock(&s->lock);
+        rank_free(fresh);
+        fresh = NULL;
+        if (attempt + 1 == LOAD_ATTEMPTS) {
+            pthread_rwlock_wrlock(&s->lock);
+            st = STORE_BUSY;
+            break;
+        }
+    }
     if (st == STORE_OK && s->oom)
         st = STORE_ERROR;
     for (size_t i = 0; st == STORE_OK && i < s->npending; i++)
@@ -327,6 +350,41 @@ store_status board_cache_offer(board_cache *c, const store_board *b, const rank_
             s->pending[s->npending++] = *e;
         else
             s->oom = true, st = STORE_ERROR;
+    }
+    pthread_rwlock_unlock(&s->lock);
+    pthread_mutex_lock(&c->mu);
+    s->pins--;
+    if (s->state == SLOT_READY) {
+        recount(c, s);
+        evict(c);
+    } else if (s->state == SLOT_DEAD && s->pins == 0) {
+        slot_free(s);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return st;
+}
+
+store_status board_cache_set(board_cache *c, const store_board *b, int64_t player_id,
+                             const rank_entry *e)
+{
+    char key[KEY_MAX];
+    board_key(b, key);
+    pthread_mutex_lock(&c->mu);
+    board_slot *s = find(c, key);
+    if (!s) {
+        pthread_mutex_unlock(&c->mu);
+        return STORE_OK;
+    }
+    s->pins++;
+    pthread_rwlock_wrlock(&s->lock);
+    pthread_mutex_unlock(&c->mu);
+    store_status st = STORE_OK;
+    if (s->state == SLOT_READY) {
+        rank_remove(s->rb, player_id);
+        if (e && rank_offer(s->rb, e) < 0)
+            st = STORE_ERROR;
+    } else {
+        s->stale = true;
     }
     pthread_rwlock_unlock(&s->lock);
     pthread_mutex_lock(&c->mu);

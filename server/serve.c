@@ -123,13 +123,25 @@ static int load_config(config *c, int argc, char **argv)
                 ok = false;
             } else {
                 *eq = '\0';
-                ok = config_set(c, kv, eq + 1, err, sizeof err);
+                /* every process on the machine can read /proc/PID/cmdline */
+                if (strcmp(kv, "admin_token") == 0) {
+                    snprintf(err, sizeof err, "admin_token is not taken from the command line (any "
+                                              "local user can read it there); set admin_token_file "
+                                              "or put it in the config file");
+                    ok = false;
+                } else {
+                    ok = config_set(c, kv, eq + 1, err, sizeof err);
+                }
             }
         }
         if (!ok) {
             fprintf(stderr, "replayd: %s\n", err);
             return EXIT_BAD_INPUT;
         }
+    }
+    if (!config_admin_token(c, err, sizeof err)) {
+        fprintf(stderr, "replayd: %s\n", err);
+        return EXIT_BAD_INPUT;
     }
     return EXIT_OK;
 }

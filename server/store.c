@@ -69,6 +69,26 @@ static void entry_of(const store_score *sc, rank_entry *e)
     memcpy(e->nonce, sc->p.nonce, PLAY_NONCE_BYTES);
 }
 
+/* An operator's action, committed: each board it touched takes the
+ * player's entry as the action left it, in one step per board, in batch
+ * order with the scores around it (all on this one writer thread). */
+static void apply_admin(store *s, const store_write *w)
+{
+    for (int i = 0; i < w->u.admin.n_changes; i++) {
+        const store_board_change *ch = &w->u.admin.changes[i];
+        rank_entry e;
+        memset(&e, 0, sizeof e);
+        e.score = ch->score;
+        e.seq = ch->seq;
+        e.player_id = ch->player_id;
+        e.received_at = ch->received_at;
+        memcpy(e.nonce, ch->nonce, PLAY_NONCE_BYTES);
+        board_cache_set(s->boards, &ch->board, ch->player_id, ch->has_entry ? &e : NULL);
+    }
+    if (w->u.admin.action == ADMIN_RENAME)
+        name_cache_forget(s->names, w->u.admin.player_id);
+}
+
 /* After the commit: offer each new score to the boards in memory, then
  * answer every write. A board that cannot take a durable score is out of
  * memory and says so on its next read. */
@@ -78,6 +98,10 @@ static void run_batch(void *ctx, store_write **batch, int n)
     s->be->commit(s->db, batch, n);
     for (int i = 0; i < n; i++) {
         const store_write *w = batch[i];
+        if (w->kind == STORE_WRITE_ADMIN && w->status == STORE_OK) {
+            apply_admin(s, w);
+            continue;
+        }
         if (w->kind != STORE_WRITE_SCORE || w->status != STORE_OK)
             continue;
         const store_score *sc = &w->u.score.score;
@@ -165,6 +189,13 @@ void store_score_clear(store_score *sc)
 }
 
 /* ---- writes ---- */
+
+void store_admin_clear(store_write *w)
+{
+    free(w->u.admin.changes);
+    w->u.admin.changes = NULL;
+    w->u.admin.n_changes = 0;
+}
 
 void store_write_async(store *s, store_write *w)
 {
@@ -376,4 +407,9 @@ store_status store_board_size(store *s, const store_board *b, int64_t *out)
     *out = rank_size(rb);
     board_cache_release(slot);
     return STORE_OK;
+}
+
+store_status store_admin_read(store *s, const store_admin_query *q, json_t **out)
+{
+    return s->be->admin_read(s->db, q, out);
 }

@@ -47,6 +47,8 @@ typedef struct store_backend {
                                 store_token_stats *out);
     /* every entry of board b as committed now, in any order */
     store_status (*load_board)(store_db *db, const store_board *b, rank_board *into);
+    /* the operators' reads (store.h), answered from one snapshot */
+    store_status (*admin_read)(store_db *db, const store_admin_query *q, json_t **out);
 } store_backend;
 
 extern const store_backend store_sqlite_backend;

@@ -39,6 +39,16 @@ static void reader_put(store_db *s, conn *c)
     pthread_mutex_unlock(&s->pool_mu);
 }
 
+conn *sqlite_reader_get(store_db *db)
+{
+    return reader_get(db);
+}
+
+void sqlite_reader_put(store_db *db, conn *c)
+{
+    reader_put(db, c);
+}
+
 /* ---- migrations ---- */
 
 static int read_version(conn *c, int *version)
@@ -272,6 +282,7 @@ static store_status sqlite_player_by_token(store_db *s, const uint8_t token_hash
             out->id = sqlite3_column_int64(st, 0);
             sq_text(out->name, sizeof out->name, st, 1);
             out->created_at = sqlite3_column_int64(st, 2);
+            out->banned = sqlite3_column_int(st, 3) != 0;
             res = STORE_OK;
         } else {
             res = rc == SQLITE_DONE ? STORE_NOT_FOUND : sq_status(rc);
@@ -364,4 +375,5 @@ const store_backend store_sqlite_backend = {
     .score_get = sqlite_score_get,
     .token_stats = sqlite_token_stats,
     .load_board = sqlite_load_board,
+    .admin_read = sqlite_admin_read,
 };

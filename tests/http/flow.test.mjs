@@ -3,10 +3,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
-import { startServer, call, register, seed, solve, replayCli, awaitRun } from './harness.mjs';
+import { startServer, call, register, seed, solve, replayCli, awaitRun, ADMIN_TOKEN } from './harness.mjs';
 
 let srv;
-before(async () => { srv = await startServer({ args: ['--set', 'admin_token=flow-admin'] }); });
+before(async () => { srv = await startServer({ admin: ADMIN_TOKEN }); });
 after(async () => { await srv.stop(); srv.cleanup(); });
 
 function receiptMessage(s) {
@@ -106,7 +106,7 @@ test('an unfinished game is verified and recorded with its lower score', async (
 });
 
 test('metrics count requests and verifications', async () => {
-  const m = await call(srv, 'GET', '/metrics', { token: 'flow-admin' });
+  const m = await call(srv, 'GET', '/metrics', { token: ADMIN_TOKEN });
   assert.equal(m.status, 200);
   assert.match(m.text, /replayd_requests_total\{route="scores",status="200"\} \d+/);
   assert.match(m.text, /replayd_verifications_total\{game="schulte",outcome="accepted"\} [1-9]/);

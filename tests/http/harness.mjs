@@ -1,7 +1,7 @@
 // harness: starts the real bin/replayd on a free loopback port with a fresh
 // data dir, and gives the tests small helpers to drive it over HTTP.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,10 +10,20 @@ import { checkExchange } from '../contract/contract.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = process.env.REPLAYD || join(root, 'bin', 'replayd');
 
+// An admin credential of the length the server requires (32 bytes at least).
+export const ADMIN_TOKEN = 'operator-test-credential-0123456789abcdef';
+
 // host: the loopback address to listen on ("127.0.0.1", or "::1" for IPv6);
-// scheme: "https" when the args set tls_cert and tls_key.
-export async function startServer({ dataDir, args = [], env = {}, host = '127.0.0.1', scheme = 'http' } = {}) {
+// scheme: "https" when the args set tls_cert and tls_key; admin: an admin
+// token, handed over as the operator would, in a file (admin_token_file),
+// never on the command line.
+export async function startServer({ dataDir, args = [], env = {}, host = '127.0.0.1', scheme = 'http', admin } = {}) {
   const dir = dataDir || mkdtempSync(join(tmpdir(), 'replayd-test-'));
+  if (admin) {
+    const file = join(dir, 'admin_token');
+    writeFileSync(file, admin + '\n', { mode: 0o600 });
+    args = [...args, '--set', `admin_token_file=${file}`];
+  }
   const listen = host.includes(':') ? `[${host}]:0` : `${host}:0`;
   const child = spawn(BIN, ['serve', '--listen', listen, '--data', dir,
     '--set', 'log_requests=false', ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
