@@ -35,9 +35,14 @@ static const command commands[] = {
       "Serves until SIGTERM or SIGINT, which drain in-flight requests and close the\n"
       "database cleanly.\n\n" CONFIG_OPTIONS,
       false },
-    { "keygen", cmd_keygen, "[--config FILE] [--data DIR]", "add the next key id (rotation)",
+    { "keygen", cmd_keygen, "[--retire ID] [--config FILE] [--data DIR]",
+      "add the next key id (rotation), or retire one",
       "Adds key id N+1 (MAC and signing keys) in DATA/keys; a restart makes it\n"
-      "current, and older ids keep verifying while their files stay.\n\n" CONFIG_OPTIONS,
+      "current, and older ids keep verifying.\n\n"
+      "  --retire ID   delete key ID's private keys but keep its public key, with\n"
+      "                its validity window, in /v1/keys for ever (its receipts stay\n"
+      "                verifiable; its seed tokens are refused from the next start).\n"
+      "                Not the current key: add its successor and restart first.\n\n" CONFIG_OPTIONS,
       false },
     { "migrate", cmd_migrate, "[--config FILE] [--data DIR]", "apply schema migrations and exit",
       "Creates or upgrades DATA/replayd.db and prints {\"schema_version\":N}.\n\n" CONFIG_OPTIONS,

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "../core/game.h"
+#include "api.h"
 #include "app.h"
 #include "cli.h"
 #include "http.h"
@@ -304,13 +305,50 @@ live:
     return rc;
 }
 
+/* keygen [--retire ID] [config options]: adds the next key id, or retires
+ * one (keys.h says what stays). */
 int cmd_keygen(int argc, char **argv)
 {
     config c;
     char err[512];
-    int rc = load_config(&c, argc, argv);
+    char *rest[64];
+    int nrest = 0;
+    const char *retire = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--retire") == 0) {
+            if (i + 1 >= argc || retire) {
+                fprintf(stderr, "replayd: --retire needs one key id\n");
+                return CLI_USAGE;
+            }
+            retire = argv[++i];
+        } else if (nrest < (int)(sizeof rest / sizeof rest[0])) {
+            rest[nrest++] = argv[i];
+        } else {
+            fprintf(stderr, "replayd: too many arguments\n");
+            return CLI_USAGE;
+        }
+    }
+    int rc = load_config(&c, nrest, rest);
     if (rc != EXIT_OK)
         return rc;
+    if (retire) {
+        uint32_t rid;
+        key_entry k;
+        if (!parse_u32(retire, &rid) || rid == 0) {
+            fprintf(stderr, "replayd: bad key id \"%s\"\n", retire);
+            return EXIT_BAD_INPUT;
+        }
+        if (!keys_retire(c.data_dir, rid, &k, err, sizeof err)) {
+            fprintf(stderr, "replayd: %s\n", err);
+            return EXIT_RUNTIME;
+        }
+        char from[32], until[32];
+        api_format_time(k.valid_from_ms, from);
+        api_format_time(k.valid_until_ms, until);
+        printf("{\"retired\":%u,\"valid_from\":\"%s\",\"valid_until\":\"%s\",\"data\":\"%s\"}\n",
+               (unsigned)rid, from, until, c.data_dir);
+        return 0;
+    }
     uint32_t id = keys_generate(c.data_dir, err, sizeof err);
     if (!id) {
         fprintf(stderr, "replayd: %s\n", err);
