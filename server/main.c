@@ -47,6 +47,19 @@ static const command commands[] = {
     { "migrate", cmd_migrate, "[--config FILE] [--data DIR]", "apply schema migrations and exit",
       "Creates or upgrades DATA/replayd.db and prints {\"schema_version\":N}.\n\n" CONFIG_OPTIONS,
       false },
+    { "reverify", cmd_reverify,
+      "[--game GAME] [--since YYYY-MM-DD] [--jobs N] [--config FILE] [--data DIR]",
+      "replay every stored score again and report any that changed",
+      "Replays every stored score's moves, under the spec version it was recorded\n"
+      "under, on the level rebuilt from its game, level and seed, with this binary;\n"
+      "a score whose moves hash, score, completion or result differ from the record\n"
+      "is printed as one JSON line on stdout (in the order received), then one\n"
+      "summary line {\"checked\",\"divergent\",\"jobs\",\"seconds\",...}. Progress goes\n"
+      "to stderr about once a second. Safe while the server runs (reads only).\n\n"
+      "  --game GAME         only that game's scores\n"
+      "  --since YYYY-MM-DD  only scores received on or after that date (UTC)\n"
+      "  --jobs N            threads replaying at once (1..64; default: the CPUs)\n" CONFIG_OPTIONS,
+      false },
     { "gen", cli_gen, "GAME LEVEL SEED [--version V]", "print a generated level as JSON",
       "Builds level LEVEL of GAME from SEED (0..4294967295) as the server would.\n\n"
       "  --version V   the game's spec version V (default: its newest)\n",
@@ -66,7 +79,8 @@ static const command commands[] = {
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
 static const char exit_codes[] =
-    "Exit status: 0 success, 1 runtime failure, 2 usage error or bad input.\n";
+    "Exit status: 0 success, 1 runtime failure, 2 usage error or bad input.\n"
+    "reverify: 3 when a stored score no longer replays to its record.\n";
 
 static void usage(FILE *to)
 {

@@ -75,7 +75,7 @@ int app_issue_version(const app *a, const game *g)
  * is read first, so flags override it wherever they appear. Returns
  * EXIT_OK, EXIT_BAD_INPUT (a bad value) or CLI_USAGE (an unknown option or a
  * missing value), after one line on stderr. */
-static int load_config(config *c, int argc, char **argv)
+int serve_load_config(config *c, int argc, char **argv)
 {
     char err[512];
     config_defaults(c);
@@ -167,7 +167,7 @@ static void private_files(const char *db_path)
     }
 }
 
-static store_status open_store(const config *c, store **db)
+store_status serve_open_store(const config *c, store **db)
 {
     char path[600], err[256];
     database_path(c, path, sizeof path);
@@ -220,7 +220,7 @@ static char **serve_argv;
 
 static bool reread_config(config *out)
 {
-    return load_config(out, serve_argc, serve_argv) == EXIT_OK;
+    return serve_load_config(out, serve_argc, serve_argv) == EXIT_OK;
 }
 
 int cmd_serve(int argc, char **argv)
@@ -236,7 +236,7 @@ int cmd_serve(int argc, char **argv)
     memset(&a, 0, sizeof a);
     serve_argc = argc;
     serve_argv = argv;
-    rc = load_config(&a.cfg, argc, argv);
+    rc = serve_load_config(&a.cfg, argc, argv);
     if (rc != EXIT_OK)
         return rc;
     rc = EXIT_RUNTIME;
@@ -258,7 +258,7 @@ int cmd_serve(int argc, char **argv)
     }
     if (repaired)
         fprintf(stderr, "{\"event\":\"keys_repaired\",\"why\":\"an interrupted first start left a partial key set\"}\n");
-    if (open_store(&a.cfg, &a.db) != STORE_OK)
+    if (serve_open_store(&a.cfg, &a.db) != STORE_OK)
         goto keys;
     const char *const *names;
     int n_names;
@@ -328,7 +328,7 @@ int cmd_keygen(int argc, char **argv)
             return CLI_USAGE;
         }
     }
-    int rc = load_config(&c, nrest, rest);
+    int rc = serve_load_config(&c, nrest, rest);
     if (rc != EXIT_OK)
         return rc;
     if (retire) {
@@ -362,10 +362,10 @@ int cmd_migrate(int argc, char **argv)
 {
     config c;
     store *db = NULL;
-    int rc = load_config(&c, argc, argv);
+    int rc = serve_load_config(&c, argc, argv);
     if (rc != EXIT_OK)
         return rc;
-    if (open_store(&c, &db) != STORE_OK)
+    if (serve_open_store(&c, &db) != STORE_OK)
         return EXIT_RUNTIME;
     printf("{\"schema_version\":%d}\n", store_schema_version(db));
     store_close(db);
