@@ -28,6 +28,8 @@ static const route routes[] = {
     { "GET", "metrics", api_metrics, CACHE_NO_STORE },
     { "GET", "v1/admin/players/*", api_admin_player, CACHE_NO_STORE },
     { "GET", "v1/admin/scores/*", api_admin_score, CACHE_NO_STORE },
+    { "POST", "v1/admin/reverify", api_admin_reverify_start, CACHE_NO_STORE },
+    { "GET", "v1/admin/reverify", api_admin_reverify_status, CACHE_NO_STORE },
     /* the web pages set their own caching and ETags */
     { "GET", "", api_web_index, CACHE_NO_STORE },
     { "GET", "replay/*", api_web_replay, CACHE_NO_STORE },
@@ -39,6 +41,7 @@ static const char *const route_names[N_ROUTES + 1] = {
     "players",     "games",       "seeds",         "scores",        "score_get",
     "daily",       "board_daily_me", "board_daily", "board_level_me", "board_level",
     "keys",        "healthz",     "metrics",       "admin_player",  "admin_score",
+    "admin_reverify_start", "admin_reverify_status",
     "web_index",   "web_replay",  "web_asset",     "other",
 };
 

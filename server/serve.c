@@ -264,7 +264,9 @@ int cmd_serve(int argc, char **argv)
     int n_names;
     http_route_names(&names, &n_names);
     metrics_init(&a.stats, names, n_names);
-    if (!ratelimit_init(&a.limits) || !level_cache_init(&a.levels, (size_t)a.cfg.level_cache_entries)) {
+    a.reverify = reverify_job_new(a.db);
+    if (!a.reverify || !ratelimit_init(&a.limits) ||
+        !level_cache_init(&a.levels, (size_t)a.cfg.level_cache_entries)) {
         fprintf(stderr, "replayd: out of memory\n");
         goto db;
     }
@@ -295,6 +297,7 @@ caches:
     level_cache_free(&a.levels);
     ratelimit_free(&a.limits);
 db:
+    reverify_job_free(a.reverify); /* its run reads the store */
     store_close(a.db);
 keys:
     keys_wipe(&a.keys);
