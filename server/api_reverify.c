@@ -188,7 +188,7 @@ void api_admin_reverify_start(request *r)
         pthread_join(j->thread, NULL);
         j->thread_live = false;
     }
-    bool ok = read_options(r, doc, j);
+    bool ok = read_options(r, doc, j), started = false;
     json_decref(doc);
     if (ok) {
         json_array_clear(j->divergences);
@@ -196,14 +196,14 @@ void api_admin_reverify_start(request *r)
         j->started_at = now_ms();
         j->finished_at = 0;
         j->state = JOB_RUNNING;
-        j->thread_live = pthread_create(&j->thread, NULL, run, j) == 0;
-        if (!j->thread_live)
+        started = j->thread_live = pthread_create(&j->thread, NULL, run, j) == 0;
+        if (!started)
             j->state = JOB_FAILED;
     }
     pthread_mutex_unlock(&j->mu);
     if (!ok)
         return;
-    if (!j->thread_live) {
+    if (!started) {
         reply_error(r, 500, "internal", "the re-verification could not start");
         return;
     }

@@ -222,6 +222,50 @@ static void retire_files_and_reload(void)
     CHECK_EQ(system(cmd), 0);
 }
 
+/* A data dir from before public records: each key gets one at its next
+ * load, dated from its signing key file, and can then be retired. A record
+ * that names another public key than its signing key is an error. */
+static void keys_without_records_are_upgraded(void)
+{
+    char dir[] = "/tmp/replayd-receipt-XXXXXX", err[256], path[700];
+    CHECK(mkdtemp(dir) != NULL);
+    keyring kr;
+    bool repaired;
+    CHECK_EQ(keys_generate(dir, err, sizeof err), 1);
+    CHECK_EQ(keys_generate(dir, err, sizeof err), 2);
+    snprintf(path, sizeof path, "%s/keys/pub-1.json", dir);
+    CHECK_EQ(unlink(path), 0);
+    snprintf(path, sizeof path, "%s/keys/pub-2.json", dir);
+    CHECK_EQ(unlink(path), 0);
+    CHECK(keys_load(&kr, dir, false, &repaired, err, sizeof err));
+    CHECK_EQ(kr.count, 2);
+    CHECK(exists(dir, "pub-1.json") && exists(dir, "pub-2.json"));
+    struct stat st;
+    snprintf(path, sizeof path, "%s/keys/sign-1.key", dir);
+    CHECK_EQ(stat(path, &st), 0);
+    CHECK_EQ(kr.keys[0].valid_from_ms / 1000, (int64_t)st.st_mtim.tv_sec);
+    key_entry k;
+    unsigned char pk1[32];
+    memcpy(pk1, kr.keys[0].sign_pk, 32);
+    CHECK(keys_retire(dir, 1, &k, err, sizeof err));
+    CHECK(memcmp(k.sign_pk, pk1, 32) == 0);
+    /* key 2's record naming another public key: refused at load */
+    snprintf(path, sizeof path, "%s/keys/pub-2.json", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("{\"key_id\":2,\"alg\":\"Ed25519\",\"public_key\":"
+              "\"A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg\",\"valid_from_ms\":1,\"valid_until_ms\":null}\n",
+              f);
+        fclose(f);
+    }
+    char cmd[700];
+    CHECK(!keys_load(&kr, dir, false, &repaired, err, sizeof err));
+    CHECK(strstr(err, "does not match") != NULL);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK_EQ(system(cmd), 0);
+}
+
 int main(void)
 {
     if (sodium_init() < 0)
@@ -231,5 +275,6 @@ int main(void)
     RUN(v1_still_verifies);
     RUN(retired_key_checks_but_never_signs);
     RUN(retire_files_and_reload);
+    RUN(keys_without_records_are_upgraded);
     CHECK_DONE();
 }
