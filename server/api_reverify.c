@@ -81,10 +81,10 @@ static void *run(void *arg)
     pthread_mutex_lock(&j->mu);
     j->finished_at = now_ms();
     j->state = st != STORE_OK ? JOB_FAILED : atomic_load(&j->counts.cancel) ? JOB_CANCELLED : JOB_DONE;
+    const char *state = j->state == JOB_DONE ? "done" : j->state == JOB_CANCELLED ? "cancelled" : "failed";
     pthread_mutex_unlock(&j->mu);
-    fprintf(stderr, "{\"event\":\"reverify_finished\",\"checked\":%lld,\"divergent\":%lld,\"ok\":%s}\n",
-            (long long)atomic_load(&j->counts.checked), (long long)atomic_load(&j->counts.divergent),
-            st == STORE_OK ? "true" : "false");
+    fprintf(stderr, "{\"event\":\"reverify_finished\",\"state\":\"%s\",\"checked\":%lld,\"divergent\":%lld}\n",
+            state, (long long)atomic_load(&j->counts.checked), (long long)atomic_load(&j->counts.divergent));
     return NULL;
 }
 
