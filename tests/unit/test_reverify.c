@@ -125,12 +125,102 @@ static void a_planted_divergence_is_named(void)
     CHECK_EQ(run("--game opposites", out, sizeof out), 0);
 }
 
+/* reverify_score on one record, altered field by field (no database). */
+static const char *const clean_moves =
+    "[{\"t\":400,\"cell\":8},{\"t\":800,\"cell\":2},{\"t\":1200,\"cell\":7},{\"t\":1600,\"cell\":4},"
+    "{\"t\":2000,\"cell\":3},{\"t\":2400,\"cell\":5},{\"t\":2800,\"cell\":0},{\"t\":3200,\"cell\":1},"
+    "{\"t\":3600,\"cell\":6}]";
+
+static bool differs_only(json_t *d, const char *field)
+{
+    const json_t *a = json_object_get(d, "differs");
+    bool ok = json_array_size(a) == 1 && strcmp(json_string_value(json_array_get(a, 0)), field) == 0;
+    json_decref(d);
+    return ok;
+}
+
+static void each_difference_is_named(void)
+{
+    const game *g = game_find("schulte");
+    store_score sc;
+    memset(&sc, 0, sizeof sc);
+    sc.p.g = g;
+    sc.p.player_id = 3;
+    sc.p.level = 1;
+    sc.p.seed = 42;
+    sc.p.version = g->version;
+    sc.p.day = -1;
+    sc.seq = 9;
+    snprintf(sc.score_id, sizeof sc.score_id, "%032d", 0);
+    /* the record as the submission path makes it */
+    game_move moves[16];
+    json_t *arr = json_loads(clean_moves, 0, NULL);
+    move_error merr;
+    long n = moves_from_json(g, sc.p.version, arr, moves, 16, &merr);
+    json_decref(arr);
+    CHECK_EQ(n, 9);
+    game_level *level = malloc(g->level_size);
+    game_state *state = malloc(g->state_size);
+    replay_report rep;
+    CHECK_EQ(game_generate(g, level, sc.p.version, 1, 42), GEN_OK);
+    replay_run(g, level, state, moves, (size_t)n, NULL, &rep);
+    free(level);
+    free(state);
+    CHECK(!rep.rejected && rep.result.completed);
+    sc.score = rep.result.score;
+    sc.completed = true;
+    moves_hash(g, sc.p.version, moves, (size_t)n, sc.moves_hash);
+    json_t *res = result_to_json(g, &rep.result);
+    char *result = json_dumps(res, JSON_COMPACT);
+    json_decref(res);
+    sc.moves_json = (char *)clean_moves;
+    sc.result_json = result;
+    CHECK(reverify_score(&sc) == NULL);
+
+    store_score v = sc;
+    v.score++;
+    CHECK(differs_only(reverify_score(&v), "score"));
+    v = sc;
+    v.completed = false;
+    CHECK(differs_only(reverify_score(&v), "completed"));
+    v = sc;
+    v.moves_hash[0] ^= 1;
+    CHECK(differs_only(reverify_score(&v), "moves_hash"));
+    v = sc;
+    v.result_json = (char *)"{\"completed\":true}";
+    CHECK(differs_only(reverify_score(&v), "result"));
+    v = sc;
+    v.p.version = g->version + 1;
+    CHECK(differs_only(reverify_score(&v), "replay"));
+    v = sc;
+    v.moves_json = (char *)"[{\"t\":1}";
+    CHECK(differs_only(reverify_score(&v), "replay"));
+    v = sc;
+    v.p.seed = 43; /* another level: the same taps now tap wrong cells */
+    json_t *d = reverify_score(&v);
+    CHECK(d != NULL);
+    json_decref(d);
+    /* moves now refused: a second tap 50 ms after the first */
+    v = sc;
+    v.moves_json = (char *)"[{\"t\":400,\"cell\":8},{\"t\":450,\"cell\":2}]";
+    d = reverify_score(&v);
+    CHECK(d != NULL);
+    json_t *differs = json_object_get(d, "differs");
+    bool rejected = false;
+    for (size_t i = 0; i < json_array_size(differs); i++)
+        rejected = rejected || strcmp(json_string_value(json_array_get(differs, i)), "rejected") == 0;
+    CHECK(rejected);
+    json_decref(d);
+    free(result);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/replayd-reverify-XXXXXX");
     if (!mkdtemp(dir))
         return 1;
     snprintf(db_path, sizeof db_path, "%s/replayd.db", dir);
+    RUN(each_difference_is_named);
     RUN(database_of_every_game);
     RUN(every_score_replays_the_same);
     RUN(filters);
