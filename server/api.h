@@ -39,7 +39,7 @@ bool api_admin_ok(request *r);
 void api_store_error(request *r, store_status st);
 /* The admin re-verification job (api_reverify.c): made once the store is
  * open, freed (its run cancelled and joined) before it closes. */
-reverify_job *reverify_job_new(store *db);
+reverify_job *reverify_job_new(store *db, const keyring *keys);
 void reverify_job_free(reverify_job *j);
 /* "2026-12-02T13:10:35.123Z" */
 void api_format_time(int64_t unix_ms, char buf[32]);

@@ -30,6 +30,7 @@ struct reverify_job {
     bool thread_live;   /* a thread to join */
     pthread_t thread;
     store *db;
+    const keyring *keys; /* the server's: receipts are checked too */
     store_scan scan;
     char since[11];
     int jobs;
@@ -38,13 +39,14 @@ struct reverify_job {
     reverify_counts counts;
 };
 
-reverify_job *reverify_job_new(store *db)
+reverify_job *reverify_job_new(store *db, const keyring *keys)
 {
     reverify_job *j = calloc(1, sizeof *j);
     if (!j)
         return NULL;
     pthread_mutex_init(&j->mu, NULL);
     j->db = db;
+    j->keys = keys;
     j->divergences = json_array();
     return j;
 }
@@ -77,7 +79,7 @@ static void keep(void *ctx, const json_t *d)
 static void *run(void *arg)
 {
     reverify_job *j = arg;
-    store_status st = reverify_run(j->db, &j->scan, j->jobs, &j->counts, keep, NULL, j);
+    store_status st = reverify_run(j->db, &j->scan, j->jobs, j->keys, &j->counts, keep, NULL, j);
     pthread_mutex_lock(&j->mu);
     j->finished_at = now_ms();
     j->state = st != STORE_OK ? JOB_FAILED : atomic_load(&j->counts.cancel) ? JOB_CANCELLED : JOB_DONE;

@@ -13,6 +13,7 @@
 
 #include "../core/civil.h"
 #include "cli.h"
+#include "keys.h"
 #include "parse.h"
 #include "reverify.h"
 #include "serve.h"
@@ -100,13 +101,23 @@ int cmd_reverify(int argc, char **argv)
     int rc = serve_load_config(&c, nrest, rest);
     if (rc != EXIT_OK)
         return rc;
+    /* the public keys only: receipts are checked, nothing can be signed */
+    static keyring keys;
+    char err[512];
+    if (!keys_load_public(&keys, c.data_dir, err, sizeof err)) {
+        fprintf(stderr, "replayd: %s\n", err);
+        return EXIT_RUNTIME;
+    }
+    if (keys.count == 0)
+        fprintf(stderr, "replayd: no keys in %s/keys: receipts are not checked\n", c.data_dir);
     store *db = NULL;
     if (serve_open_store(&c, &db) != STORE_OK)
         return EXIT_RUNTIME;
     reverify_counts counts;
     memset(&counts, 0, sizeof counts);
     run_ctx r = { now_s(), now_s() };
-    store_status st = reverify_run(db, &scan, (int)jobs, &counts, print_divergence, progress, &r);
+    store_status st = reverify_run(db, &scan, (int)jobs, keys.count ? &keys : NULL, &counts,
+                                   print_divergence, progress, &r);
     store_close(db);
     double secs = now_s() - r.started;
     long long checked = (long long)atomic_load(&counts.checked);
@@ -119,8 +130,8 @@ int cmd_reverify(int argc, char **argv)
     if (secs >= 1.0)
         progress(&(run_ctx){ r.started, 0 }, &counts);
     double rate = secs > 0 ? (double)checked / secs : 0;
-    printf("{\"checked\":%lld,\"divergent\":%lld,\"jobs\":%d,\"seconds\":%.3f,\"per_second\":%.0f,"
-           "\"per_second_per_job\":%.0f}\n",
-           checked, divergent, (int)jobs, secs, rate, rate / (double)jobs);
+    printf("{\"checked\":%lld,\"divergent\":%lld,\"receipts_checked\":%s,\"jobs\":%d,\"seconds\":%.3f,"
+           "\"per_second\":%.0f,\"per_second_per_job\":%.0f}\n",
+           checked, divergent, keys.count ? "true" : "false", (int)jobs, secs, rate, rate / (double)jobs);
     return divergent ? EXIT_DIVERGENT : EXIT_OK;
 }

@@ -349,6 +349,45 @@ bool keys_load(keyring *kr, const char *data_dir, bool nothing_signed_yet, bool 
     return load_once(kr, data_dir, err, err_len);
 }
 
+bool keys_load_public(keyring *kr, const char *data_dir, char *err, size_t err_len)
+{
+    char dir[600], path[700];
+    memset(kr, 0, sizeof *kr);
+    if (sodium_init() < 0) {
+        snprintf(err, err_len, "libsodium failed to initialise");
+        return false;
+    }
+    snprintf(dir, sizeof dir, "%s/keys", data_dir);
+    uint32_t top = highest_id(dir);
+    for (uint32_t id = 1; id <= top; id++) {
+        if (kr->count == KEYS_MAX) {
+            snprintf(err, err_len, "more than %d key ids", KEYS_MAX);
+            return false;
+        }
+        key_entry *k = &kr->keys[kr->count];
+        int rec = read_record(data_dir, id, k, err, err_len);
+        if (rec < 0)
+            return false;
+        if (rec == 0) {
+            /* no record yet (made before records existed): the public half
+             * of its signing key, if it is there */
+            unsigned char sk[crypto_sign_SECRETKEYBYTES];
+            key_path(path, sizeof path, data_dir, "sign", id);
+            if (access(path, F_OK) != 0)
+                continue;
+            if (!read_secret(path, sk, sizeof sk, err, err_len))
+                return false;
+            crypto_sign_ed25519_sk_to_pk(k->sign_pk, sk);
+            sodium_memzero(sk, sizeof sk);
+            k->id = id;
+            k->valid_from_ms = sign_file_ms(data_dir, id);
+        }
+        k->retired = true; /* nothing here signs */
+        kr->count++;
+    }
+    return true;
+}
+
 const key_entry *keys_public_by_id(const keyring *kr, uint32_t id)
 {
     for (int i = 0; i < kr->count; i++)
@@ -430,7 +469,7 @@ bool keys_retire(const char *data_dir, uint32_t id, key_entry *out, char *err, s
 
 const key_entry *keys_current(const keyring *kr)
 {
-    return kr->count ? &kr->keys[kr->current] : NULL;
+    return kr->count && !kr->keys[kr->current].retired ? &kr->keys[kr->current] : NULL;
 }
 
 void keys_wipe(keyring *kr)

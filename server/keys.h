@@ -55,6 +55,12 @@ typedef struct keyring {
 bool keys_load(keyring *kr, const char *data_dir, bool nothing_signed_yet, bool *repaired,
                char *err, size_t err_len);
 
+/* Only the public keys of every id in <data_dir>/keys (their records, or
+ * for an id without one its signing key's public half), every entry marked
+ * retired so nothing can sign or MAC with it; writes nothing. For checking
+ * receipts offline (reverify). An empty keyring when there are none. */
+bool keys_load_public(keyring *kr, const char *data_dir, char *err, size_t err_len);
+
 /* Adds the next key id (rotation). Returns the new id, 0 on failure. */
 uint32_t keys_generate(const char *data_dir, char *err, size_t err_len);
 

@@ -52,10 +52,12 @@ static const command commands[] = {
       "replay every stored score again and report any that changed",
       "Replays every stored score's moves, under the spec version it was recorded\n"
       "under, on the level rebuilt from its game, level and seed, with this binary;\n"
-      "a score whose moves hash, score, completion or result differ from the record\n"
-      "is printed as one JSON line on stdout (in the order received), then one\n"
-      "summary line {\"checked\",\"divergent\",\"jobs\",\"seconds\",...}. Progress goes\n"
-      "to stderr about once a second. Safe while the server runs (reads only).\n\n"
+      "its receipt is checked with the public keys in DATA/keys. A score whose moves\n"
+      "hash, score, completion or result differ from the record, or whose receipt\n"
+      "does not verify, is printed as one JSON line on stdout (in the order received),\n"
+      "then one summary line {\"checked\",\"divergent\",\"receipts_checked\",...}.\n"
+      "Progress goes to stderr about once a second. Safe while the server runs (it\n"
+      "only reads).\n\n"
       "  --game GAME         only that game's scores\n"
       "  --since YYYY-MM-DD  only scores received on or after that date (UTC)\n"
       "  --jobs N            threads replaying at once (1..64; default: the CPUs)\n" CONFIG_OPTIONS,

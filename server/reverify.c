@@ -65,7 +65,7 @@ static json_t *cannot_replay(const store_score *sc, const char *detail)
     return o;
 }
 
-static json_t *check_one(const store_score *sc, scratch *w)
+static json_t *check_one(const store_score *sc, const keyring *keys, scratch *w)
 {
     const game *g = sc->p.g;
     if (sc->p.version < g->min_version || sc->p.version > g->version)
@@ -105,6 +105,9 @@ static json_t *check_one(const store_score *sc, scratch *w)
             json_array_append_new(differs, json_string("result"));
         json_decref(stored);
     }
+    receipt_fields f = { &sc->p, sc->score_id, sc->score, sc->completed, sc->received_at, sc->moves_hash };
+    if (keys && receipt_verify(keys, &f, sc->receipt) != 0)
+        json_array_append_new(differs, json_string("receipt"));
     if (json_array_size(differs) == 0) {
         json_decref(differs);
         json_decref(replayed);
@@ -120,10 +123,10 @@ static json_t *check_one(const store_score *sc, scratch *w)
     return o;
 }
 
-json_t *reverify_score(const store_score *sc)
+json_t *reverify_score(const store_score *sc, const keyring *keys)
 {
     scratch w;
-    json_t *o = scratch_init(&w) ? check_one(sc, &w) : cannot_replay(sc, "out of memory");
+    json_t *o = scratch_init(&w) ? check_one(sc, keys, &w) : cannot_replay(sc, "out of memory");
     scratch_free(&w);
     return o;
 }
@@ -134,6 +137,7 @@ typedef struct page {
     json_t **verdicts;
     int n;
     atomic_int next;
+    const keyring *keys;
     reverify_counts *c;
 } page;
 
@@ -148,14 +152,14 @@ static void *work(void *arg)
     worker *wk = arg;
     page *pg = wk->pg;
     for (int i; (i = atomic_fetch_add(&pg->next, 1)) < pg->n;) {
-        pg->verdicts[i] = check_one(&pg->scores[i], &wk->w);
+        pg->verdicts[i] = check_one(&pg->scores[i], pg->keys, &wk->w);
         atomic_fetch_add(&pg->c->checked, 1);
     }
     return NULL;
 }
 
-store_status reverify_run(store *s, const store_scan *scan, int jobs, reverify_counts *c,
-                          reverify_found found, reverify_tick tick, void *ctx)
+store_status reverify_run(store *s, const store_scan *scan, int jobs, const keyring *keys,
+                          reverify_counts *c, reverify_found found, reverify_tick tick, void *ctx)
 {
     if (jobs < 1)
         jobs = 1;
@@ -170,6 +174,7 @@ store_status reverify_run(store *s, const store_scan *scan, int jobs, reverify_c
     page pg;
     memset(&pg, 0, sizeof pg);
     pg.c = c;
+    pg.keys = keys;
     pg.scores = calloc((size_t)limit, sizeof *pg.scores);
     pg.verdicts = calloc((size_t)limit, sizeof *pg.verdicts);
     worker *wk = calloc((size_t)jobs, sizeof *wk);

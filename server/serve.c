@@ -264,7 +264,7 @@ int cmd_serve(int argc, char **argv)
     int n_names;
     http_route_names(&names, &n_names);
     metrics_init(&a.stats, names, n_names);
-    a.reverify = reverify_job_new(a.db);
+    a.reverify = reverify_job_new(a.db, &a.keys);
     if (!a.reverify || !ratelimit_init(&a.limits) ||
         !level_cache_init(&a.levels, (size_t)a.cfg.level_cache_entries)) {
         fprintf(stderr, "replayd: out of memory\n");

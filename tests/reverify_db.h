@@ -85,9 +85,10 @@ static size_t rdb_run(const game *g, int version, const game_level *level, game_
     return n;
 }
 
-/* Writes `count` scores spread over every game into s. Returns false when
- * a write failed for another reason than a duplicate. */
-static bool rdb_build(store *s, long count, uint32_t seed, rdb_stats *out)
+/* Writes `count` scores spread over every game into s, each with a v2
+ * receipt signed by kr's current key. Returns false when a write failed
+ * for another reason than a duplicate. */
+static bool rdb_build(store *s, long count, uint32_t seed, const keyring *kr, rdb_stats *out)
 {
     memset(out, 0, sizeof *out);
     uint32_t rnd = seed ? seed : 1;
@@ -200,7 +201,13 @@ static bool rdb_build(store *s, long count, uint32_t seed, rdb_stats *out)
             sc->signals_json = strdup("{}");
             json_decref(mj);
             json_decref(rj);
-            snprintf(sc->receipt, sizeof sc->receipt, "unsigned-test-row");
+            receipt_fields rf = { &sc->p, sc->score_id, sc->score, sc->completed, sc->received_at,
+                                  sc->moves_hash };
+            if (receipt_sign(kr, &rf, sc->receipt, sizeof sc->receipt) != 0) {
+                fprintf(stderr, "reverify_db: cannot sign\n");
+                ok = false;
+                break;
+            }
             sw->kind = STORE_WRITE_SCORE;
             sw->done = rdb_done;
             sw->ctx = &done;

@@ -1,7 +1,8 @@
 /*
  * bench_reverify: how fast `replayd reverify` re-checks stored scores, in
  * scores re-verified per second per core: a database of real scores from
- * every game (tests/reverify_db.h) replayed by reverify_run with 1 job and
+ * every game (tests/reverify_db.h) re-checked by reverify_run (receipts
+ * included) with 1 job and
  * with one job per core, and per game with 1 job (each game's level
  * generation and replay cost differ). Reading the rows is included: that
  * is what an operator waits for.
@@ -17,6 +18,9 @@
 
 #define SCORES 6000
 
+static keyring keys_store;
+static const keyring *bench_keys = &keys_store;
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -31,7 +35,7 @@ static double rate(store *s, const game *g, int jobs, long *checked)
     reverify_counts c;
     memset(&c, 0, sizeof c);
     double t0 = now_s();
-    store_status st = reverify_run(s, &scan, jobs, &c, NULL, NULL, NULL);
+    store_status st = reverify_run(s, &scan, jobs, bench_keys, &c, NULL, NULL, NULL);
     double dt = now_s() - t0;
     *checked = (long)atomic_load(&c.checked);
     if (st != STORE_OK || atomic_load(&c.divergent) != 0)
@@ -54,7 +58,9 @@ int main(void)
         fprintf(stderr, "bench_reverify: %s\n", err);
         goto out;
     }
-    if (!rdb_build(s, SCORES, 11, &built)) {
+    bool repaired;
+    if (!keys_load(&keys_store, dir, true, &repaired, err, sizeof err) ||
+        !rdb_build(s, SCORES, 11, &keys_store, &built)) {
         fprintf(stderr, "bench_reverify: the database could not be built\n");
         goto out;
     }
@@ -62,7 +68,8 @@ int main(void)
     if (cores < 1)
         cores = 1;
     printf("\n== reverify: %ld stored scores of every game (a tenth dailies), read and replayed\n"
-           "   again (level rebuilt, moves decoded, hashed, replayed, result compared) ==\n",
+           "   again (level rebuilt, moves decoded, hashed, replayed, result compared, receipt\n"
+           "   checked) ==\n",
            built.total);
     long checked;
     double one = rate(s, NULL, 1, &checked);

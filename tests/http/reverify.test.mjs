@@ -75,7 +75,7 @@ test('reverify over HTTP: 0 divergences, then a planted one is named', async () 
     assert.equal(done.divergent, 1);
     const [d] = done.divergences;
     assert.equal(d.score_id, ids[1]);
-    assert.deepEqual(d.differs, ['score']);
+    assert.deepEqual(d.differs, ['score', 'receipt'], 'off from its replay, and from its receipt');
     assert.equal(d.stored.score, d.replayed.score + 7);
     assert.match(srv.stderr(), /"event":"reverify_divergence"/);
     const later = await call(srv, 'POST', '/v1/admin/reverify', { token: ADMIN, body: { since: '2099-01-01' } });

@@ -46,10 +46,14 @@ static void database_of_every_game(void)
                          .group_commit_wait_us = 200 };
     store *s = NULL;
     char err[256];
+    static keyring kr; /* made in dir/keys, as a server's first start does */
+    bool repaired;
+    CHECK(keys_load(&kr, dir, true, &repaired, err, sizeof err));
     CHECK_EQ(store_open(&cfg, &s, err, sizeof err), STORE_OK);
     if (!s)
         return;
-    CHECK(rdb_build(s, SCORES, 7, &built));
+    CHECK(rdb_build(s, SCORES, 7, &kr, &built));
+    keys_wipe(&kr);
     store_close(s);
     fprintf(stderr, "built %ld scores (%ld refused as duplicates)\n", built.total, built.refused);
     CHECK(built.total >= SCORES);
@@ -61,7 +65,7 @@ static void every_score_replays_the_same(void)
 {
     char out[4096], want[64];
     CHECK_EQ(run("--jobs 2", out, sizeof out), 0);
-    snprintf(want, sizeof want, "{\"checked\":%ld,\"divergent\":0,", built.total);
+    snprintf(want, sizeof want, "{\"checked\":%ld,\"divergent\":0,\"receipts_checked\":true,", built.total);
     CHECK(strncmp(out, want, strlen(want)) == 0);
 }
 
@@ -109,7 +113,8 @@ static void a_planted_divergence_is_named(void)
     CHECK_EQ(sql(stmt), SQLITE_OK);
     CHECK_EQ(run("--jobs 2", out, sizeof out), 3);
     CHECK(strstr(out, id1) != NULL);
-    CHECK(strstr(out, "\"differs\":[\"score\"]") != NULL);
+    /* the stored score is off from its replay and from its receipt */
+    CHECK(strstr(out, "\"differs\":[\"score\",\"receipt\"]") != NULL);
     CHECK(strstr(out, "\"divergent\":1,") != NULL);
     snprintf(stmt, sizeof stmt, "UPDATE scores SET moves_json = '[]' WHERE score_id = '%s'", id2);
     CHECK_EQ(sql(stmt), SQLITE_OK);
@@ -175,41 +180,62 @@ static void each_difference_is_named(void)
     json_decref(res);
     sc.moves_json = (char *)clean_moves;
     sc.result_json = result;
-    CHECK(reverify_score(&sc) == NULL);
+    CHECK(reverify_score(&sc, NULL) == NULL);
+    /* with a receipt, as the submission path signs it */
+    keyring kr;
+    memset(&kr, 0, sizeof kr);
+    kr.keys[0].id = 1;
+    crypto_sign_keypair(kr.keys[0].sign_pk, kr.keys[0].sign_sk);
+    kr.count = 1;
+    receipt_fields rf = { &sc.p, sc.score_id, sc.score, sc.completed, sc.received_at, sc.moves_hash };
+    CHECK_EQ(receipt_sign(&kr, &rf, sc.receipt, sizeof sc.receipt), 0);
+    CHECK(reverify_score(&sc, &kr) == NULL);
 
     store_score v = sc;
     v.score++;
-    CHECK(differs_only(reverify_score(&v), "score"));
+    CHECK(differs_only(reverify_score(&v, NULL), "score"));
     v = sc;
     v.completed = false;
-    CHECK(differs_only(reverify_score(&v), "completed"));
+    CHECK(differs_only(reverify_score(&v, NULL), "completed"));
     v = sc;
     v.moves_hash[0] ^= 1;
-    CHECK(differs_only(reverify_score(&v), "moves_hash"));
+    CHECK(differs_only(reverify_score(&v, NULL), "moves_hash"));
     v = sc;
     v.result_json = (char *)"{\"completed\":true}";
-    CHECK(differs_only(reverify_score(&v), "result"));
+    CHECK(differs_only(reverify_score(&v, NULL), "result"));
     v = sc;
     v.p.version = g->version + 1;
-    CHECK(differs_only(reverify_score(&v), "replay"));
+    CHECK(differs_only(reverify_score(&v, NULL), "replay"));
     v = sc;
     v.moves_json = (char *)"[{\"t\":1}";
-    CHECK(differs_only(reverify_score(&v), "replay"));
+    CHECK(differs_only(reverify_score(&v, NULL), "replay"));
     v = sc;
     v.p.seed = 43; /* another level: the same taps now tap wrong cells */
-    json_t *d = reverify_score(&v);
+    json_t *d = reverify_score(&v, NULL);
     CHECK(d != NULL);
     json_decref(d);
     /* moves now refused: a second tap 50 ms after the first */
     v = sc;
     v.moves_json = (char *)"[{\"t\":400,\"cell\":8},{\"t\":450,\"cell\":2}]";
-    d = reverify_score(&v);
+    d = reverify_score(&v, NULL);
     CHECK(d != NULL);
     json_t *differs = json_object_get(d, "differs");
     bool rejected = false;
     for (size_t i = 0; i < json_array_size(differs); i++)
         rejected = rejected || strcmp(json_string_value(json_array_get(differs, i)), "rejected") == 0;
     CHECK(rejected);
+    json_decref(d);
+    /* a receipt that does not match its record: the run itself replays */
+    v = sc;
+    v.receipt[strlen(v.receipt) - 2] ^= 1;
+    CHECK(differs_only(reverify_score(&v, &kr), "receipt"));
+    v = sc;
+    v.received_at++; /* v2 signs the time too */
+    CHECK(differs_only(reverify_score(&v, &kr), "receipt"));
+    v = sc;
+    v.score++;
+    d = reverify_score(&v, &kr);
+    CHECK(json_array_size(json_object_get(d, "differs")) == 2);
     json_decref(d);
     free(result);
 }
