@@ -83,5 +83,34 @@ test('reverify over HTTP: 0 divergences, then a planted one is named', async () 
     done = await finished(srv);
     assert.equal(done.checked, 0);
     assert.equal(done.since, '2099-01-01');
+    await srv.stop();
+
+    // A long run: 30,000 copies of one stored row (copies replay like the
+    // original, so none diverges but the altered one's). One run at a time,
+    // and a shutdown cancels the run and waits for its thread.
+    execFileSync('sqlite3', [join(dir, 'replayd.db'), `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
+      INSERT INTO scores (score_id, nonce, player_id, game, level, seed, version, daily_date, score, completed,
+        received_at, moves_hash, receipt, moves_json, result_json, status, signals)
+      SELECT score_id, nonce, player_id, game, level, seed, version, daily_date, score, completed, received_at,
+        moves_hash, receipt, moves_json, result_json, status, signals FROM scores, n WHERE score_id = '${ids[2]}'`]);
+    srv = await startServer({ dataDir: dir, args: ['--set', `admin_token=${ADMIN}`] });
+    const long = await call(srv, 'POST', '/v1/admin/reverify', { token: ADMIN, body: { jobs: 1 } });
+    assert.equal(long.status, 202);
+    const busy = await call(srv, 'POST', '/v1/admin/reverify', { token: ADMIN, body: {} });
+    assert.equal(busy.status, 409);
+    assert.equal(busy.json.error.code, 'reverify_running');
+    let seen;
+    for (let i = 0; i < 100; i++) {
+      seen = (await call(srv, 'GET', '/v1/admin/reverify', { token: ADMIN })).json;
+      if (seen.checked > 0) break;
+      await sleep(20);
+    }
+    assert.equal(seen.state, 'running');
+    assert.equal(seen.total, 30003);
+    assert.ok(seen.checked > 0 && seen.checked < seen.total, 'progress is reported while it runs');
+    const { code } = await srv.stop();
+    assert.equal(code, 0, 'a clean shutdown in the middle of a run');
+    assert.match(srv.stderr(), /"event":"reverify_finished","state":"cancelled"/);
+    srv = undefined;
   } finally { await srv?.stop(); rmSync(dir, { recursive: true, force: true }); }
 });
