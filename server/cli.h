@@ -1,6 +1,7 @@
-/* cli: the offline commands gen, replay and daily, and the exit statuses
- * every command returns. Output is one JSON object on stdout; an error is
- * one line on stderr. */
+/* cli: the offline commands gen, replay and daily (cli.c) and reverify
+ * (cli_reverify.c), and the exit statuses every command returns. Output is
+ * JSON on stdout (reverify: one line per divergence, then its summary); an
+ * error is one line on stderr. */
 #ifndef REPLAYD_SERVER_CLI_H
 #define REPLAYD_SERVER_CLI_H
 
