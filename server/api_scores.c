@@ -278,8 +278,8 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
     json_decref(canon);
     s->result = result_to_json(g, res);
     sc->result_json = json_dumps(s->result, JSON_COMPACT);
-    receipt_fields f = { sc->score_id, sc->p.player_id, g->name, sc->p.level, sc->p.seed,
-                         sc->p.version, sc->score, sc->moves_hash };
+    receipt_fields f = { &sc->p, sc->score_id, sc->score, sc->completed, sc->received_at,
+                         sc->moves_hash };
     if (!sc->moves_json || !sc->result_json || !sc->signals_json ||
         receipt_sign(&r->app->keys, &f, sc->receipt, sizeof sc->receipt) != 0) {
         reply_error(r, 500, "internal", "the score could not be prepared");

@@ -37,6 +37,8 @@ static const route routes[] = {
     { "GET", "v1/admin/review", api_admin_review, CACHE_NO_STORE },
     { "GET", "v1/admin/rejections", api_admin_rejections, CACHE_NO_STORE },
     { "GET", "v1/admin/log", api_admin_log, CACHE_NO_STORE },
+    { "POST", "v1/admin/reverify", api_admin_reverify_start, CACHE_NO_STORE },
+    { "GET", "v1/admin/reverify", api_admin_reverify_status, CACHE_NO_STORE },
     /* the web pages set their own caching and ETags */
     { "GET", "", api_web_index, CACHE_NO_STORE },
     { "GET", "replay/*", api_web_replay, CACHE_NO_STORE },
@@ -50,6 +52,7 @@ static const char *const route_names[N_ROUTES + 1] = {
     "keys",        "healthz",     "metrics",       "admin_player",  "admin_score",
     "admin_void",  "admin_restore", "admin_approve", "admin_ban",    "admin_unban",
     "admin_rename", "admin_review", "admin_rejections", "admin_log",
+    "admin_reverify_start", "admin_reverify_status",
     "web_index",   "web_replay",  "web_asset",     "other",
 };
 

@@ -88,6 +88,15 @@ static const char *const stmt_sql[ST_COUNT] = {
                       " AND voided_at IS NULL"
                       " AND player_id NOT IN (SELECT id FROM players WHERE banned_at IS NOT NULL)"
                       " ORDER BY score DESC, seq ASC",
+    /* re-verification: the columns of ST_SCORE_BY_NONCE without the joins
+     * (no name, no outcome), by seq: ?1 after seq, ?2 game or NULL, ?3 since */
+    [ST_SCORES_PAGE] = "SELECT score_id, nonce, player_id, '', game, level, seed, version,"
+                       " daily_date, score, completed, received_at, seq, moves_hash, receipt,"
+                       " moves_json, result_json, status, signals, COALESCE(duplicate_of, 0), NULL"
+                       " FROM scores WHERE seq > ?1 AND (?2 IS NULL OR game = ?2)"
+                       " AND received_at >= ?3 ORDER BY seq LIMIT ?4",
+    [ST_SCORES_COUNT] = "SELECT COUNT(*) FROM scores WHERE (?1 IS NULL OR game = ?1)"
+                        " AND received_at >= ?2",
 };
 
 store_status sq_status(int rc)

@@ -49,6 +49,8 @@ enum stmt_id {
     ST_QUOTA_PRUNE,
     ST_LOAD_LEVEL,
     ST_LOAD_DAILY,
+    ST_SCORES_PAGE,
+    ST_SCORES_COUNT,
     ST_COUNT
 };
 

@@ -258,6 +258,23 @@ store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
     return s->be->token_stats(s->db, player_id, now, out);
 }
 
+store_status store_scores_page(store *s, const store_scan *scan, int64_t after_seq, int limit,
+                               store_score *out, int *n)
+{
+    *n = 0;
+    if (!s->be->scores_page)
+        return STORE_ERROR;
+    return s->be->scores_page(s->db, scan, after_seq, limit, out, n);
+}
+
+store_status store_scores_count(store *s, const store_scan *scan, int64_t *out)
+{
+    *out = 0;
+    if (!s->be->scores_count)
+        return STORE_ERROR;
+    return s->be->scores_count(s->db, scan, out);
+}
+
 /* ---- leaderboards ---- */
 
 static void entry_out(const rank_entry *e, int64_t rank, store_entry *o)

@@ -292,6 +292,21 @@ store_status store_score_get(store *s, const uint8_t nonce[PLAY_NONCE_BYTES], st
 store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
                                    store_token_stats *out);
 
+/* Every stored score, for re-verification (reverify.h): those of game g
+ * (NULL: every game) received at or after since_ms. */
+typedef struct store_scan {
+    const game *g;
+    int64_t since_ms;
+} store_scan;
+
+/* The scan's scores with seq > after_seq, in seq order, at most limit of
+ * them into out[0..*n) (player_name left empty); each is cleared with
+ * store_score_clear by the caller. *n < limit: the scan is over. */
+store_status store_scores_page(store *s, const store_scan *scan, int64_t after_seq, int limit,
+                               store_score *out, int *n);
+/* How many scores the scan holds now. */
+store_status store_scores_count(store *s, const store_scan *scan, int64_t *out);
+
 /* ---- leaderboards ----
  * A board is either a daily board (day >= 0: every daily score of that
  * day) or a level board (g + level: each player's best level score).

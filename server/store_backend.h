@@ -45,6 +45,11 @@ typedef struct store_backend {
     store_status (*score_get)(store_db *db, const uint8_t nonce[PLAY_NONCE_BYTES], store_score *out);
     store_status (*token_stats)(store_db *db, int64_t player_id, int64_t now,
                                 store_token_stats *out);
+    /* store_scores_page and store_scores_count (store.h); a backend
+     * without them leaves them NULL and re-verification answers STORE_ERROR */
+    store_status (*scores_page)(store_db *db, const store_scan *scan, int64_t after_seq, int limit,
+                                store_score *out, int *n);
+    store_status (*scores_count)(store_db *db, const store_scan *scan, int64_t *out);
     /* every entry of board b as committed now, in any order */
     store_status (*load_board)(store_db *db, const store_board *b, rank_board *into);
     /* the operators' reads (store.h), answered from one snapshot */

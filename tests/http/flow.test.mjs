@@ -9,15 +9,18 @@ let srv;
 before(async () => { srv = await startServer({ admin: ADMIN_TOKEN }); });
 after(async () => { await srv.stop(); srv.cleanup(); });
 
+// docs/API.md: the v2 receipt's 12 lines.
 function receiptMessage(s) {
-  return ['replayd-receipt-v1', s.score_id, s.player_id, s.game, s.level, s.seed, s.version, s.score,
+  return ['replayd-receipt-v2', s.score_id, s.player_id, s.game, s.level, s.seed, s.version, s.score,
+    s.completed ? 1 : 0, s.date ? `daily:${s.date}` : `level:${s.game}:${s.level}`, s.submitted_at_ms,
     s.moves_hash].join('\n');
 }
 
 async function checkReceipt(score) {
   const keys = await call(srv, 'GET', '/v1/keys');
   assert.equal(keys.status, 200);
-  const [id, sig] = score.receipt.split('.');
+  const [form, id, sig] = score.receipt.split('.');
+  assert.equal(form, 'v2');
   const k = keys.json.keys.find((x) => String(x.key_id) === id);
   assert.ok(k, 'the receipt names a published key');
   const pub = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: k.public_key }, format: 'jwk' });
