@@ -131,6 +131,27 @@ if command -v node >/dev/null 2>&1; then
   run_lines "vectors/generated" vectors_generated
   run_lines "contract/openapi-lint" tests/contract/lint.sh
   run_node_files http "${TEST_JOBS:-2}" "$here"/http/*.test.mjs
+  # The same HTTP suite on the PostgreSQL backend, against a real server
+  # started here (tests/pg/pg_start.sh) and stopped at the end: a
+  # representative subset in make test, all of it when PG_FULL=1 (make
+  # check); then the multi-node test (3 nodes on one database).
+  pgdir=$(mktemp -d)
+  if pgurl=$("$here/pg/pg_start.sh" "$pgdir/pg" 2>"$out"); then
+    if [ -n "${PG_FULL:-}" ]; then
+      pgfiles=("$here"/http/*.test.mjs)
+    else
+      pgfiles=()
+      for f in flow boards fairplay durability daily errors; do pgfiles+=("$here/http/$f.test.mjs"); done
+    fi
+    REPLAYD_PG=$pgurl run_node_files http-pg "${TEST_JOBS:-2}" "${pgfiles[@]}"
+    REPLAYD_PG=$pgurl run_node "pg/multinode" "$here"/pg/*.test.mjs
+    "$here/pg/pg_stop.sh" "$pgdir/pg"
+  else
+    report "pg/start" 0 1 "$EPOCHREALTIME"
+    echo "    FAIL pg: a PostgreSQL server could not be started (make deps-test installs postgresql)"
+    tail -10 "$out" | sed 's/^/      /'
+  fi
+  rm -rf "$pgdir"
   run_lines "contract/coverage" node tests/contract/coverage.mjs "$seen"
   # Hostile traffic: short attacks here; HOSTILE_LONG=1 (make check) runs
   # them at full size. Many connections need file descriptors.

@@ -1,0 +1,176 @@
+// Three replayd nodes on one PostgreSQL database (REPLAYD_PG, a server
+// tests/pg/pg_start.sh started), clients spread across them: a token sent to
+// two nodes at the same instant redeems once; a score committed through one
+// node is on the others' boards within the stated delay (docs/STORAGE.md:
+// 1 s, measured here); kill -9 of one node under load loses nothing it
+// acknowledged while the others keep serving; restarted, its boards agree.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, call, register, seed, solve, PG, pgDatabase, sleep } from '../http/harness.mjs';
+
+const skip = PG ? false : 'needs REPLAYD_PG (tests/run.sh starts PostgreSQL)';
+const VISIBLE_MS = 1000; // the bound docs/STORAGE.md states
+const ARGS = ['--set', 'rate_scores_per_player=100000', '--set', 'rate_seeds_per_player=100000',
+  '--set', 'rate_register_per_ip=100000', '--set', 'rate_per_ip=1000000',
+  '--set', 'plausibility_slack_ms=600000', '--set', 'max_outstanding_tokens=1000'];
+
+let url, root;
+const dirs = [];
+const nodes = [];
+
+function startNode(i) {
+  return startServer({ dataDir: dirs[i], args: ['--set', `database=${url}`, ...ARGS] });
+}
+
+function sql(query) {
+  return execFileSync('psql', [url, '-qAtc', query], { encoding: 'utf8' }).trim();
+}
+
+before(async () => {
+  if (!PG) return;
+  url = pgDatabase('multinode_' + process.pid);
+  root = mkdtempSync(join(tmpdir(), 'replayd-multi-'));
+  for (let i = 0; i < 3; i++) dirs.push(join(root, `node${i}`));
+  // The first node makes the keys; every node must sign and check with the
+  // same ones (an operator copies data_dir/keys the same way).
+  nodes[0] = await startNode(0);
+  for (let i = 1; i < 3; i++) {
+    cpSync(join(dirs[0], 'keys'), join(dirs[i], 'keys'), { recursive: true });
+    nodes[i] = await startNode(i);
+  }
+});
+
+after(async () => {
+  for (const n of nodes) if (n) await n.stop('SIGKILL');
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+async function board(srv, path) {
+  const r = await call(srv, 'GET', path);
+  assert.equal(r.status, 200, r.text);
+  return r.json;
+}
+
+test('the same token sent to two nodes at once redeems exactly once', { skip }, async () => {
+  const [a, b] = nodes;
+  for (let round = 0; round < 12; round++) {
+    const p = await register(a, `twin${round}`);
+    const s = await seed(a, p.token, { game: 'schulte', level: 1 });
+    const moves = solve('schulte', 1, s.seed);
+    // even rounds: the same moves (a retry: both 200, one score); odd
+    // rounds: other moves on the second node (one 200, one 409)
+    const second = round % 2 ? moves.slice(0, -1) : moves;
+    const [r1, r2] = await Promise.all([
+      call(a, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } }),
+      call(b, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: second } }),
+    ]);
+    const statuses = [r1.status, r2.status].sort();
+    if (round % 2) {
+      assert.deepEqual(statuses, [200, 409], `round ${round}: ${r1.text} / ${r2.text}`);
+      const loser = r1.status === 409 ? r1 : r2;
+      assert.equal(loser.json.error.code, 'token_used');
+    } else {
+      assert.deepEqual(statuses, [200, 200], `round ${round}: ${r1.text} / ${r2.text}`);
+      assert.equal(r1.json.receipt, r2.json.receipt, 'the retry answers the recorded score');
+    }
+    const id = (r1.status === 200 ? r1 : r2).json.score_id;
+    assert.equal(sql(`SELECT COUNT(*) FROM scores WHERE score_id = '${id}'`), '1', 'one score row');
+    assert.equal(sql(`SELECT COUNT(*) FROM scores WHERE player_id = ${p.player_id}`), '1');
+  }
+});
+
+test(`a score committed on one node is on the others' boards within ${VISIBLE_MS} ms`, { skip }, async (t) => {
+  const path = '/v1/leaderboards/schulte/2?limit=200';
+  // warm: the boards are in the other nodes' memory before the scores come
+  for (const n of nodes) await board(n, path);
+  const delays = [];
+  for (let round = 0; round < 15; round++) {
+    const from = nodes[round % 3];
+    const others = nodes.filter((n) => n !== from);
+    const p = await register(from, `seen${round}`);
+    const s = await seed(from, p.token, { game: 'schulte', level: 2 });
+    const r = await call(from, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 2, s.seed) } });
+    assert.equal(r.status, 200, r.text);
+    const acked = performance.now();
+    for (const n of others) {
+      let seen = false;
+      for (let k = 0; k < 2000 && !seen; k++) { // bounded: 2000 polls
+        seen = (await board(n, path)).entries.some((e) => e.score_id === r.json.score_id);
+        if (!seen) await sleep(1);
+        if (performance.now() - acked > VISIBLE_MS) break;
+      }
+      const delay = performance.now() - acked;
+      assert.ok(seen, `visible on another node within ${VISIBLE_MS} ms (${delay.toFixed(0)} ms)`);
+      delays.push(delay);
+    }
+    // the rank answers the same on every node
+    const ranks = await Promise.all(nodes.map((n) =>
+      call(n, 'GET', '/v1/leaderboards/schulte/2/me', { token: p.token })));
+    for (const x of ranks) assert.equal(x.json.rank, ranks[0].json.rank, x.text);
+  }
+  delays.sort((x, y) => x - y);
+  const pct = (q) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))].toFixed(1);
+  t.diagnostic(`cross-node visibility (ack to seen by polling): p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, n=${delays.length}`);
+});
+
+// One client: register on its node, then seed + submit until told to stop;
+// the acknowledged score ids (200 only). A node killed under it ends it.
+async function client(srv, name, shouldStop) {
+  const acked = [];
+  let p;
+  try { p = await register(srv, name); } catch { return { acked, died: true }; }
+  while (!shouldStop()) {
+    let r;
+    try {
+      const s = await seed(srv, p.token, { game: 'schulte', level: 1 });
+      r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 1, s.seed) } });
+    } catch {
+      return { acked, died: true }; // the node is gone (kill -9)
+    }
+    if (r.status === 200) acked.push({ id: r.json.score_id, score: r.json.score, at: Date.now() });
+    else throw new Error(`${r.status} ${r.text}`);
+  }
+  return { acked, died: false };
+}
+
+test('kill -9 of one node under load: nothing acknowledged lost, the others serve; restarted, boards agree', { skip }, async () => {
+  const start = Date.now();
+  const stopAt = start + 5000; // bounded load
+  let killedAt = 0;
+  const runs = [0, 1, 2, 0, 1, 2].map((k, i) => client(nodes[k], `load${i}`, () => Date.now() > stopAt));
+  await sleep(2000);
+  nodes[2].child.kill('SIGKILL');
+  killedAt = Date.now();
+  await nodes[2].exited;
+  const results = await Promise.all(runs);
+  const acked = results.flatMap((r) => r.acked);
+  assert.ok(acked.length >= 20, `enough load: ${acked.length} scores acknowledged`);
+  // the survivors' clients kept going after the kill; the killed node's ended
+  for (const k of [0, 1, 3, 4]) {
+    assert.equal(results[k].died, false, `client ${k} on a live node kept being served`);
+    assert.ok(results[k].acked.some((x) => x.at > killedAt), `client ${k} was served after the kill`);
+  }
+  assert.ok(results[2].died && results[5].died, 'the killed node\'s clients lost it');
+  // everything any node acknowledged, the killed one included, is there
+  for (const x of acked) {
+    const r = await call(nodes[x.id.charCodeAt(0) % 2], 'GET', `/v1/scores/${x.id}`);
+    assert.equal(r.status, 200, `acknowledged score ${x.id} is there`);
+    assert.equal(r.json.score, x.score);
+  }
+  // restart it on the same database: its boards agree with the others'
+  nodes[2] = await startNode(2);
+  for (const path of ['/v1/leaderboards/schulte/1?limit=200', '/v1/leaderboards/schulte/2?limit=200']) {
+    const pages = await Promise.all(nodes.map((n) => board(n, path)));
+    assert.ok(pages[0].entries.length > 0);
+    for (const pg of pages.slice(1)) {
+      assert.deepEqual(pg.entries, pages[0].entries, `${path}: the same board on every node`);
+      assert.equal(pg.total, pages[0].total);
+    }
+  }
+  const total = Number(sql("SELECT COUNT(DISTINCT player_id) FROM level_bests WHERE game = 'schulte' AND level = 1"));
+  assert.equal((await board(nodes[2], '/v1/leaderboards/schulte/1?limit=1')).total, total, 'the board is the database\'s');
+});
