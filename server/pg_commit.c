@@ -415,12 +415,46 @@ static store_status notify_scores(store_db *db, pg_conn *c, store_write **batch,
     return STORE_OK;
 }
 
+/* The player a write locks rows of, and the token's nonce (NULL for a
+ * registration): the key of the batch's lock order. */
+static int64_t lock_player(const store_write *w, const uint8_t **nonce)
+{
+    *nonce = NULL;
+    switch (w->kind) {
+    case STORE_WRITE_TOKEN:
+        *nonce = w->u.token.token.p.nonce;
+        return w->u.token.token.p.player_id;
+    case STORE_WRITE_SCORE:
+        *nonce = w->u.score.score.p.nonce;
+        return w->u.score.score.p.player_id;
+    case STORE_WRITE_REJECTION:
+        *nonce = w->u.rejection.rejection.p.nonce;
+        return w->u.rejection.rejection.p.player_id;
+    case STORE_WRITE_PLAYER:
+        break;
+    }
+    return 0;
+}
+
+static store_write **sort_batch; /* the writer thread's only: qsort has no context */
+
+static int by_lock_key(const void *a, const void *b)
+{
+    int i = *(const int *)a, j = *(const int *)b;
+    const uint8_t *ni, *nj;
+    int64_t pi = lock_player(sort_batch[i], &ni), pj = lock_player(sort_batch[j], &nj);
+    if (pi != pj)
+        return pi < pj ? -1 : 1;
+    int c = ni && nj ? memcmp(ni, nj, PLAY_NONCE_BYTES) : 0;
+    return c ? c : (i > j) - (i < j); /* the queue's order otherwise */
+}
+
 /* One try of the batch, skipping the writes marked in skip. Returns the
  * index of a write whose statement failed (the transaction is then
  * rolled back), n when the batch committed, or -1 when the whole
  * transaction failed (every write's status says how). */
-static int attempt(store_db *db, pg_conn *c, store_write **batch, int n, const bool *skip,
-                   bool *retry)
+static int attempt(store_db *db, pg_conn *c, store_write **batch, int n, const int *order,
+                   const bool *skip, bool *retry)
 {
     *retry = false;
     store_status st = pg_exec(c, "BEGIN", "begin");
@@ -430,7 +464,8 @@ static int attempt(store_db *db, pg_conn *c, store_write **batch, int n, const b
                 batch[i]->status = st;
         return -1;
     }
-    for (int i = 0; i < n; i++) {
+    for (int o = 0; o < n; o++) {
+        int i = order[o];
         if (skip[i])
             continue;
         batch[i]->status = run_write(db, c, batch[i]);
@@ -438,9 +473,9 @@ static int attempt(store_db *db, pg_conn *c, store_write **batch, int n, const b
             /* a statement failed: PostgreSQL aborted the transaction */
             *retry = c->retry;
             pg_exec(c, "ROLLBACK", "rollback");
-            for (int k = 0; k <= i; k++)
-                if (!skip[k])
-                    forget_outputs(batch[k]);
+            for (int k = 0; k <= o; k++)
+                if (!skip[order[k]])
+                    forget_outputs(batch[order[k]]);
             if (PQstatus(c->pg) != CONNECTION_OK) {
                 for (int k = 0; k < n; k++)
                     if (!skip[k])
@@ -473,18 +508,27 @@ void pg_commit(store_db *db, store_write **batch, int n)
 {
     pg_conn *c = &db->writer;
     bool *skip = calloc((size_t)n, sizeof *skip);
-    if (!skip || !pg_usable(c)) {
+    int *order = calloc((size_t)n, sizeof *order);
+    if (!skip || !order || !pg_usable(c)) {
         for (int i = 0; i < n; i++)
-            batch[i]->status = skip ? STORE_BUSY : STORE_ERROR;
+            batch[i]->status = skip && order ? STORE_BUSY : STORE_ERROR;
         free(skip);
+        free(order);
         return;
     }
+    /* Every node's batches take their row locks in one order (player, then
+     * token), so two batches touching the same players wait for each other
+     * instead of deadlocking. Within a batch the seq order follows it. */
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    sort_batch = batch;
+    qsort(order, (size_t)n, sizeof *order, by_lock_key);
     /* each round either commits, drops one failing write, or retries a
      * deadlocked batch: n + PG_ATTEMPTS rounds at most */
     int deadlocks = 0;
     for (int round = 0; round < n + PG_ATTEMPTS; round++) {
         bool retry;
-        int at = attempt(db, c, batch, n, skip, &retry);
+        int at = attempt(db, c, batch, n, order, skip, &retry);
         if (at == n || at < 0)
             break;
         if (retry && ++deadlocks < PG_ATTEMPTS)
@@ -495,4 +539,5 @@ void pg_commit(store_db *db, store_write **batch, int n)
             batch[at]->status = STORE_ERROR;
     }
     free(skip);
+    free(order);
 }
