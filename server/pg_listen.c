@@ -116,19 +116,21 @@ static bool listen_on(pg_listener *l, const char *url, int busy_ms)
     return true;
 }
 
+/* The listener's connection broke: said once, then retried. */
+static void dropped(pg_listener *l)
+{
+    store_log_error("pg_listen", "the listener lost PostgreSQL; boards resync when it is back");
+    pg_disconnect(&l->c);
+}
+
 static void *listener_main(void *arg)
 {
     store_db *db = arg;
     pg_listener *l = &db->listen;
     int backoff = 50;
-    bool was_up = l->c.pg != NULL;
     for (;;) {
         if (!l->c.pg) {
             if (!listen_on(l, db->url, db->cfg.busy_timeout_ms)) {
-                if (was_up) {
-                    store_log_error("pg_listen", "the listener lost PostgreSQL; retrying");
-                    was_up = false;
-                }
                 if (pause_or_stop(l, backoff))
                     break;
                 backoff = backoff * 2 > 2000 ? 2000 : backoff * 2;
@@ -136,7 +138,7 @@ static void *listener_main(void *arg)
             }
             /* whatever was committed while nobody listened is read again */
             l->w.resync(l->w.ctx);
-            was_up = true;
+            fprintf(stderr, "{\"event\":\"boards_resync\",\"why\":\"listener reconnected\"}\n");
             backoff = 50;
         }
         struct pollfd pfd[2] = { { .fd = PQsocket(l->c.pg), .events = POLLIN },
@@ -147,7 +149,7 @@ static void *listener_main(void *arg)
         if (pfd[1].revents)
             break;
         if (ready > 0 && !PQconsumeInput(l->c.pg)) {
-            pg_disconnect(&l->c);
+            dropped(l);
             continue;
         }
         PGnotify *note;
@@ -156,7 +158,7 @@ static void *listener_main(void *arg)
             PQfreemem(note);
         }
         if (PQstatus(l->c.pg) != CONNECTION_OK)
-            pg_disconnect(&l->c);
+            dropped(l);
     }
     pg_disconnect(&l->c);
     return NULL;

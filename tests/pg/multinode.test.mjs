@@ -117,6 +117,41 @@ test(`a score committed on one node is on the others' boards within ${VISIBLE_MS
   t.diagnostic(`cross-node visibility (ack to seen by polling): p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, n=${delays.length}`);
 });
 
+test('a node whose listener lost PostgreSQL resyncs its boards from the database', { skip }, async () => {
+  const path = '/v1/leaderboards/schulte/3?limit=50';
+  const p = await register(nodes[0], 'real');
+  const s = await seed(nodes[0], p.token, { game: 'schulte', level: 3 });
+  assert.equal((await call(nodes[0], 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 3, s.seed) } })).status, 200);
+  for (const n of nodes) assert.equal((await board(n, path)).total, 1); // warm everywhere
+  // A score committed without a notification (as if sent while a node was
+  // not listening): written in SQL, so no node hears of it.
+  const hex = (n) => [...crypto.getRandomValues(new Uint8Array(n))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const nonce = hex(16);
+  sql(`WITH p AS (INSERT INTO players (name, token_hash, created_at) VALUES ('missed', '\\x${hex(32)}', 0) RETURNING id),
+    s AS (INSERT INTO scores (score_id, nonce, player_id, game, level, seed, version, score, completed, received_at,
+      moves_hash, receipt, moves_json, result_json) SELECT '${nonce}', '\\x${nonce}', id, 'schulte', 3, 1, 1, 999999, true,
+      ${Date.now()}, '\\x${hex(32)}', '', '[]', '{}' FROM p RETURNING seq, player_id)
+    INSERT INTO level_bests (game, level, player_id, score, seq, received_at, nonce)
+      SELECT 'schulte', 3, player_id, 999999, seq, ${Date.now()}, '\\x${nonce}' FROM s`);
+  for (const n of nodes) assert.equal((await board(n, path)).total, 1, 'the warm boards did not hear of it');
+  // Every node's listener loses its connection; on reconnecting each
+  // reloads its boards from the database.
+  const killed = Number(sql("SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN replayd_scores'"));
+  assert.equal(killed, 3, 'three listeners');
+  for (const n of nodes) {
+    let b;
+    for (let k = 0; k < 100; k++) { // bounded: 100 polls, 20 ms apart
+      b = await board(n, path);
+      if (b.total === 2) break;
+      await sleep(20);
+    }
+    assert.equal(b.total, 2, 'the missed score is on the board after the resync');
+    assert.equal(b.entries[0].score_id, nonce);
+    assert.match(n.stderr(), /"event":"boards_resync"/);
+    assert.match(n.stderr(), /"where":"pg_listen"/);
+  }
+});
+
 // One client: register on its node, then seed + submit until told to stop;
 // the acknowledged score ids (200 only). A node killed under it ends it.
 async function client(srv, name, shouldStop) {
