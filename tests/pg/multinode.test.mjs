@@ -83,6 +83,26 @@ test('the same token sent to two nodes at once redeems exactly once', { skip }, 
   }
 });
 
+test('limits hold across nodes: the daily once per player, the forfeit cap per level and day', { skip }, async () => {
+  // the daily: asked of every node at once, one token (the others re-issue it)
+  const p = await register(nodes[0], 'daily');
+  const dailies = await Promise.all([0, 1, 2, 0, 1, 2].map((k) =>
+    call(nodes[k], 'POST', '/v1/seeds', { token: p.token, body: { daily: true } })));
+  for (const r of dailies) assert.ok(r.status === 201 || r.status === 200, r.text);
+  assert.equal(new Set(dailies.map((r) => r.json.seed_token)).size, 1, 'one daily token');
+  assert.equal(sql(`SELECT COUNT(*) FROM seed_tokens WHERE player_id = ${p.player_id} AND daily_date <> ''`), '1');
+  // max_forfeits_per_level_day (10 by default) counts open tokens: 30 level
+  // seeds asked of three nodes at once, exactly 10 issued
+  const q = await register(nodes[1], 'shopper');
+  const level = await Promise.all(Array.from({ length: 30 }, (_, i) =>
+    call(nodes[i % 3], 'POST', '/v1/seeds', { token: q.token, body: { game: 'pipes', level: 2 } })));
+  const issued = level.filter((r) => r.status === 201).length;
+  const refused = level.filter((r) => r.status === 429 && r.json.error.code === 'too_many_forfeits').length;
+  assert.equal(issued, 10, 'the cap is global: ' + level.map((r) => r.status).join(','));
+  assert.equal(refused, 20);
+  assert.equal(sql(`SELECT COUNT(*) FROM seed_tokens WHERE player_id = ${q.player_id}`), '10');
+});
+
 test(`a score committed on one node is on the others' boards within ${VISIBLE_MS} ms`, { skip }, async (t) => {
   const path = '/v1/leaderboards/schulte/2?limit=200';
   // warm: the boards are in the other nodes' memory before the scores come
