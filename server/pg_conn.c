@@ -221,41 +221,62 @@ static bool prepare(pg_conn *c, int id)
     return ok;
 }
 
+/* A connection that was idle (no transaction open) and found broken when
+ * used: nothing of the caller's was lost, so it is re-established and the
+ * statement sent again, once (after PostgreSQL restarted, or an operator
+ * ended the session). */
+static bool reconnect_idle(pg_conn *c, bool was_idle)
+{
+    return was_idle && c->pg && PQstatus(c->pg) != CONNECTION_OK && pg_usable(c);
+}
+
 PGresult *pg_run(pg_conn *c, int id, const pg_args *a, const char *where, store_status *st)
 {
     static const pg_args none = { 0 };
     if (!a)
         a = &none;
-    c->retry = false;
-    if (!c->pg || !prepare(c, id)) {
+    bool was_idle = c->pg && PQtransactionStatus(c->pg) == PQTRANS_IDLE;
+    for (int attempt = 0;; attempt++) {
+        c->retry = false;
+        if (!c->pg || !prepare(c, id)) {
+            if (attempt == 0 && reconnect_idle(c, was_idle))
+                continue;
+            if (st)
+                *st = c->pg && PQstatus(c->pg) == CONNECTION_OK ? STORE_ERROR : STORE_BUSY;
+            return NULL;
+        }
+        char name[16];
+        snprintf(name, sizeof name, "s%d", id);
+        PGresult *r = PQexecPrepared(c->pg, name, a->n, a->values, a->lengths, a->formats, 0);
+        ExecStatusType rs = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+        if (rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK)
+            return r;
+        store_status s = failure(c, r, where);
+        PQclear(r);
+        if (attempt == 0 && reconnect_idle(c, was_idle))
+            continue;
         if (st)
-            *st = c->pg && PQstatus(c->pg) == CONNECTION_OK ? STORE_ERROR : STORE_BUSY;
+            *st = s;
         return NULL;
     }
-    char name[16];
-    snprintf(name, sizeof name, "s%d", id);
-    PGresult *r = PQexecPrepared(c->pg, name, a->n, a->values, a->lengths, a->formats, 0);
-    ExecStatusType rs = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
-    if (rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK)
-        return r;
-    store_status s = failure(c, r, where);
-    PQclear(r);
-    if (st)
-        *st = s;
-    return NULL;
 }
 
 store_status pg_exec(pg_conn *c, const char *sql, const char *where)
 {
-    c->retry = false;
     if (!c->pg)
         return STORE_BUSY;
-    PGresult *r = PQexec(c->pg, sql);
-    ExecStatusType rs = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
-    store_status st = rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK ? STORE_OK
-                                                                      : failure(c, r, where);
-    PQclear(r);
-    return st;
+    bool was_idle = PQtransactionStatus(c->pg) == PQTRANS_IDLE;
+    for (int attempt = 0;; attempt++) {
+        c->retry = false;
+        PGresult *r = PQexec(c->pg, sql);
+        ExecStatusType rs = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+        store_status st = rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK ? STORE_OK
+                                                                          : failure(c, r, where);
+        PQclear(r);
+        if (st != STORE_OK && attempt == 0 && reconnect_idle(c, was_idle))
+            continue;
+        return st;
+    }
 }
 
 /* ---- columns ---- */

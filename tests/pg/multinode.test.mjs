@@ -172,6 +172,33 @@ test('a node whose listener lost PostgreSQL resyncs its boards from the database
   }
 });
 
+test('every session ended by the database (as in a PostgreSQL restart): the nodes reconnect and serve', { skip }, async () => {
+  const path = '/v1/leaderboards/schulte/4?limit=50';
+  for (const n of nodes) await board(n, path); // warm
+  const ended = Number(sql('SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity' +
+    ' WHERE datname = current_database() AND pid <> pg_backend_pid()'));
+  assert.ok(ended >= 9, `the nodes' sessions ended: ${ended}`);
+  // the first request on each node finds its connections broken and
+  // reconnects them (nothing was in flight): every answer is a success
+  const ids = [];
+  for (const [i, n] of nodes.entries()) {
+    const p = await register(n, `after${i}`);
+    const s = await seed(n, p.token, { game: 'schulte', level: 4 });
+    const r = await call(n, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 4, s.seed) } });
+    assert.equal(r.status, 200, r.text);
+    ids.push(r.json.score_id);
+  }
+  for (const n of nodes) {
+    let b;
+    for (let k = 0; k < 100; k++) { // bounded: 100 polls, 20 ms apart
+      b = await board(n, path);
+      if (b.total === 3) break;
+      await sleep(20);
+    }
+    assert.deepEqual(b.entries.map((e) => e.score_id).sort(), [...ids].sort(), 'every node has all three');
+  }
+});
+
 // One client: register on its node, then seed + submit until told to stop;
 // the acknowledged score ids (200 only). A node killed under it ends it.
 async function client(srv, name, shouldStop) {
