@@ -83,7 +83,7 @@ test('the same token sent to two nodes at once redeems exactly once', { skip }, 
   }
 });
 
-test('limits hold across nodes: the daily once per player, the forfeit cap per level and day', { skip }, async () => {
+test('limits hold across nodes: the daily once per player, the forfeit cap per level and day, the rejection cap per token', { skip }, async () => {
   // the daily: asked of every node at once, one token (the others re-issue it)
   const p = await register(nodes[0], 'daily');
   const dailies = await Promise.all([0, 1, 2, 0, 1, 2].map((k) =>
@@ -101,6 +101,19 @@ test('limits hold across nodes: the daily once per player, the forfeit cap per l
   assert.equal(issued, 10, 'the cap is global: ' + level.map((r) => r.status).join(','));
   assert.equal(refused, 20);
   assert.equal(sql(`SELECT COUNT(*) FROM seed_tokens WHERE player_id = ${q.player_id}`), '10');
+  // rejections_per_token (5): 12 bad replays of one token on three nodes at
+  // once, 5 rejected and kept, then the token is burned everywhere
+  const r = await register(nodes[2], 'prober');
+  const s = await seed(nodes[2], r.token, { game: 'schulte', level: 1 });
+  const bad = Array.from({ length: 30 }, (_, i) => ({ t: 500 + i, cell: 9 }));
+  const probes = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+    call(nodes[i % 3], 'POST', '/v1/scores', { token: r.token, body: { seed_token: s.seed_token, moves: bad } })));
+  const codes = probes.map((x) => (x.status === 409 ? x.json.error.code : x.status));
+  assert.equal(codes.filter((x) => x === 422).length, 5, codes.join(','));
+  assert.equal(codes.filter((x) => x === 'token_burned').length, 7, codes.join(','));
+  assert.equal(sql(`SELECT COUNT(*) FROM rejections WHERE player_id = ${r.player_id}`), '5');
+  assert.equal(sql(`SELECT COUNT(*) FROM rejections WHERE player_id = ${r.player_id} AND moves_json <> ''`), '1',
+    'the moves of the first rejection only (rejection_moves_per_token)');
 });
 
 test(`a score committed on one node is on the others' boards within ${VISIBLE_MS} ms`, { skip }, async (t) => {
