@@ -1,9 +1,13 @@
 // Three replayd nodes on one PostgreSQL database (REPLAYD_PG, a server
 // tests/pg/pg_start.sh started), clients spread across them: a token sent to
-// two nodes at the same instant redeems once; a score committed through one
-// node is on the others' boards within the stated delay (docs/STORAGE.md:
-// 1 s, measured here); kill -9 of one node under load loses nothing it
-// acknowledged while the others keep serving; restarted, its boards agree.
+// two nodes at the same instant redeems once; the global limits (the daily,
+// the forfeit cap, the rejection cap) hold when asked of all nodes at once;
+// a score committed through one node is on the others' boards within the
+// stated delay (docs/STORAGE.md: 1 s, measured here); a node that missed a
+// notification resyncs when its listener reconnects; every session ended
+// by the database, the nodes reconnect; kill -9 of one node under load loses
+// nothing it acknowledged while the others keep serving; restarted, its
+// boards agree.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
