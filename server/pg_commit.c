@@ -132,16 +132,27 @@ static store_status run_token(pg_conn *c, store_write *w)
 
 /* ---- rejections ---- */
 
-/* The token's row, locked until the commit, and its rejection count:
+/* The token's row, locked until the commit, its rejection count and, for
+ * a score (sc), the seq of another player's earlier identical run (0 if
+ * none):
  * STORE_NOT_FOUND when it is not on record, STORE_ERROR when it disagrees
  * with the play (the token was MAC-checked upstream: a bug that must not
  * reach a board). */
-static store_status token_locked(pg_conn *c, const play *p, store_token *tok, int64_t *rejections)
+static store_status token_locked(pg_conn *c, const play *p, store_token *tok, int64_t *rejections,
+                                 const store_score *sc, int64_t *duplicate_of)
 {
     pg_args a = { 0 };
     pa_bytes(&a, p->nonce, PLAY_NONCE_BYTES);
+    if (sc) { /* a score: the duplicate check in the same round trip */
+        pa_int(&a, sc->p.seed);
+        pa_bytes(&a, sc->moves_hash, STORE_HASH_BYTES);
+        pa_game(&a, &sc->p);
+        pa_int(&a, sc->p.level);
+        pa_int(&a, sc->p.version);
+        pa_int(&a, sc->p.player_id);
+    }
     store_status st = STORE_ERROR;
-    PGresult *r = pg_run(c, PS_TOKEN_LOCK, &a, "token_lock", &st);
+    PGresult *r = pg_run(c, sc ? PS_SCORE_LOCK : PS_TOKEN_LOCK, &a, "token_lock", &st);
     if (!r)
         return st;
     if (PQntuples(r) == 0) {
@@ -149,6 +160,8 @@ static store_status token_locked(pg_conn *c, const play *p, store_token *tok, in
         return STORE_NOT_FOUND;
     }
     bool readable = pg_read_token(r, 0, tok, rejections);
+    if (sc)
+        *duplicate_of = pg_int(r, 0, 12);
     PQclear(r);
     if (!readable || tok->p.player_id != p->player_id || tok->p.g != p->g ||
         tok->p.level != p->level || tok->p.day != p->day || tok->p.seed != p->seed ||
@@ -236,7 +249,7 @@ static store_status run_rejection(store_db *db, pg_conn *c, store_write *w)
     store_rejection *r = &w->u.rejection.rejection;
     store_token tok;
     int64_t earlier = 0;
-    store_status st = token_locked(c, &r->p, &tok, &earlier);
+    store_status st = token_locked(c, &r->p, &tok, &earlier, NULL, NULL);
     if (st != STORE_OK)
         return st;
     if (tok.redeemed)
@@ -246,31 +259,12 @@ static store_status run_rejection(store_db *db, pg_conn *c, store_write *w)
 
 /* ---- scores ---- */
 
-/* The seq of another player's earlier run identical to sc, 0 if none. */
-static store_status find_duplicate(pg_conn *c, const store_score *sc, int64_t *seq)
-{
-    pg_args a = { 0 };
-    pa_int(&a, sc->p.seed);
-    pa_bytes(&a, sc->moves_hash, STORE_HASH_BYTES);
-    pa_game(&a, &sc->p);
-    pa_int(&a, sc->p.level);
-    pa_int(&a, sc->p.version);
-    pa_int(&a, sc->p.player_id);
-    store_status st = STORE_ERROR;
-    PGresult *r = pg_run(c, PS_SCORE_DUPLICATE, &a, "score_duplicate", &st);
-    if (!r)
-        return st;
-    *seq = PQntuples(r) == 1 ? pg_int(r, 0, 0) : 0;
-    PQclear(r);
-    return STORE_OK;
-}
-
 static store_status run_score(store_db *db, pg_conn *c, store_write *w)
 {
     store_score *sc = &w->u.score.score;
     store_token tok;
-    int64_t rejections = 0;
-    store_status st = token_locked(c, &sc->p, &tok, &rejections);
+    int64_t rejections = 0, original = 0;
+    store_status st = token_locked(c, &sc->p, &tok, &rejections, sc, &original);
     if (st != STORE_OK)
         return st;
     if (tok.redeemed) {
@@ -287,10 +281,6 @@ static store_status run_score(store_db *db, pg_conn *c, store_write *w)
         return STORE_LIMIT;
     /* a run identical to another player's earlier one: a timed one is
      * refused and kept as a rejection, an untimed one held for review */
-    int64_t original = 0;
-    st = find_duplicate(c, sc, &original);
-    if (st != STORE_OK)
-        return st;
     sc->duplicate_of = original;
     sc->status = original ? SCORE_HELD : SCORE_RANKED;
     if (original && sc->timed) {
@@ -323,6 +313,9 @@ static store_status run_score(store_db *db, pg_conn *c, store_write *w)
     else
         pa_null(&a);
     pa_text(&a, pg_outcome_text(sc->outcome));
+    /* a daily score's board is read from the scores table itself; a level
+     * score may become the player's best on its level board */
+    pa_bool(&a, !play_is_daily(&sc->p) && sc->status == SCORE_RANKED);
     PGresult *r = pg_run(c, PS_SCORE_REDEEM, &a, "score_redeem", &st);
     if (!r)
         return st;
@@ -334,22 +327,6 @@ static store_status run_score(store_db *db, pg_conn *c, store_write *w)
         pg_exec(c, "SELECT 1/0", "score_redeem_abort");
         return STORE_ERROR;
     }
-    /* a daily score's board is read from the scores table itself; a level
-     * score may become the player's best on its level board */
-    if (play_is_daily(&sc->p) || sc->status != SCORE_RANKED)
-        return STORE_OK;
-    a = (pg_args){ 0 };
-    pa_game(&a, &sc->p);
-    pa_int(&a, sc->p.level);
-    pa_int(&a, sc->score);
-    pa_int(&a, sc->seq);
-    pa_int(&a, sc->p.player_id);
-    pa_int(&a, sc->received_at);
-    pa_bytes(&a, sc->p.nonce, PLAY_NONCE_BYTES);
-    r = pg_run(c, PS_BEST_UPSERT, &a, "best_upsert", &st);
-    if (!r)
-        return st;
-    PQclear(r);
     return STORE_OK;
 }
 

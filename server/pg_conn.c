@@ -34,6 +34,12 @@ static const char *const stmt_sql[PS_COUNT] = {
     /* the one redeem check holds the token's row until the commit: a second
      * node redeeming it waits here and then reads it redeemed */
     [PS_TOKEN_LOCK] = "SELECT " TOKEN_COLS " FROM seed_tokens WHERE nonce = $1 FOR UPDATE",
+    /* the same for a score, with the earliest run of another player with
+     * the same seed, moves, game, level and version (0 if none) */
+    [PS_SCORE_LOCK] = "SELECT " TOKEN_COLS ", COALESCE((SELECT d.seq FROM scores d"
+                      " WHERE d.seed = $2 AND d.moves_hash = $3 AND d.game = $4 AND d.level = $5"
+                      " AND d.version = $6 AND d.player_id <> $7 ORDER BY d.seq LIMIT 1), 0)"
+                      " FROM seed_tokens WHERE nonce = $1 FOR UPDATE OF seed_tokens",
     [PS_TOKEN_DAILY] = "SELECT " TOKEN_COLS " FROM seed_tokens"
                        " WHERE player_id = $1 AND daily_date = $2 AND daily_date <> ''",
     /* outstanding level tokens (the daily is exempt), and the forfeited,
@@ -52,30 +58,31 @@ static const char *const stmt_sql[PS_COUNT] = {
                        " FROM seed_tokens WHERE player_id = $2",
     /* the score and its token's redeem in one round trip; scores_nonce
      * (unique) makes a second score for one token impossible */
+    /* the score, its token's redeem and the player's level best in one
+     * round trip ($20: the score goes to a level board); scores_nonce
+     * (unique) makes a second score for one token impossible. The best is
+     * replaced only by a strictly higher score. */
     [PS_SCORE_REDEEM] = "WITH s AS (INSERT INTO scores (score_id, nonce, player_id, game, level,"
                         " seed, version, daily_date, score, completed, received_at, moves_hash,"
                         " receipt, moves_json, result_json, status, signals, duplicate_of)"
                         " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
-                        " $15, $16, $17, $18) RETURNING seq)"
-                        " UPDATE seed_tokens SET redeemed = true, outcome = $19,"
+                        " $15, $16, $17, $18) RETURNING seq),"
+                        " u AS (UPDATE seed_tokens SET redeemed = true, outcome = $19,"
                         " score_seq = (SELECT seq FROM s) WHERE nonce = $2 AND NOT redeemed"
-                        " RETURNING score_seq",
+                        " RETURNING score_seq),"
+                        " b AS (INSERT INTO level_bests (game, level, score, seq, player_id,"
+                        " received_at, nonce) SELECT $4, $5, $9, seq, $3, $11, $2 FROM s"
+                        " WHERE $20::boolean ON CONFLICT (game, level, player_id) DO UPDATE"
+                        " SET score = excluded.score, seq = excluded.seq,"
+                        " received_at = excluded.received_at, nonce = excluded.nonce"
+                        " WHERE excluded.score > level_bests.score)"
+                        " SELECT score_seq FROM u",
     [PS_SCORE_BY_NONCE] = "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
                           " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
                           " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json,"
                           " s.status, s.signals, COALESCE(s.duplicate_of, 0), t.outcome"
                           " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq"
                           " JOIN players p ON p.id = s.player_id WHERE t.nonce = $1",
-    [PS_SCORE_DUPLICATE] = "SELECT seq FROM scores WHERE seed = $1 AND moves_hash = $2"
-                           " AND game = $3 AND level = $4 AND version = $5 AND player_id <> $6"
-                           " ORDER BY seq LIMIT 1",
-    /* a player's best: replaced only by a strictly higher score */
-    [PS_BEST_UPSERT] = "INSERT INTO level_bests (game, level, score, seq, player_id, received_at,"
-                       " nonce) VALUES ($1, $2, $3, $4, $5, $6, $7)"
-                       " ON CONFLICT (game, level, player_id) DO UPDATE"
-                       " SET score = excluded.score, seq = excluded.seq,"
-                       " received_at = excluded.received_at, nonce = excluded.nonce"
-                       " WHERE excluded.score > level_bests.score",
     [PS_REJECTION_INSERT] = "INSERT INTO rejections (nonce, player_id, game, level, seed, version,"
                             " reason, move_index, received_at, moves_hash, moves_json)"
                             " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",

@@ -28,13 +28,12 @@ enum pg_stmt_id {
     PS_PLAYER_LOCK,
     PS_TOKEN_INSERT,
     PS_TOKEN_LOCK,
+    PS_SCORE_LOCK,
     PS_TOKEN_DAILY,
     PS_TOKEN_LIMITS,
     PS_TOKEN_STATS,
     PS_SCORE_REDEEM,
     PS_SCORE_BY_NONCE,
-    PS_SCORE_DUPLICATE,
-    PS_BEST_UPSERT,
     PS_REJECTION_INSERT,
     PS_TOKEN_REJECTED,
     PS_QUOTA_TAKE,
@@ -104,7 +103,7 @@ int64_t pg_changed(const PGresult *r);
 const char *pg_outcome_text(run_outcome o);
 const char *pg_status_text(score_status s);
 
-/* A row of PS_TOKEN_LOCK or PS_TOKEN_DAILY (its 12th column, rejections,
+/* A row of PS_TOKEN_LOCK, PS_SCORE_LOCK or PS_TOKEN_DAILY (its 12th column, rejections,
  * into *rejections when not NULL); false when it names a game this build
  * does not serve or a date that is not one. */
 bool pg_read_token(const PGresult *r, int row, store_token *t, int64_t *rejections);
