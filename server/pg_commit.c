@@ -17,7 +17,12 @@
  * A statement that fails aborts PostgreSQL's transaction: the batch is
  * rolled back and run again without that write (which fails alone), or
  * again whole after a deadlock between nodes' batches (at most
- * PG_ATTEMPTS times).
+ * PG_ATTEMPTS times). Writes run in (player, token) order, the same on
+ * every node, so two nodes' batches touching the same players wait for
+ * each other rather than deadlock.
+ *
+ * Ownership: nothing outlives a call but what the writes' outputs hold
+ * (an existing score's strings, the caller's to clear).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -413,17 +418,20 @@ static int64_t lock_player(const store_write *w, const uint8_t **nonce)
     return 0;
 }
 
-static store_write **sort_batch; /* the writer thread's only: qsort has no context */
+/* A write's place in the batch's lock order. */
+typedef struct lock_key {
+    int64_t player;
+    const uint8_t *nonce;
+    int index;
+} lock_key;
 
 static int by_lock_key(const void *a, const void *b)
 {
-    int i = *(const int *)a, j = *(const int *)b;
-    const uint8_t *ni, *nj;
-    int64_t pi = lock_player(sort_batch[i], &ni), pj = lock_player(sort_batch[j], &nj);
-    if (pi != pj)
-        return pi < pj ? -1 : 1;
-    int c = ni && nj ? memcmp(ni, nj, PLAY_NONCE_BYTES) : 0;
-    return c ? c : (i > j) - (i < j); /* the queue's order otherwise */
+    const lock_key *x = a, *y = b;
+    if (x->player != y->player)
+        return x->player < y->player ? -1 : 1;
+    int c = x->nonce && y->nonce ? memcmp(x->nonce, y->nonce, PLAY_NONCE_BYTES) : 0;
+    return c ? c : (x->index > y->index) - (x->index < y->index); /* the queue's order otherwise */
 }
 
 /* One try of the batch, skipping the writes marked in skip. Returns the
@@ -486,20 +494,26 @@ void pg_commit(store_db *db, store_write **batch, int n)
     pg_conn *c = &db->writer;
     bool *skip = calloc((size_t)n, sizeof *skip);
     int *order = calloc((size_t)n, sizeof *order);
-    if (!skip || !order || !pg_usable(c)) {
+    lock_key *keys = calloc((size_t)n, sizeof *keys);
+    if (!skip || !order || !keys || !pg_usable(c)) {
         for (int i = 0; i < n; i++)
-            batch[i]->status = skip && order ? STORE_BUSY : STORE_ERROR;
+            batch[i]->status = skip && order && keys ? STORE_BUSY : STORE_ERROR;
         free(skip);
         free(order);
+        free(keys);
         return;
     }
     /* Every node's batches take their row locks in one order (player, then
      * token), so two batches touching the same players wait for each other
      * instead of deadlocking. Within a batch the seq order follows it. */
+    for (int i = 0; i < n; i++) {
+        keys[i].player = lock_player(batch[i], &keys[i].nonce);
+        keys[i].index = i;
+    }
+    qsort(keys, (size_t)n, sizeof *keys, by_lock_key);
     for (int i = 0; i < n; i++)
-        order[i] = i;
-    sort_batch = batch;
-    qsort(order, (size_t)n, sizeof *order, by_lock_key);
+        order[i] = keys[i].index;
+    free(keys);
     /* each round either commits, drops one failing write, or retries a
      * deadlocked batch: n + PG_ATTEMPTS rounds at most */
     int deadlocks = 0;
