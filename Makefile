@@ -38,12 +38,14 @@ LIBS := libmicrohttpd=libmicrohttpd-dev \
         jansson=libjansson-dev \
         libsodium=libsodium-dev \
         sqlite3=libsqlite3-dev \
-        libutf8proc=libutf8proc-dev
+        libutf8proc=libutf8proc-dev \
+        libpq=libpq-dev
 PKGS := $(foreach l,$(LIBS),$(word 1,$(subst =, ,$(l))))
 # tools/apt-need reads "package:command" as: install package only when
 # command is missing (Node.js and npm may not come from Debian).
 APT_BUILD := $(foreach l,$(LIBS),$(word 2,$(subst =, ,$(l)))) pkg-config gcc libc6-dev
-APT_TEST := nodejs:node npm:npm curl sqlite3 openssl man-db:man systemd:systemd-analyze
+APT_TEST := nodejs:node npm:npm curl sqlite3 openssl man-db:man systemd:systemd-analyze \
+            postgresql
 APT_CHECK := clang libclang-rt-14-dev cppcheck gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
              qemu-user
 # better-sqlite3 (the bench's Node.js reference) builds from source with node-gyp.
@@ -67,12 +69,15 @@ SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
 LIB_SRC := $(PURE_SRC) $(SERVER_SRC)
 SCHEMA_SQL := $(sort $(wildcard schema/*.sql))
 SCHEMA_OBJ := $(BUILD)/gen/schema_sql.o
+# The PostgreSQL backend's own numbered migrations.
+SCHEMA_PG_SQL := $(sort $(wildcard schema/pg/*.sql))
+SCHEMA_PG_OBJ := $(BUILD)/gen/schema_pg_sql.o
 # The web pages and what they load (web/embed.sh says which file is served as
 # what); the folders too, so that removing a file rebuilds the table.
 WEB_FILES := $(shell find web -type d -o -type f ! -name '*.sh' ! -name '*.md' 2>/dev/null) \
              vectors/port/core.mjs $(wildcard vectors/port/games/*.mjs)
 WEB_OBJ := $(BUILD)/gen/web_assets.o
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(SCHEMA_OBJ) $(WEB_OBJ)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(SCHEMA_OBJ) $(SCHEMA_PG_OBJ) $(WEB_OBJ)
 TEST_SRC := $(wildcard tests/unit/*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard tests/bench/*.c)
@@ -128,6 +133,14 @@ $(SCHEMA_OBJ): $(BUILD)/gen/schema_sql.c
 	@$(if $(V),,echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS_ALL) -Wno-overlength-strings -I. -c $< -o $@
 
+$(BUILD)/gen/schema_pg_sql.c: $(SCHEMA_PG_SQL) schema/embed_sql.sh
+	@mkdir -p $(dir $@)
+	sh schema/embed_sql.sh -n schema_pg_migrations $(SCHEMA_PG_SQL) > $@.tmp && mv $@.tmp $@
+
+$(SCHEMA_PG_OBJ): $(BUILD)/gen/schema_pg_sql.c
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS_ALL) -Wno-overlength-strings -I. -c $< -o $@
+
 # The web assets too: no Node, no npm, no files beside the binary at run time.
 $(BUILD)/gen/web_assets.c: $(WEB_FILES) web/embed.sh
 	@mkdir -p $(dir $@)
@@ -167,7 +180,7 @@ test: deps-test contract-deps
 # minute; the chroot install is make deb-check, not here).
 check: deps-check contract-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins
-	@HOSTILE_LONG=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	@HOSTILE_LONG=1 PG_FULL=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run.sh build/$(CC)-asan
 	@$(MAKE) --no-print-directory cross
 	@$(MAKE) --no-print-directory cppcheck

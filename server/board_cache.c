@@ -18,8 +18,9 @@
 #define NBUCKETS 256
 #define KEY_MAX 64
 
-/* SLOT_DEAD: a load that failed or found nothing, out of the table but
- * still pinned by an offerer, who frees it when it unpins. */
+/* SLOT_DEAD: a load that failed or found nothing, or a board found out of
+ * date after a resync, out of the table but still pinned by an offerer or
+ * a reader, whoever unpins it last frees it. */
 enum { SLOT_LOADING, SLOT_READY, SLOT_DEAD };
 
 struct board_slot {
@@ -36,6 +37,7 @@ struct board_slot {
     size_t npending, cap;
     bool oom;             /* an offer could not be kept: the load fails */
     bool stale;           /* SLOT_LOADING: a change came in; the load starts again */
+    unsigned gen;         /* the cache's generation when its load began */
 };
 
 struct board_cache {
@@ -47,6 +49,7 @@ struct board_cache {
     board_slot *lru_head, *lru_tail;
     size_t budget, bytes; /* bytes: every ready slot's */
     board_slot empty;     /* what a board with no entries reads as: never in the table */
+    unsigned gen;         /* board_cache_resync counts up: older slots reload */
 };
 
 board_cache *board_cache_new(board_load_fn load, void *ctx, size_t budget_bytes)
@@ -266,6 +269,18 @@ store_status board_cache_acquire(board_cache *c, const store_board *b, board_slo
     pthread_mutex_lock(&c->mu);
     for (;;) {
         board_slot *s = find(c, key);
+        if (s && s->state == SLOT_READY && s->gen != c->gen) {
+            /* out of date: out of the table (freed by its last user) and
+             * loaded afresh below */
+            lru_remove(c, s);
+            unlink_slot(c, s);
+            c->bytes -= s->bytes;
+            if (s->pins > 0)
+                s->state = SLOT_DEAD;
+            else
+                slot_free(s);
+            s = NULL;
+        }
         if (s && s->state == SLOT_READY) {
             s->pins++;
             lru_remove(c, s);
@@ -289,6 +304,7 @@ store_status board_cache_acquire(board_cache *c, const store_board *b, board_slo
         memcpy(s->key, key, sizeof key);
         s->cache = c;
         s->state = SLOT_LOADING;
+        s->gen = c->gen;
         pthread_rwlock_init(&s->lock, NULL);
         size_t h = bucket_of(key);
         s->next = c->buckets[h];
@@ -317,6 +333,15 @@ void board_cache_release(board_slot *slot)
         return;
     pthread_mutex_lock(&c->mu);
     slot->pins--;
+    if (slot->state == SLOT_DEAD && slot->pins == 0)
+        slot_free(slot);
+    pthread_mutex_unlock(&c->mu);
+}
+
+void board_cache_resync(board_cache *c)
+{
+    pthread_mutex_lock(&c->mu);
+    c->gen++;
     pthread_mutex_unlock(&c->mu);
 }
 

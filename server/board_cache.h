@@ -57,4 +57,9 @@ store_status board_cache_offer(board_cache *c, const store_board *b, const rank_
 store_status board_cache_set(board_cache *c, const store_board *b, int64_t player_id,
                              const rank_entry *e);
 
+/* Every board in memory is out of date (another node's commits may have
+ * been missed): each reloads from the backend on its next read. A board
+ * being read now is read to its end, then replaced. */
+void board_cache_resync(board_cache *c);
+
 #endif

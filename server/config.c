@@ -67,6 +67,7 @@ static const key_def keys[] = {
     STR(listen_addr),
     INT(port, 0, 65535),
     STR(data_dir),
+    STR(database),
     STR(tls_cert),
     STR(tls_key),
     INT(threads, 0, 256),

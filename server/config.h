@@ -14,6 +14,9 @@ typedef struct config {
     char listen_addr[64];
     int port;
     char data_dir[512];
+    /* empty: the SQLite file data_dir/replayd.db; a postgres:// URL: that
+     * PostgreSQL database (several nodes may share it) */
+    char database[512];
     char tls_cert[512]; /* both set: serve HTTPS */
     char tls_key[512];
     int threads;

@@ -149,7 +149,16 @@ int serve_load_config(config *c, int argc, char **argv)
 
 static void database_path(const config *c, char *path, size_t n)
 {
-    snprintf(path, n, "%s/replayd.db", c->data_dir);
+    if (c->database[0])
+        snprintf(path, n, "%s", c->database);
+    else
+        snprintf(path, n, "%s/replayd.db", c->data_dir);
+}
+
+/* A database URL (PostgreSQL) rather than a file. */
+static bool database_is_url(const config *c)
+{
+    return strstr(c->database, "://") != NULL;
 }
 
 /* "Nothing signed yet": the database file does not exist or is empty.
@@ -161,6 +170,9 @@ static bool nothing_signed_yet(const config *c)
 {
     char path[600];
     struct stat st;
+    /* a shared database may hold what other nodes signed: never "nothing" */
+    if (database_is_url(c))
+        return false;
     database_path(c, path, sizeof path);
     return stat(path, &st) != 0 ? errno == ENOENT : st.st_size == 0;
 }
@@ -183,7 +195,8 @@ store_status serve_open_store(const config *c, store **db)
 {
     char path[600], err[256];
     database_path(c, path, sizeof path);
-    private_files(path);
+    if (!database_is_url(c))
+        private_files(path);
     store_config sc = {
         .database = path,
         .busy_timeout_ms = c->busy_timeout_ms,
@@ -196,7 +209,8 @@ store_status serve_open_store(const config *c, store **db)
     };
     store_status st = store_open(&sc, db, err, sizeof err);
     if (st != STORE_OK)
-        fprintf(stderr, "replayd: cannot open %s: %s\n", path, err);
+        fprintf(stderr, "replayd: cannot open %s: %s\n",
+                database_is_url(c) ? "the database" : path, err);
     return st;
 }
 

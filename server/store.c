@@ -19,7 +19,8 @@
 #define NAME_SLOTS 8192
 
 static const store_backend *const store_backends[] = {
-    &store_sqlite_backend,
+    &store_pg_backend, /* postgres:// URLs */
+    &store_sqlite_backend, /* anything else: a file path */
 };
 
 struct store {
@@ -57,6 +58,22 @@ static store_status load_board(void *ctx, const store_board *b, rank_board *into
 {
     store *s = ctx;
     return s->be->load_board(s->db, b, into);
+}
+
+/* Another node's committed score (the backend's watch): to its board if
+ * that board is in memory, as this node's own commits are. */
+static void remote_offer(void *ctx, const store_board *b, const rank_entry *e)
+{
+    store *s = ctx;
+    board_cache_offer(s->boards, b, e);
+}
+
+/* Some of the other nodes' commits may have been missed: every board
+ * reloads on its next read. */
+static void remote_resync(void *ctx)
+{
+    store *s = ctx;
+    board_cache_resync(s->boards);
 }
 
 static void entry_of(const store_score *sc, rank_entry *e)
@@ -154,6 +171,12 @@ store_status store_open(const store_config *cfg, store **out, char *err, size_t 
     s->queue = write_queue_start(max_batch, cfg->group_commit_wait_us, run_batch, s, err, err_len);
     if (!s->queue)
         goto fail;
+    if (s->be->watch) {
+        store_watch w = { remote_offer, remote_resync, s };
+        st = s->be->watch(s->db, &w, err, err_len);
+        if (st != STORE_OK)
+            goto fail;
+    }
     *out = s;
     return STORE_OK;
 fail:
@@ -428,5 +451,9 @@ store_status store_board_size(store *s, const store_board *b, int64_t *out)
 
 store_status store_admin_read(store *s, const store_admin_query *q, json_t **out)
 {
+    if (!s->be->admin_read) { /* a backend without the operators' reads */
+        store_log_error("admin_read", "this storage backend has no operators' reads");
+        return STORE_ERROR;
+    }
     return s->be->admin_read(s->db, q, out);
 }

@@ -11,7 +11,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { request as httpRequest, Agent } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, register, call, sleep, ADMIN_TOKEN } from './harness.mjs';
+import { startServer, register, call, sleep, ADMIN_TOKEN, sqliteOnly } from './harness.mjs';
 import { doc, checkExchange } from '../contract/contract.mjs';
 
 const logLines = (srv) => srv.stderr().split('\n').filter((l) => l.trim());
@@ -221,7 +221,7 @@ test('SIGHUP: a new TLS certificate and new live settings without a restart; bad
   } finally { await srv.stop(); srv.cleanup(); }
 });
 
-test('draining: /healthz answers 503 "draining" from the first moment of shutdown', async () => {
+test('draining: /healthz answers 503 "draining" from the first moment of shutdown', { skip: sqliteOnly }, async () => {
   const srv = await startServer({ args: ['--set', 'busy_timeout_ms=8000'] });
   const db = join(srv.dir, 'replayd.db');
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
