@@ -38,15 +38,18 @@ LIBS := libmicrohttpd=libmicrohttpd-dev \
         jansson=libjansson-dev \
         libsodium=libsodium-dev \
         sqlite3=libsqlite3-dev \
-        libutf8proc=libutf8proc-dev
+        libutf8proc=libutf8proc-dev \
+        libpq=libpq-dev
 PKGS := $(foreach l,$(LIBS),$(word 1,$(subst =, ,$(l))))
 # tools/apt-need reads "package:command" as: install package only when
 # command is missing (Node.js and npm may not come from Debian).
 APT_BUILD := $(foreach l,$(LIBS),$(word 2,$(subst =, ,$(l)))) pkg-config gcc libc6-dev
-APT_TEST := nodejs:node npm:npm curl sqlite3 openssl man-db:man systemd:systemd-analyze python3:python3
+APT_TEST := nodejs:node npm:npm curl sqlite3 openssl man-db:man systemd:systemd-analyze python3:python3 \
+            postgresql
 APT_CHECK := clang libclang-rt-14-dev cppcheck gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
              qemu-user
-APT_BENCH := wrk
+# better-sqlite3 (the bench's Node.js reference) builds from source with node-gyp.
+APT_BENCH := wrk g++:g++ make:make python3:python3
 # make wasm (and the WebAssembly vector test of make test): Debian's clang and lld.
 APT_WASM := clang lld
 APT_DEB := dpkg-dev debhelper lintian
@@ -68,12 +71,15 @@ SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
 LIB_SRC := $(PURE_SRC) $(SERVER_SRC)
 SCHEMA_SQL := $(sort $(wildcard schema/*.sql))
 SCHEMA_OBJ := $(BUILD)/gen/schema_sql.o
+# The PostgreSQL backend's own numbered migrations.
+SCHEMA_PG_SQL := $(sort $(wildcard schema/pg/*.sql))
+SCHEMA_PG_OBJ := $(BUILD)/gen/schema_pg_sql.o
 # The web pages and what they load (web/embed.sh says which file is served as
 # what); the folders too, so that removing a file rebuilds the table.
 WEB_FILES := $(shell find web -type d -o -type f ! -name '*.sh' ! -name '*.md' 2>/dev/null) \
              vectors/port/core.mjs $(wildcard vectors/port/games/*.mjs)
 WEB_OBJ := $(BUILD)/gen/web_assets.o
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(SCHEMA_OBJ) $(WEB_OBJ)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(SCHEMA_OBJ) $(SCHEMA_PG_OBJ) $(WEB_OBJ)
 TEST_SRC := $(wildcard tests/unit/*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard tests/bench/*.c)
@@ -145,6 +151,14 @@ $(BUILD)/gen/schema_sql.c: $(SCHEMA_SQL) schema/embed_sql.sh
 	sh schema/embed_sql.sh $(SCHEMA_SQL) > $@.tmp && mv $@.tmp $@
 
 $(SCHEMA_OBJ): $(BUILD)/gen/schema_sql.c
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS_ALL) -Wno-overlength-strings -I. -c $< -o $@
+
+$(BUILD)/gen/schema_pg_sql.c: $(SCHEMA_PG_SQL) schema/embed_sql.sh
+	@mkdir -p $(dir $@)
+	sh schema/embed_sql.sh -n schema_pg_migrations $(SCHEMA_PG_SQL) > $@.tmp && mv $@.tmp $@
+
+$(SCHEMA_PG_OBJ): $(BUILD)/gen/schema_pg_sql.c
 	@$(if $(V),,echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS_ALL) -Wno-overlength-strings -I. -c $< -o $@
 
@@ -249,7 +263,7 @@ test: deps-test contract-deps client-deps
 check: deps-check contract-deps client-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins lib wasm
 	@node clients/js/scripts/vendor.mjs >/dev/null
-	@HOSTILE_LONG=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	@HOSTILE_LONG=1 PG_FULL=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run.sh build/$(CC)-asan
 	@$(MAKE) --no-print-directory cross
 	@$(MAKE) --no-print-directory cppcheck
@@ -279,7 +293,18 @@ fuzz: deps-check
 	@grep -E "stat::number_of_executed_units|stat::peak_rss_mb" build/fuzz/log.txt | sed 's/^/  /'
 
 # ------------------------------------------------------------ bench, vectors
-bench: deps-bench
+# The Node.js reference server's modules (bench_http times it beside
+# replayd; BENCH_NODE=0 leaves it out). better-sqlite3 builds from source
+# against the installed Node's headers, so nothing is downloaded but the
+# npm packages.
+NODE_REF_MODULES := tests/bench/node_ref/node_modules/.package-lock.json
+NODE_HEADERS := $(if $(wildcard /usr/include/node/node.h),npm_config_nodedir=/usr)
+$(NODE_REF_MODULES): tests/bench/node_ref/package.json tests/bench/node_ref/package-lock.json
+	@echo "  NPM     tests/bench/node_ref (npm ci)"
+	$(Q)cd tests/bench/node_ref && $(NODE_HEADERS) npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+
+bench: deps-bench $(if $(filter 0,$(BENCH_NODE)),,$(NODE_REF_MODULES))
 	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BIN)/replayd wasm
 	@for b in $(filter-out %/bench_peer,$(BENCH_BIN)); do $$b || exit 1; done
 	@tests/bench/peer.sh $(BUILD)

@@ -166,6 +166,16 @@ typedef struct game {
      * signals count applied moves beyond it as wasted; the specs' finish
      * floors derive from it. */
     int (*min_moves)(const game_level *level);
+    /* Review features (optional, NULL for a game without time floors: the
+     * server then measures no pace). How much later than the spec's floor
+     * `move` came, in ms (0: exactly at the floor), given the move before
+     * it (NULL for the first); -1 when no floor applies to it (a move the
+     * rules will ignore or reject, a game whose moves carry no time). And
+     * the earliest the level may complete, in ms (0: no finish floor).
+     * Both read the level and the moves only, with integer arithmetic, and
+     * change nothing: a run's result never depends on them. */
+    int32_t (*move_slack_ms)(const game_level *level, const game_move *prev, const game_move *move);
+    int32_t (*finish_floor_ms)(const game_level *level);
     void (*describe_state)(const game_state *state, const game_writer *w);
     /* The game's own daily seed for a UTC date; NULL means the catalogue
      * derivation (core/daily.h). */

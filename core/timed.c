@@ -41,3 +41,16 @@ bool timed_count_at(timed_clock *c, int32_t t, int32_t target, const timed_gaps 
     c->counted_any = true;
     return true;
 }
+
+int32_t timed_slack(int version, int32_t v1_gap_ms, const timed_gaps *gaps, const game_move *prev,
+                    const game_move *move)
+{
+    int32_t t = move->v[0], prev_t = prev ? prev->v[0] : 0;
+    if (t < prev_t)
+        return -1;
+    int32_t floor = version == 1 ? v1_gap_ms
+                    : prev && prev->v[1] == move->v[1] ? gaps->same_ms
+                                                       : gaps->other_ms;
+    int64_t slack = (int64_t)t - prev_t - floor;
+    return slack < 0 ? 0 : slack > INT32_MAX ? INT32_MAX : (int32_t)slack;
+}

@@ -61,6 +61,14 @@ bool timed_count(timed_clock *c, int32_t t, int32_t min_gap_ms);
  * target become the counted ones. */
 bool timed_count_at(timed_clock *c, int32_t t, int32_t target, const timed_gaps *gaps);
 
+/* For a game's move_slack_ms (game.h) whose moves are {t, target} (fields
+ * 0 and 1): how much later than its gap floor `move` came after `prev`
+ * (NULL: the first move, measured from 0): the gap less v1_gap_ms under
+ * version 1, less the gaps' same_ms or other_ms from version 2; -1 when t
+ * went backwards. */
+int32_t timed_slack(int version, int32_t v1_gap_ms, const timed_gaps *gaps, const game_move *prev,
+                    const game_move *move);
+
 /* The floors as a level description shows them: gap_same_ms, gap_other_ms
  * and finish_floor_ms. */
 void timed_put_floors(const game_writer *w, const timed_gaps *gaps, int32_t finish_floor_ms);

@@ -20,6 +20,17 @@ void api_healthz(request *r);
 void api_metrics(request *r);
 void api_admin_player(request *r);
 void api_admin_score(request *r);
+void api_admin_void(request *r);
+void api_admin_restore(request *r);
+void api_admin_approve(request *r);
+void api_admin_ban(request *r);
+void api_admin_unban(request *r);
+void api_admin_rename(request *r);
+void api_admin_review(request *r);
+void api_admin_rejections(request *r);
+void api_admin_log(request *r);
+void api_admin_reverify_start(request *r);
+void api_admin_reverify_status(request *r);
 void api_web_index(request *r);
 void api_web_replay(request *r);
 void api_web_asset(request *r);
@@ -35,6 +46,10 @@ void api_write(request *r, store_write *w, void (*then)(request *r));
 bool api_admin_ok(request *r);
 /* Maps a store failure to 503/500 and answers. */
 void api_store_error(request *r, store_status st);
+/* The admin re-verification job (api_reverify.c): made once the store is
+ * open, freed (its run cancelled and joined) before it closes. */
+reverify_job *reverify_job_new(store *db, const keyring *keys);
+void reverify_job_free(reverify_job *j);
 /* "2026-12-02T13:10:35.123Z" */
 void api_format_time(int64_t unix_ms, char buf[32]);
 

@@ -1,11 +1,11 @@
 /*
  * api_admin: what an operator reviews, behind the admin token (config
- * admin_token; empty disables these endpoints, which then answer 404).
- * GET /v1/admin/players/{id}: the player's seed-token accounting, where
- * drawing seeds until an easy one comes up shows as forfeits and abandoned
- * attempts. GET /v1/admin/scores/{id}: a score as the operator sees it:
+ * admin_token; empty disables these endpoints, which then answer 404):
+ * the admin credential check (api_admin_ok) and GET /v1/admin/scores/{id},
+ * a score as the operator sees it:
  * its status, the run it duplicates and the signals measured at
  * verification (and its moves, even a daily's that are still private).
+ * The other admin endpoints are in api_moderation.c.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,13 +16,22 @@
 #include "parse.h"
 
 /* Compares hashes, so neither the length nor the content of the admin token
- * leaks through timing. */
+ * leaks through timing. Failed attempts are counted per client address
+ * (admin_failures_per_minute): past the limit the address is answered 429
+ * before its token is even looked at, so guessing cannot go faster. */
 bool api_admin_ok(request *r)
 {
-    const char *want = r->app->cfg.admin_token;
+    const config *c = &r->app->cfg;
+    const char *want = c->admin_token;
     const char *h = req_header(r, "Authorization");
     if (!want[0]) {
         reply_error(r, 404, "not_found", "no such endpoint");
+        return false;
+    }
+    if (!ratelimit_peek(&r->app->limits, "admin_fail", r->ip, c->admin_failures_per_minute,
+                        r->started_us)) {
+        reply_rate_limited(r, c->admin_failures_per_minute,
+                           "too many failed admin attempts from this address");
         return false;
     }
     unsigned char a[32], b[32];
@@ -30,33 +39,12 @@ bool api_admin_ok(request *r)
     crypto_generichash(a, sizeof a, (const unsigned char *)got, strlen(got), NULL, 0);
     crypto_generichash(b, sizeof b, (const unsigned char *)want, strlen(want), NULL, 0);
     if (!h || sodium_memcmp(a, b, sizeof a) != 0) {
+        ratelimit_allow(&r->app->limits, "admin_fail", r->ip, c->admin_failures_per_minute,
+                        r->started_us);
         reply_error(r, 401, "unauthorized", "the admin token is required");
         return false;
     }
     return true;
-}
-
-void api_admin_player(request *r)
-{
-    if (!api_admin_ok(r))
-        return;
-    int64_t id;
-    if (!parse_i64(r->seg[3], 1, INT64_MAX, &id)) {
-        reply_error(r, 404, "not_found", "no such player");
-        return;
-    }
-    store_token_stats st;
-    store_status s = store_token_stats_for(r->app->db, id, now_ms(), &st);
-    if (s != STORE_OK) {
-        api_store_error(r, s);
-        return;
-    }
-    reply_json(r, 200, json_pack("{s:I,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I}}", "player_id", (json_int_t)id, "tokens",
-                                 "issued", (json_int_t)st.issued, "redeemed",
-                                 (json_int_t)(st.completed + st.incomplete + st.forfeited), "completed",
-                                 (json_int_t)st.completed, "incomplete", (json_int_t)st.incomplete, "forfeited",
-                                 (json_int_t)st.forfeited, "outstanding", (json_int_t)st.outstanding,
-                                 "abandoned", (json_int_t)st.abandoned));
 }
 
 void api_admin_score(request *r)
@@ -92,6 +80,12 @@ void api_admin_score(request *r)
                             moves ? moves : json_array());
     if (sc.duplicate_of)
         json_object_set_new(out, "duplicate_of_seq", json_integer(sc.duplicate_of));
+    json_object_set_new(out, "suspicion", json_integer(sc.suspicion));
+    if (sc.voided_at) {
+        json_object_set_new(out, "status", json_string("voided"));
+        json_object_set_new(out, "voided_at_ms", json_integer(sc.voided_at));
+        json_object_set_new(out, "void_reason", json_string(sc.void_reason));
+    }
     store_score_clear(&sc);
     reply_json(r, 200, out);
 }

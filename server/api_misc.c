@@ -18,18 +18,26 @@ void api_games(request *r)
     reply_json(r, 200, json_pack("{s:o}", "games", games));
 }
 
+/* Every published key, retired ones included (their receipts verify for
+ * ever), with its validity window. */
 void api_keys(request *r)
 {
     json_t *keys = json_array();
     const keyring *kr = &r->app->keys;
     for (int i = 0; i < kr->count; i++) {
+        const key_entry *k = &kr->keys[i];
         char b64[sodium_base64_ENCODED_LEN(crypto_sign_PUBLICKEYBYTES,
                                            sodium_base64_VARIANT_URLSAFE_NO_PADDING)];
-        sodium_bin2base64(b64, sizeof b64, kr->keys[i].sign_pk, sizeof kr->keys[i].sign_pk,
+        char from[32], until[32];
+        sodium_bin2base64(b64, sizeof b64, k->sign_pk, sizeof k->sign_pk,
                           sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-        json_array_append_new(keys, json_pack("{s:i,s:s,s:s,s:b}", "key_id", (int)kr->keys[i].id,
+        api_format_time(k->valid_from_ms, from);
+        api_format_time(k->valid_until_ms, until);
+        json_array_append_new(keys, json_pack("{s:i,s:s,s:s,s:b,s:b,s:s,s:o}", "key_id", (int)k->id,
                                               "alg", "Ed25519", "public_key", b64, "current",
-                                              i == kr->current));
+                                              i == kr->current, "retired", k->retired, "valid_from",
+                                              from, "valid_until",
+                                              k->retired ? json_string(until) : json_null()));
     }
     reply_json(r, 200, json_pack("{s:o}", "keys", keys));
 }

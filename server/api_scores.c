@@ -39,6 +39,8 @@ typedef struct submission {
     long n;
     uint8_t hash[STORE_HASH_BYTES];
     json_t *result;   /* the verified result, kept as JSON for the reply */
+    json_t *features; /* the review's features (fairplay_features) */
+    int64_t suspicion;
     store_write w;    /* the record handed to the writer */
 } submission;
 
@@ -49,6 +51,7 @@ static void submission_free(void *p)
         return;
     free(s->moves);
     json_decref(s->result);
+    json_decref(s->features);
     if (s->w.kind == STORE_WRITE_SCORE) {
         store_score_clear(&s->w.u.score.score);
         store_score_clear(&s->w.u.score.existing);
@@ -130,6 +133,9 @@ static void score_committed(request *r)
         break;
     case STORE_LIMIT:
         reply_burned(r);
+        break;
+    case STORE_BANNED: /* banned after this request was authenticated */
+        reply_error(r, 403, "banned", "this player is banned");
         break;
     default:
         api_store_error(r, w->status);
@@ -258,7 +264,12 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
     sc->outcome = fairplay_outcome(&r->app->cfg, res, elapsed_ms);
     sc->timed = res->duration_ms >= 0;
     json_t *signals = fairplay_signals(&r->app->cfg, res, elapsed_ms);
+    if (signals && s->features)
+        json_object_set(signals, "features", s->features);
     sc->signals_json = signals ? json_dumps(signals, JSON_COMPACT) : NULL;
+    sc->suspicion = s->suspicion;
+    sc->duplicate_weight = FAIRPLAY_W_DUPLICATE;
+    sc->review_threshold = r->app->cfg.review_hold_threshold;
     json_decref(signals);
     sc->received_at = r->started_us / 1000;
     memcpy(sc->moves_hash, s->hash, sizeof sc->moves_hash);
@@ -267,8 +278,8 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
     json_decref(canon);
     s->result = result_to_json(g, res);
     sc->result_json = json_dumps(s->result, JSON_COMPACT);
-    receipt_fields f = { sc->score_id, sc->p.player_id, g->name, sc->p.level, sc->p.seed,
-                         sc->p.version, sc->score, sc->moves_hash };
+    receipt_fields f = { &sc->p, sc->score_id, sc->score, sc->completed, sc->received_at,
+                         sc->moves_hash };
     if (!sc->moves_json || !sc->result_json || !sc->signals_json ||
         receipt_sign(&r->app->keys, &f, sc->receipt, sizeof sc->receipt) != 0) {
         reply_error(r, 500, "internal", "the score could not be prepared");
@@ -324,6 +335,10 @@ void api_scores_submit(request *r)
     store_player player;
     if (!api_auth(r, &player))
         return;
+    if (player.banned) {
+        reply_error(r, 403, "banned", "this player is banned");
+        return;
+    }
     char key[24];
     snprintf(key, sizeof key, "%lld", (long long)player.id);
     if (!ratelimit_allow(&r->app->limits, "scores", key, r->live->rate_scores_per_player,
@@ -356,6 +371,10 @@ void api_scores_submit(request *r)
                                    level) == GEN_OK;
     if (rebuilt)
         replay_run(g, level, state, s->moves, (size_t)s->n, NULL, &rep);
+    /* measured here, while the level is at hand */
+    if (rebuilt && !rep.rejected)
+        s->features = fairplay_features(&r->app->cfg, g, level, s->t.p.version, s->moves, (size_t)s->n,
+                                        rep.applied, &rep.result, now - s->t.issued_at, &s->suspicion);
     free(level);
     free(state);
     if (!rebuilt) {
@@ -417,6 +436,11 @@ void api_score_get(request *r)
                             sc.receipt, "moves_public", moves_public, "moves",
                             moves ? moves : moves_public ? json_array() : json_null(), "result",
                             result ? result : json_null());
+    /* an operator's void shows, with its reason: the audit hides nothing */
+    if (sc.voided_at) {
+        json_object_set_new(out, "status", json_string("voided"));
+        json_object_set_new(out, "void_reason", json_string(sc.void_reason));
+    }
     if (play_is_daily(&sc.p)) {
         char date[11], when[32];
         play_date(&sc.p, date);

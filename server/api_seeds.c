@@ -126,6 +126,10 @@ void api_seeds_create(request *r)
     store_player player;
     if (!api_auth(r, &player))
         return;
+    if (player.banned) {
+        reply_error(r, 403, "banned", "this player is banned");
+        return;
+    }
     char key[24];
     snprintf(key, sizeof key, "%lld", (long long)player.id);
     if (!ratelimit_allow(&r->app->limits, "seeds", key, r->live->rate_seeds_per_player,

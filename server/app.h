@@ -16,6 +16,8 @@
 #include "ratelimit.h"
 #include "store.h"
 
+typedef struct reverify_job reverify_job; /* api_reverify.c */
+
 typedef struct app {
     config cfg;
     keyring keys;
@@ -31,6 +33,7 @@ typedef struct app {
     atomic_bool draining;         /* shutdown began: /healthz says so */
     atomic_int in_flight; /* requests begun and not yet completed */
     atomic_int suspended; /* of those, deferred ones waiting for their work */
+    reverify_job *reverify; /* the admin re-verification (api_reverify.c) */
 } app;
 
 /* The version new seed tokens of g are issued under. */

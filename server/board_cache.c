@@ -18,8 +18,9 @@
 #define NBUCKETS 256
 #define KEY_MAX 64
 
-/* SLOT_DEAD: a load that failed or found nothing, out of the table but
- * still pinned by an offerer, who frees it when it unpins. */
+/* SLOT_DEAD: a load that failed or found nothing, or a board found out of
+ * date after a resync, out of the table but still pinned by an offerer or
+ * a reader, whoever unpins it last frees it. */
 enum { SLOT_LOADING, SLOT_READY, SLOT_DEAD };
 
 struct board_slot {
@@ -35,6 +36,8 @@ struct board_slot {
     rank_entry *pending;  /* SLOT_LOADING: offers seen while loading */
     size_t npending, cap;
     bool oom;             /* an offer could not be kept: the load fails */
+    bool stale;           /* SLOT_LOADING: a change came in; the load starts again */
+    unsigned gen;         /* the cache's generation when its load began */
 };
 
 struct board_cache {
@@ -46,6 +49,7 @@ struct board_cache {
     board_slot *lru_head, *lru_tail;
     size_t budget, bytes; /* bytes: every ready slot's */
     board_slot empty;     /* what a board with no entries reads as: never in the table */
+    unsigned gen;         /* board_cache_resync counts up: older slots reload */
 };
 
 board_cache *board_cache_new(board_load_fn load, void *ctx, size_t budget_bytes)
@@ -191,16 +195,38 @@ static void recount(board_cache *c, board_slot *s)
     s->bytes = now;
 }
 
+#define LOAD_ATTEMPTS 8
+
 /* Called with the cache mutex held and s in the table as SLOT_LOADING;
  * returns with the mutex held and s either ready or gone (and freed):
  * *empty tells a load that found no entries from a failure. */
 static store_status load_slot(board_cache *c, board_slot *s, const store_board *b, bool *empty)
 {
-    pthread_mutex_unlock(&c->mu);
-    rank_board *fresh = rank_new();
-    store_status st = fresh ? c->load(c->ctx, b, fresh) : STORE_ERROR;
-    pthread_mutex_lock(&c->mu);
-    pthread_rwlock_wrlock(&s->lock);
+    rank_board *fresh = NULL;
+    store_status st = STORE_ERROR;
+    /* a change (board_cache_set) during the load marks it stale: the rows
+     * it read may predate the change, so it reads them again; the offers
+     * it kept so far committed before the new read and are in it */
+    for (int attempt = 0;; attempt++) {
+        pthread_mutex_unlock(&c->mu);
+        fresh = rank_new();
+        st = fresh ? c->load(c->ctx, b, fresh) : STORE_ERROR;
+        pthread_mutex_lock(&c->mu);
+        pthread_rwlock_wrlock(&s->lock);
+        if (!s->stale || st != STORE_OK)
+            break;
+        s->stale = false;
+        s->npending = 0;
+        s->oom = false;
+        pthread_rwlock_unlock(&s->lock);
+        rank_free(fresh);
+        fresh = NULL;
+        if (attempt + 1 == LOAD_ATTEMPTS) {
+            pthread_rwlock_wrlock(&s->lock);
+            st = STORE_BUSY;
+            break;
+        }
+    }
     if (st == STORE_OK && s->oom)
         st = STORE_ERROR;
     for (size_t i = 0; st == STORE_OK && i < s->npending; i++)
@@ -243,6 +269,18 @@ store_status board_cache_acquire(board_cache *c, const store_board *b, board_slo
     pthread_mutex_lock(&c->mu);
     for (;;) {
         board_slot *s = find(c, key);
+        if (s && s->state == SLOT_READY && s->gen != c->gen) {
+            /* out of date: out of the table (freed by its last user) and
+             * loaded afresh below */
+            lru_remove(c, s);
+            unlink_slot(c, s);
+            c->bytes -= s->bytes;
+            if (s->pins > 0)
+                s->state = SLOT_DEAD;
+            else
+                slot_free(s);
+            s = NULL;
+        }
         if (s && s->state == SLOT_READY) {
             s->pins++;
             lru_remove(c, s);
@@ -266,6 +304,7 @@ store_status board_cache_acquire(board_cache *c, const store_board *b, board_slo
         memcpy(s->key, key, sizeof key);
         s->cache = c;
         s->state = SLOT_LOADING;
+        s->gen = c->gen;
         pthread_rwlock_init(&s->lock, NULL);
         size_t h = bucket_of(key);
         s->next = c->buckets[h];
@@ -294,6 +333,15 @@ void board_cache_release(board_slot *slot)
         return;
     pthread_mutex_lock(&c->mu);
     slot->pins--;
+    if (slot->state == SLOT_DEAD && slot->pins == 0)
+        slot_free(slot);
+    pthread_mutex_unlock(&c->mu);
+}
+
+void board_cache_resync(board_cache *c)
+{
+    pthread_mutex_lock(&c->mu);
+    c->gen++;
     pthread_mutex_unlock(&c->mu);
 }
 
@@ -327,6 +375,41 @@ store_status board_cache_offer(board_cache *c, const store_board *b, const rank_
             s->pending[s->npending++] = *e;
         else
             s->oom = true, st = STORE_ERROR;
+    }
+    pthread_rwlock_unlock(&s->lock);
+    pthread_mutex_lock(&c->mu);
+    s->pins--;
+    if (s->state == SLOT_READY) {
+        recount(c, s);
+        evict(c);
+    } else if (s->state == SLOT_DEAD && s->pins == 0) {
+        slot_free(s);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return st;
+}
+
+store_status board_cache_set(board_cache *c, const store_board *b, int64_t player_id,
+                             const rank_entry *e)
+{
+    char key[KEY_MAX];
+    board_key(b, key);
+    pthread_mutex_lock(&c->mu);
+    board_slot *s = find(c, key);
+    if (!s) {
+        pthread_mutex_unlock(&c->mu);
+        return STORE_OK;
+    }
+    s->pins++;
+    pthread_rwlock_wrlock(&s->lock);
+    pthread_mutex_unlock(&c->mu);
+    store_status st = STORE_OK;
+    if (s->state == SLOT_READY) {
+        rank_remove(s->rb, player_id);
+        if (e && rank_offer(s->rb, e) < 0)
+            st = STORE_ERROR;
+    } else {
+        s->stale = true;
     }
     pthread_rwlock_unlock(&s->lock);
     pthread_mutex_lock(&c->mu);

@@ -4,7 +4,8 @@
  * Each board is a rank_board behind its own rwlock. A board is loaded from
  * the backend the first time it is read (through the board_load_fn given at
  * creation) and kept current after that by board_cache_offer, which the
- * backend calls after each commit. Offers that arrive while a board is
+ * store calls after each commit, and board_cache_set, which puts an
+ * operator's change (a void, a ban) in place in one step. Offers that arrive while a board is
  * loading are kept and applied to it once the load returns; because an
  * offer keeps a player's best, applying one twice or out of order gives the
  * same board, so a load that already saw a commit is not hurt by its offer.
@@ -47,5 +48,18 @@ void board_cache_release(board_slot *slot);
 /* Offers a committed entry to board b if it is loaded or loading; a board
  * not in memory is left alone (its load will read the entry from SQL). */
 store_status board_cache_offer(board_cache *c, const store_board *b, const rank_entry *e);
+
+/* Sets the player's entry on board b to e (NULL: off the board) as one
+ * step under the board's write lock: a reader sees the board before or
+ * after, never without the old entry and without the new one. A board
+ * being loaded is loaded again once its load returns (that load may have
+ * read the rows before the change); a board not in memory is left alone. */
+store_status board_cache_set(board_cache *c, const store_board *b, int64_t player_id,
+                             const rank_entry *e);
+
+/* Every board in memory is out of date (another node's commits may have
+ * been missed): each reloads from the backend on its next read. A board
+ * being read now is read to its end, then replaced. */
+void board_cache_resync(board_cache *c);
 
 #endif

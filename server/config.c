@@ -43,6 +43,7 @@ void config_defaults(config *c)
     c->rejections_per_token = 5;
     c->rejection_moves_per_token = 1;
     c->rejection_moves_per_player_day = 20;
+    c->admin_failures_per_minute = 10;
     c->log_requests = true;
     c->keepalive = true;
 }
@@ -66,6 +67,7 @@ static const key_def keys[] = {
     STR(listen_addr),
     INT(port, 0, 65535),
     STR(data_dir),
+    STR(database),
     STR(tls_cert),
     STR(tls_key),
     INT(threads, 0, 256),
@@ -100,6 +102,9 @@ static const key_def keys[] = {
     INT(rejection_moves_per_token, 1, 1000000),
     INT(rejection_moves_per_player_day, 1, 1000000),
     STR(admin_token),
+    STR(admin_token_file),
+    INT(admin_failures_per_minute, 1, 100000),
+    INT(review_hold_threshold, 0, 1000000),
     BOOL(keepalive),
     STR(trusted_proxies),
     STR(cors_origins),
@@ -196,4 +201,37 @@ bool config_load_file(config *c, const char *path, char *err, size_t err_len)
     }
     fclose(f);
     return ok;
+}
+
+bool config_admin_token(config *c, char *err, size_t err_len)
+{
+    if (c->admin_token_file[0]) {
+        FILE *f = fopen(c->admin_token_file, "r");
+        if (!f) {
+            snprintf(err, err_len, "admin_token_file %s: cannot open", c->admin_token_file);
+            return false;
+        }
+        size_t n = fread(c->admin_token, 1, sizeof c->admin_token - 1, f);
+        bool longer = fgetc(f) != EOF;
+        fclose(f);
+        c->admin_token[n] = '\0';
+        while (n > 0 && isspace((unsigned char)c->admin_token[n - 1]))
+            c->admin_token[--n] = '\0';
+        if (longer || strchr(c->admin_token, '\n')) {
+            snprintf(err, err_len, "admin_token_file %s: expected one line of at most %zu bytes",
+                     c->admin_token_file, sizeof c->admin_token - 1);
+            return false;
+        }
+        if (n == 0) {
+            snprintf(err, err_len, "admin_token_file %s: the file is empty", c->admin_token_file);
+            return false;
+        }
+    }
+    size_t n = strlen(c->admin_token);
+    if (n > 0 && n < ADMIN_TOKEN_MIN) {
+        snprintf(err, err_len, "admin_token: at least %d bytes are required (e.g. head -c 32 /dev/urandom | base64)",
+                 ADMIN_TOKEN_MIN);
+        return false;
+    }
+    return true;
 }

@@ -14,6 +14,9 @@ typedef struct config {
     char listen_addr[64];
     int port;
     char data_dir[512];
+    /* empty: the SQLite file data_dir/replayd.db; a postgres:// URL: that
+     * PostgreSQL database (several nodes may share it) */
+    char database[512];
     char tls_cert[512]; /* both set: serve HTTPS */
     char tls_key[512];
     int threads;
@@ -55,7 +58,15 @@ typedef struct config {
     int rejections_per_token;
     int rejection_moves_per_token;
     int rejection_moves_per_player_day;
-    char admin_token[128]; /* empty: admin endpoints disabled */
+    /* The admin bearer token (empty: admin endpoints disabled): at least
+     * ADMIN_TOKEN_MIN bytes, set in the config file or read from
+     * admin_token_file (never from the command line, which /proc shows). */
+    char admin_token[256];
+    char admin_token_file[512];
+    int admin_failures_per_minute; /* failed admin attempts per client address */
+    /* Scores whose suspicion is at or above this are held off the public
+     * boards until an operator approves them; 0: off. */
+    int review_hold_threshold;
     bool keepalive;            /* false: every answer closes its connection */
     char trusted_proxies[512]; /* CIDR list: only these may say who the client is */
     char cors_origins[1024];   /* origins browsers may call from; "*" for any */
@@ -79,5 +90,11 @@ bool config_load_file(config *c, const char *path, char *err, size_t err_len);
 
 /* Sets one key from text, as the file would. */
 bool config_set(config *c, const char *key, const char *value, char *err, size_t err_len);
+
+#define ADMIN_TOKEN_MIN 32
+
+/* Reads admin_token_file into admin_token (trailing newline and spaces
+ * dropped) and checks the token's length. false with a message. */
+bool config_admin_token(config *c, char *err, size_t err_len);
 
 #endif

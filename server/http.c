@@ -323,6 +323,8 @@ static enum MHD_Result send_reply(request *r)
         char allow[64];
         routes_allowed(r, allow, sizeof allow);
         MHD_add_response_header(resp, "Allow", allow);
+        if (r->preflight)
+            MHD_add_response_header(resp, "Access-Control-Allow-Methods", allow);
     }
     if (r->status == 429 || r->status == 503) {
         char secs[24];
@@ -357,7 +359,7 @@ static void preflight(request *r)
     }
     r->allow_header = true;
     if (origin) {
-        reply_header(r, "Access-Control-Allow-Methods", allow);
+        r->preflight = true; /* send_reply adds the methods: allow[] ends here */
         reply_header(r, "Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match");
         reply_header(r, "Access-Control-Max-Age", "600");
     }

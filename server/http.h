@@ -55,6 +55,7 @@ typedef struct request {
     const char *content_type;
     int retry_after_s;        /* Retry-After on a 429 or 503 (default 1) */
     bool allow_header;        /* send Allow (405 always does) */
+    bool preflight;           /* a CORS preflight: Access-Control-Allow-Methods too */
     const void *resp_static;  /* set by reply_static instead of resp: never freed */
     const char *resp_headers[RESP_HEADERS][2]; /* extra (name, value), see reply_header */
     int n_resp_headers;

@@ -91,10 +91,12 @@ int http_raw_error(char *out, size_t cap, int status, const char *code, const ch
     int nb = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}", code, message);
     if (nb < 0 || (size_t)nb >= sizeof body)
         return -1;
+    /* a shed or overloaded client may come back at once on a new connection */
+    const char *retry = status == 503 || status == 429 ? "Retry-After: 1\r\n" : "";
     int n = snprintf(out, cap,
                      "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nCache-Control: no-store\r\n"
-                     "Connection: close\r\nContent-Length: %d\r\n\r\n%s",
-                     status, reason_of(status), nb, body);
+                     "%sConnection: close\r\nContent-Length: %d\r\n\r\n%s",
+                     status, reason_of(status), retry, nb, body);
     return n > 0 && (size_t)n < cap ? n : -1;
 }
 

@@ -49,8 +49,9 @@ http_gate *http_gate_new(int listen_fd, const http_gate_config *cfg, char *err, 
 /* Starts accepting for d (started with MHD_USE_NO_LISTEN_SOCKET). */
 bool http_gate_run(http_gate *g, struct MHD_Daemon *d);
 /* Formats a whole JSON error response ({"error":{"code","message"}},
- * Connection: close) for writing to a raw socket; its length, or -1 when
- * it does not fit. code and message must not need JSON escaping. */
+ * Connection: close; Retry-After: 1 on 429 and 503) for writing to a raw
+ * socket; its length, or -1 when it does not fit. code and message must
+ * not need JSON escaping. */
 int http_raw_error(char *out, size_t cap, int status, const char *code, const char *message);
 
 /* Stops accepting, closes every connection still waiting, frees the gate.

@@ -4,12 +4,19 @@
  *
  * - mac-<id>.key  (crypto_auth key)   MACs seed tokens
  * - sign-<id>.key (Ed25519 secret)    signs receipts
+ * - pub-<id>.json (public record)     the id's public key and validity window:
+ *   {"key_id","alg","public_key" (base64url),"valid_from_ms","valid_until_ms"}
  * - token-hash.key (BLAKE2b key)      hashes player bearer tokens
  *
- * Key ids are 1, 2, ...; the highest is current. Older ids stay loaded so
- * tokens and receipts made under them still verify (an operator removes a
- * retired id's files once its tokens have expired). `replayd keygen` adds
- * the next id. The keyring is loaded once and then read-only.
+ * Key ids are 1, 2, ...; the highest id that is not retired is current.
+ * Older ids stay loaded so tokens and receipts made under them still
+ * verify. `replayd keygen` adds the next id; `replayd keygen --retire ID`
+ * (keys_retire) deletes an old id's secrets and keeps its public record,
+ * with valid_until set, so its receipts verify for ever (/v1/keys lists
+ * it as retired) while nothing can be MACed or signed with it again. A
+ * record is written with its key (valid_from: the id's creation); an id
+ * made before records existed gets one at its first load, dated from its
+ * signing key file. The keyring is loaded once and then read-only.
  */
 #ifndef REPLAYD_SERVER_KEYS_H
 #define REPLAYD_SERVER_KEYS_H
@@ -24,6 +31,9 @@
 
 typedef struct key_entry {
     uint32_t id;
+    bool retired;           /* public key only: mac and sign_sk are zero */
+    int64_t valid_from_ms;  /* unix ms: when the id was made */
+    int64_t valid_until_ms; /* when it was retired; 0 while it is not */
     unsigned char mac[crypto_auth_KEYBYTES];
     unsigned char sign_sk[crypto_sign_SECRETKEYBYTES];
     unsigned char sign_pk[crypto_sign_PUBLICKEYBYTES];
@@ -32,7 +42,7 @@ typedef struct key_entry {
 typedef struct keyring {
     key_entry keys[KEYS_MAX];
     int count;
-    int current; /* index of the highest id */
+    int current; /* index of the highest id that is not retired */
     unsigned char token_hash_key[crypto_generichash_KEYBYTES];
 } keyring;
 
@@ -45,10 +55,26 @@ typedef struct keyring {
 bool keys_load(keyring *kr, const char *data_dir, bool nothing_signed_yet, bool *repaired,
                char *err, size_t err_len);
 
+/* Only the public keys of every id in <data_dir>/keys (their records, or
+ * for an id without one its signing key's public half), every entry marked
+ * retired so nothing can sign or MAC with it; writes nothing. For checking
+ * receipts offline (reverify). An empty keyring when there are none. */
+bool keys_load_public(keyring *kr, const char *data_dir, char *err, size_t err_len);
+
 /* Adds the next key id (rotation). Returns the new id, 0 on failure. */
 uint32_t keys_generate(const char *data_dir, char *err, size_t err_len);
 
+/* Retires id: its public record gets valid_until (now), then its MAC and
+ * signing key files are deleted, each step crash-safe; retiring a retired
+ * id again finishes what an interrupted run left and keeps its window.
+ * Refused for the highest id that is not retired (the one a restart makes
+ * current) and for an id that does not exist. *out gets the record. */
+bool keys_retire(const char *data_dir, uint32_t id, key_entry *out, char *err, size_t err_len);
+
+/* An id that MACs and signs (never a retired one): for seed tokens. */
 const key_entry *keys_by_id(const keyring *kr, uint32_t id);
+/* Any published id, retired ones included: for checking receipts. */
+const key_entry *keys_public_by_id(const keyring *kr, uint32_t id);
 const key_entry *keys_current(const keyring *kr);
 
 /* Wipes the secrets from memory. */

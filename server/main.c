@@ -35,12 +35,32 @@ static const command commands[] = {
       "Serves until SIGTERM or SIGINT, which drain in-flight requests and close the\n"
       "database cleanly.\n\n" CONFIG_OPTIONS,
       false },
-    { "keygen", cmd_keygen, "[--config FILE] [--data DIR]", "add the next key id (rotation)",
+    { "keygen", cmd_keygen, "[--retire ID] [--config FILE] [--data DIR]",
+      "add the next key id (rotation), or retire one",
       "Adds key id N+1 (MAC and signing keys) in DATA/keys; a restart makes it\n"
-      "current, and older ids keep verifying while their files stay.\n\n" CONFIG_OPTIONS,
+      "current, and older ids keep verifying.\n\n"
+      "  --retire ID   delete key ID's private keys but keep its public key, with\n"
+      "                its validity window, in /v1/keys for ever (its receipts stay\n"
+      "                verifiable; its seed tokens are refused from the next start).\n"
+      "                Not the current key: add its successor and restart first.\n\n" CONFIG_OPTIONS,
       false },
     { "migrate", cmd_migrate, "[--config FILE] [--data DIR]", "apply schema migrations and exit",
       "Creates or upgrades DATA/replayd.db and prints {\"schema_version\":N}.\n\n" CONFIG_OPTIONS,
+      false },
+    { "reverify", cmd_reverify,
+      "[--game GAME] [--since YYYY-MM-DD] [--jobs N] [--config FILE] [--data DIR]",
+      "replay every stored score again and report any that changed",
+      "Replays every stored score's moves, under the spec version it was recorded\n"
+      "under, on the level rebuilt from its game, level and seed, with this binary;\n"
+      "its receipt is checked with the public keys in DATA/keys. A score whose moves\n"
+      "hash, score, completion or result differ from the record, or whose receipt\n"
+      "does not verify, is printed as one JSON line on stdout (in the order received),\n"
+      "then one summary line {\"checked\",\"divergent\",\"receipts_checked\",...}.\n"
+      "Progress goes to stderr about once a second. Safe while the server runs (it\n"
+      "only reads).\n\n"
+      "  --game GAME         only that game's scores\n"
+      "  --since YYYY-MM-DD  only scores received on or after that date (UTC)\n"
+      "  --jobs N            threads replaying at once (1..64; default: the CPUs)\n" CONFIG_OPTIONS,
       false },
     { "gen", cli_gen, "GAME LEVEL SEED [--version V]", "print a generated level as JSON",
       "Builds level LEVEL of GAME from SEED (0..4294967295) as the server would.\n\n"
@@ -61,7 +81,8 @@ static const command commands[] = {
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
 static const char exit_codes[] =
-    "Exit status: 0 success, 1 runtime failure, 2 usage error or bad input.\n";
+    "Exit status: 0 success, 1 runtime failure, 2 usage error or bad input.\n"
+    "reverify: 3 when a stored score no longer replays to its record.\n";
 
 static void usage(FILE *to)
 {

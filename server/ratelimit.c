@@ -96,3 +96,26 @@ out:
     pthread_mutex_unlock(&rl->lock);
     return ok;
 }
+
+bool ratelimit_peek(ratelimit *rl, const char *kind, const char *key, int per_minute,
+                    int64_t now_us)
+{
+    if (per_minute <= 0)
+        return true;
+    uint64_t h = key_hash(rl, kind, key);
+    int64_t burst = (int64_t)per_minute * 1000;
+    pthread_mutex_lock(&rl->lock);
+    rl_bucket *set = &rl->slots[(h % (RATELIMIT_SLOTS / RATELIMIT_WAYS)) * RATELIMIT_WAYS];
+    int64_t tokens = burst; /* a key with no bucket has all its requests */
+    for (int i = 0; i < RATELIMIT_WAYS; i++) {
+        if (set[i].key_hash != h)
+            continue;
+        int64_t elapsed = now_us - set[i].updated_us;
+        if (elapsed > MINUTE_US)
+            elapsed = MINUTE_US;
+        tokens = set[i].tokens_milli + (elapsed > 0 ? elapsed * per_minute / 60000 : 0);
+        break;
+    }
+    pthread_mutex_unlock(&rl->lock);
+    return tokens >= 1000;
+}

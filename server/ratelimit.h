@@ -50,4 +50,9 @@ void ratelimit_free(ratelimit *rl);
 bool ratelimit_allow(ratelimit *rl, const char *kind, const char *key, int per_minute,
                      int64_t now_us);
 
+/* Whether (kind, key) has a request left, without taking it; with
+ * ratelimit_allow taking one per failure this bounds failed attempts. */
+bool ratelimit_peek(ratelimit *rl, const char *kind, const char *key, int per_minute,
+                    int64_t now_us);
+
 #endif

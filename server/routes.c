@@ -28,6 +28,17 @@ static const route routes[] = {
     { "GET", "metrics", api_metrics, CACHE_NO_STORE },
     { "GET", "v1/admin/players/*", api_admin_player, CACHE_NO_STORE },
     { "GET", "v1/admin/scores/*", api_admin_score, CACHE_NO_STORE },
+    { "POST", "v1/admin/scores/*/void", api_admin_void, CACHE_NO_STORE },
+    { "POST", "v1/admin/scores/*/restore", api_admin_restore, CACHE_NO_STORE },
+    { "POST", "v1/admin/scores/*/approve", api_admin_approve, CACHE_NO_STORE },
+    { "POST", "v1/admin/players/*/ban", api_admin_ban, CACHE_NO_STORE },
+    { "POST", "v1/admin/players/*/unban", api_admin_unban, CACHE_NO_STORE },
+    { "POST", "v1/admin/players/*/rename", api_admin_rename, CACHE_NO_STORE },
+    { "GET", "v1/admin/review", api_admin_review, CACHE_NO_STORE },
+    { "GET", "v1/admin/rejections", api_admin_rejections, CACHE_NO_STORE },
+    { "GET", "v1/admin/log", api_admin_log, CACHE_NO_STORE },
+    { "POST", "v1/admin/reverify", api_admin_reverify_start, CACHE_NO_STORE },
+    { "GET", "v1/admin/reverify", api_admin_reverify_status, CACHE_NO_STORE },
     /* the web pages set their own caching and ETags */
     { "GET", "", api_web_index, CACHE_NO_STORE },
     { "GET", "replay/*", api_web_replay, CACHE_NO_STORE },
@@ -39,6 +50,9 @@ static const char *const route_names[N_ROUTES + 1] = {
     "players",     "games",       "seeds",         "scores",        "score_get",
     "daily",       "board_daily_me", "board_daily", "board_level_me", "board_level",
     "keys",        "healthz",     "metrics",       "admin_player",  "admin_score",
+    "admin_void",  "admin_restore", "admin_approve", "admin_ban",    "admin_unban",
+    "admin_rename", "admin_review", "admin_rejections", "admin_log",
+    "admin_reverify_start", "admin_reverify_status",
     "web_index",   "web_replay",  "web_asset",     "other",
 };
 

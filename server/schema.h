@@ -14,5 +14,8 @@ typedef struct schema_migration {
 
 extern const schema_migration schema_migrations[];
 extern const int schema_migration_count;
+/* The PostgreSQL backend's, from schema/pg/NNN_name.sql. */
+extern const schema_migration schema_pg_migrations[];
+extern const int schema_pg_migration_count;
 
 #endif

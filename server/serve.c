@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "../core/game.h"
+#include "api.h"
 #include "app.h"
 #include "cli.h"
 #include "http.h"
@@ -74,7 +75,7 @@ int app_issue_version(const app *a, const game *g)
  * is read first, so flags override it wherever they appear. Returns
  * EXIT_OK, EXIT_BAD_INPUT (a bad value) or CLI_USAGE (an unknown option or a
  * missing value), after one line on stderr. */
-static int load_config(config *c, int argc, char **argv)
+int serve_load_config(config *c, int argc, char **argv)
 {
     char err[512];
     config_defaults(c);
@@ -123,7 +124,15 @@ static int load_config(config *c, int argc, char **argv)
                 ok = false;
             } else {
                 *eq = '\0';
-                ok = config_set(c, kv, eq + 1, err, sizeof err);
+                /* every process on the machine can read /proc/PID/cmdline */
+                if (strcmp(kv, "admin_token") == 0) {
+                    snprintf(err, sizeof err, "admin_token is not taken from the command line (any "
+                                              "local user can read it there); set admin_token_file "
+                                              "or put it in the config file");
+                    ok = false;
+                } else {
+                    ok = config_set(c, kv, eq + 1, err, sizeof err);
+                }
             }
         }
         if (!ok) {
@@ -131,12 +140,25 @@ static int load_config(config *c, int argc, char **argv)
             return EXIT_BAD_INPUT;
         }
     }
+    if (!config_admin_token(c, err, sizeof err)) {
+        fprintf(stderr, "replayd: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
     return EXIT_OK;
 }
 
 static void database_path(const config *c, char *path, size_t n)
 {
-    snprintf(path, n, "%s/replayd.db", c->data_dir);
+    if (c->database[0])
+        snprintf(path, n, "%s", c->database);
+    else
+        snprintf(path, n, "%s/replayd.db", c->data_dir);
+}
+
+/* A database URL (PostgreSQL) rather than a file. */
+static bool database_is_url(const config *c)
+{
+    return strstr(c->database, "://") != NULL;
 }
 
 /* "Nothing signed yet": the database file does not exist or is empty.
@@ -148,6 +170,9 @@ static bool nothing_signed_yet(const config *c)
 {
     char path[600];
     struct stat st;
+    /* a shared database may hold what other nodes signed: never "nothing" */
+    if (database_is_url(c))
+        return false;
     database_path(c, path, sizeof path);
     return stat(path, &st) != 0 ? errno == ENOENT : st.st_size == 0;
 }
@@ -166,11 +191,12 @@ static void private_files(const char *db_path)
     }
 }
 
-static store_status open_store(const config *c, store **db)
+store_status serve_open_store(const config *c, store **db)
 {
     char path[600], err[256];
     database_path(c, path, sizeof path);
-    private_files(path);
+    if (!database_is_url(c))
+        private_files(path);
     store_config sc = {
         .database = path,
         .busy_timeout_ms = c->busy_timeout_ms,
@@ -183,7 +209,8 @@ static store_status open_store(const config *c, store **db)
     };
     store_status st = store_open(&sc, db, err, sizeof err);
     if (st != STORE_OK)
-        fprintf(stderr, "replayd: cannot open %s: %s\n", path, err);
+        fprintf(stderr, "replayd: cannot open %s: %s\n",
+                database_is_url(c) ? "the database" : path, err);
     return st;
 }
 
@@ -219,7 +246,7 @@ static char **serve_argv;
 
 static bool reread_config(config *out)
 {
-    return load_config(out, serve_argc, serve_argv) == EXIT_OK;
+    return serve_load_config(out, serve_argc, serve_argv) == EXIT_OK;
 }
 
 int cmd_serve(int argc, char **argv)
@@ -235,7 +262,7 @@ int cmd_serve(int argc, char **argv)
     memset(&a, 0, sizeof a);
     serve_argc = argc;
     serve_argv = argv;
-    rc = load_config(&a.cfg, argc, argv);
+    rc = serve_load_config(&a.cfg, argc, argv);
     if (rc != EXIT_OK)
         return rc;
     rc = EXIT_RUNTIME;
@@ -257,13 +284,15 @@ int cmd_serve(int argc, char **argv)
     }
     if (repaired)
         fprintf(stderr, "{\"event\":\"keys_repaired\",\"why\":\"an interrupted first start left a partial key set\"}\n");
-    if (open_store(&a.cfg, &a.db) != STORE_OK)
+    if (serve_open_store(&a.cfg, &a.db) != STORE_OK)
         goto keys;
     const char *const *names;
     int n_names;
     http_route_names(&names, &n_names);
     metrics_init(&a.stats, names, n_names);
-    if (!ratelimit_init(&a.limits) || !level_cache_init(&a.levels, (size_t)a.cfg.level_cache_entries)) {
+    a.reverify = reverify_job_new(a.db, &a.keys);
+    if (!a.reverify || !ratelimit_init(&a.limits) ||
+        !level_cache_init(&a.levels, (size_t)a.cfg.level_cache_entries)) {
         fprintf(stderr, "replayd: out of memory\n");
         goto db;
     }
@@ -294,6 +323,7 @@ caches:
     level_cache_free(&a.levels);
     ratelimit_free(&a.limits);
 db:
+    reverify_job_free(a.reverify); /* its run reads the store */
     store_close(a.db);
 keys:
     keys_wipe(&a.keys);
@@ -304,13 +334,50 @@ live:
     return rc;
 }
 
+/* keygen [--retire ID] [config options]: adds the next key id, or retires
+ * one (keys.h says what stays). */
 int cmd_keygen(int argc, char **argv)
 {
     config c;
     char err[512];
-    int rc = load_config(&c, argc, argv);
+    char *rest[64];
+    int nrest = 0;
+    const char *retire = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--retire") == 0) {
+            if (i + 1 >= argc || retire) {
+                fprintf(stderr, "replayd: --retire needs one key id\n");
+                return CLI_USAGE;
+            }
+            retire = argv[++i];
+        } else if (nrest < (int)(sizeof rest / sizeof rest[0])) {
+            rest[nrest++] = argv[i];
+        } else {
+            fprintf(stderr, "replayd: too many arguments\n");
+            return CLI_USAGE;
+        }
+    }
+    int rc = serve_load_config(&c, nrest, rest);
     if (rc != EXIT_OK)
         return rc;
+    if (retire) {
+        uint32_t rid;
+        key_entry k;
+        if (!parse_u32(retire, &rid) || rid == 0) {
+            fprintf(stderr, "replayd: bad key id \"%s\"\n", retire);
+            return EXIT_BAD_INPUT;
+        }
+        if (!keys_retire(c.data_dir, rid, &k, err, sizeof err)) {
+            fprintf(stderr, "replayd: %s\n", err);
+            return EXIT_RUNTIME;
+        }
+        char from[32], until[32];
+        api_format_time(k.valid_from_ms, from);
+        api_format_time(k.valid_until_ms, until);
+        printf("{\"retired\":%u,\"valid_from\":\"%s\",\"valid_until\":\"%s\",\"data\":\"%s\"}\n",
+               (unsigned)rid, from, until, c.data_dir);
+        return 0;
+    }
     uint32_t id = keys_generate(c.data_dir, err, sizeof err);
     if (!id) {
         fprintf(stderr, "replayd: %s\n", err);
@@ -324,10 +391,10 @@ int cmd_migrate(int argc, char **argv)
 {
     config c;
     store *db = NULL;
-    int rc = load_config(&c, argc, argv);
+    int rc = serve_load_config(&c, argc, argv);
     if (rc != EXIT_OK)
         return rc;
-    if (open_store(&c, &db) != STORE_OK)
+    if (serve_open_store(&c, &db) != STORE_OK)
         return EXIT_RUNTIME;
     printf("{\"schema_version\":%d}\n", store_schema_version(db));
     store_close(db);

@@ -333,15 +333,39 @@ static store_status check_duplicate(store_db *db, conn *c, store_score *sc)
     return st == STORE_OK ? STORE_DUPLICATE : st;
 }
 
+/* A ban committed after the request was authenticated still holds: the
+ * check is here, in the transaction. */
+static store_status check_banned(conn *c, int64_t player_id)
+{
+    sqlite3_stmt *st = sq_stmt(c, ST_PLAYER_BANNED);
+    if (!st)
+        return failed(c, SQLITE_ERROR, "player_banned");
+    sqlite3_bind_int64(st, 1, player_id);
+    int rc = sqlite3_step(st);
+    bool banned = rc == SQLITE_ROW && sqlite3_column_int(st, 0) != 0;
+    sq_done(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return failed(c, rc, "player_banned");
+    return banned ? STORE_BANNED : STORE_OK;
+}
+
 static store_status run_score(store_db *db, conn *c, store_write *w)
 {
     store_score *sc = &w->u.score.score;
     store_status checked = check_token(db, c, sc, &w->u.score.existing);
     if (checked != STORE_OK)
         return checked;
+    checked = check_banned(c, sc->p.player_id);
+    if (checked != STORE_OK)
+        return checked;
     checked = check_duplicate(db, c, sc);
     if (checked != STORE_OK)
         return checked;
+    /* at review_hold_threshold: off the boards until approved */
+    if (sc->duplicate_of)
+        sc->suspicion += sc->duplicate_weight;
+    if (sc->review_threshold > 0 && sc->suspicion >= sc->review_threshold)
+        sc->status = SCORE_HELD;
     sqlite3_stmt *st = sq_stmt(c, ST_SCORE_INSERT);
     if (!st)
         return failed(c, SQLITE_ERROR, "score_insert");
@@ -366,6 +390,7 @@ static store_status run_score(store_db *db, conn *c, store_write *w)
         sqlite3_bind_int64(st, 18, sc->duplicate_of);
     else
         sqlite3_bind_null(st, 18);
+    sqlite3_bind_int64(st, 19, sc->suspicion);
     int rc = sqlite3_step(st);
     sq_done(st);
     if (rc != SQLITE_DONE)
@@ -413,6 +438,8 @@ static store_status run_write(store_db *db, conn *c, store_write *w)
         return run_token(c, w);
     case STORE_WRITE_REJECTION:
         return run_rejection(db, c, w);
+    case STORE_WRITE_ADMIN:
+        return sqlite_run_admin(c, w);
     }
     return STORE_ERROR;
 }
@@ -422,6 +449,8 @@ static void forget_outputs(store_write *w)
 {
     if (w->kind == STORE_WRITE_SCORE)
         store_score_clear(&w->u.score.existing);
+    if (w->kind == STORE_WRITE_ADMIN)
+        store_admin_clear(w);
 }
 
 void sqlite_commit(store_db *db, store_write **batch, int n)

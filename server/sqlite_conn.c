@@ -24,7 +24,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_RELEASE] = "RELEASE job",
     [ST_ROLLBACK_TO] = "ROLLBACK TO job",
     [ST_PLAYER_INSERT] = "INSERT INTO players (name, token_hash, created_at) VALUES (?, ?, ?)",
-    [ST_PLAYER_BY_HASH] = "SELECT id, name, created_at FROM players WHERE token_hash = ?",
+    [ST_PLAYER_BY_HASH] = "SELECT id, name, created_at, banned_at IS NOT NULL FROM players"
+                          " WHERE token_hash = ?",
+    [ST_PLAYER_BANNED] = "SELECT banned_at IS NOT NULL FROM players WHERE id = ?",
     [ST_PLAYER_NAME] = "SELECT name FROM players WHERE id = ?",
     [ST_TOKEN_INSERT] = "INSERT INTO seed_tokens (" TOKEN_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,0)",
     [ST_TOKEN_GET] = "SELECT " TOKEN_COLS " FROM seed_tokens WHERE nonce = ?",
@@ -49,12 +51,13 @@ static const char *const stmt_sql[ST_COUNT] = {
                         " WHERE nonce = ? AND redeemed = 0",
     [ST_SCORE_INSERT] = "INSERT INTO scores (score_id, nonce, player_id, game, level, seed, version,"
                         " daily_date, score, completed, received_at, moves_hash, receipt,"
-                        " moves_json, result_json, status, signals, duplicate_of)"
-                        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        " moves_json, result_json, status, signals, duplicate_of, suspicion)"
+                        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [ST_SCORE_BY_NONCE] = "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
                           " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
                           " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json,"
-                          " s.status, s.signals, COALESCE(s.duplicate_of, 0), t.outcome"
+                          " s.status, s.signals, COALESCE(s.duplicate_of, 0), t.outcome,"
+                          " s.suspicion, COALESCE(s.voided_at, 0), s.void_reason"
                           " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq"
                           " JOIN players p ON p.id = s.player_id WHERE t.nonce = ?",
     /* the earliest run of another player with the same seed, moves, game,
@@ -82,7 +85,18 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* the extra daily_date <> '' lets SQLite use the partial index */
     [ST_LOAD_DAILY] = "SELECT score, seq, player_id, received_at, nonce FROM scores"
                       " WHERE daily_date = ? AND daily_date <> '' AND status = 'ranked'"
+                      " AND voided_at IS NULL"
+                      " AND player_id NOT IN (SELECT id FROM players WHERE banned_at IS NOT NULL)"
                       " ORDER BY score DESC, seq ASC",
+    /* re-verification: the columns of ST_SCORE_BY_NONCE without the joins
+     * (no name, no outcome), by seq: ?1 after seq, ?2 game or NULL, ?3 since */
+    [ST_SCORES_PAGE] = "SELECT score_id, nonce, player_id, '', game, level, seed, version,"
+                       " daily_date, score, completed, received_at, seq, moves_hash, receipt,"
+                       " moves_json, result_json, status, signals, COALESCE(duplicate_of, 0), NULL"
+                       " FROM scores WHERE seq > ?1 AND (?2 IS NULL OR game = ?2)"
+                       " AND received_at >= ?3 ORDER BY seq LIMIT ?4",
+    [ST_SCORES_COUNT] = "SELECT COUNT(*) FROM scores WHERE (?1 IS NULL OR game = ?1)"
+                        " AND received_at >= ?2",
 };
 
 store_status sq_status(int rc)
@@ -280,6 +294,9 @@ store_status sq_read_score(sqlite3_stmt *st, store_score *o)
     const char *status = (const char *)sqlite3_column_text(st, 17);
     o->status = status && strcmp(status, "ranked") == 0 ? SCORE_RANKED : SCORE_HELD;
     o->duplicate_of = sqlite3_column_int64(st, 19);
+    o->suspicion = sqlite3_column_int64(st, 21);
+    o->voided_at = sqlite3_column_int64(st, 22);
+    sq_text(o->void_reason, sizeof o->void_reason, st, 23);
     const char *outcome = (const char *)sqlite3_column_text(st, 20);
     o->outcome = !outcome                              ? (o->completed ? RUN_COMPLETED : RUN_INCOMPLETE)
                  : strcmp(outcome, "forfeit") == 0    ? RUN_FORFEIT

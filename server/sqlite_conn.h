@@ -29,6 +29,7 @@ enum stmt_id {
     ST_ROLLBACK_TO,
     ST_PLAYER_INSERT,
     ST_PLAYER_BY_HASH,
+    ST_PLAYER_BANNED,
     ST_PLAYER_NAME,
     ST_TOKEN_INSERT,
     ST_TOKEN_GET,
@@ -48,6 +49,8 @@ enum stmt_id {
     ST_QUOTA_PRUNE,
     ST_LOAD_LEVEL,
     ST_LOAD_DAILY,
+    ST_SCORES_PAGE,
+    ST_SCORES_COUNT,
     ST_COUNT
 };
 

@@ -19,7 +19,8 @@
 #define NAME_SLOTS 8192
 
 static const store_backend *const store_backends[] = {
-    &store_sqlite_backend,
+    &store_pg_backend, /* postgres:// URLs */
+    &store_sqlite_backend, /* anything else: a file path */
 };
 
 struct store {
@@ -59,6 +60,22 @@ static store_status load_board(void *ctx, const store_board *b, rank_board *into
     return s->be->load_board(s->db, b, into);
 }
 
+/* Another node's committed score (the backend's watch): to its board if
+ * that board is in memory, as this node's own commits are. */
+static void remote_offer(void *ctx, const store_board *b, const rank_entry *e)
+{
+    store *s = ctx;
+    board_cache_offer(s->boards, b, e);
+}
+
+/* Some of the other nodes' commits may have been missed: every board
+ * reloads on its next read. */
+static void remote_resync(void *ctx)
+{
+    store *s = ctx;
+    board_cache_resync(s->boards);
+}
+
 static void entry_of(const store_score *sc, rank_entry *e)
 {
     memset(e, 0, sizeof *e);
@@ -67,6 +84,26 @@ static void entry_of(const store_score *sc, rank_entry *e)
     e->player_id = sc->p.player_id;
     e->received_at = sc->received_at;
     memcpy(e->nonce, sc->p.nonce, PLAY_NONCE_BYTES);
+}
+
+/* An operator's action, committed: each board it touched takes the
+ * player's entry as the action left it, in one step per board, in batch
+ * order with the scores around it (all on this one writer thread). */
+static void apply_admin(store *s, const store_write *w)
+{
+    for (int i = 0; i < w->u.admin.n_changes; i++) {
+        const store_board_change *ch = &w->u.admin.changes[i];
+        rank_entry e;
+        memset(&e, 0, sizeof e);
+        e.score = ch->score;
+        e.seq = ch->seq;
+        e.player_id = ch->player_id;
+        e.received_at = ch->received_at;
+        memcpy(e.nonce, ch->nonce, PLAY_NONCE_BYTES);
+        board_cache_set(s->boards, &ch->board, ch->player_id, ch->has_entry ? &e : NULL);
+    }
+    if (w->u.admin.action == ADMIN_RENAME)
+        name_cache_forget(s->names, w->u.admin.player_id);
 }
 
 /* After the commit: offer each new score to the boards in memory, then
@@ -78,6 +115,10 @@ static void run_batch(void *ctx, store_write **batch, int n)
     s->be->commit(s->db, batch, n);
     for (int i = 0; i < n; i++) {
         const store_write *w = batch[i];
+        if (w->kind == STORE_WRITE_ADMIN && w->status == STORE_OK) {
+            apply_admin(s, w);
+            continue;
+        }
         if (w->kind != STORE_WRITE_SCORE || w->status != STORE_OK)
             continue;
         const store_score *sc = &w->u.score.score;
@@ -130,6 +171,12 @@ store_status store_open(const store_config *cfg, store **out, char *err, size_t 
     s->queue = write_queue_start(max_batch, cfg->group_commit_wait_us, run_batch, s, err, err_len);
     if (!s->queue)
         goto fail;
+    if (s->be->watch) {
+        store_watch w = { remote_offer, remote_resync, s };
+        st = s->be->watch(s->db, &w, err, err_len);
+        if (st != STORE_OK)
+            goto fail;
+    }
     *out = s;
     return STORE_OK;
 fail:
@@ -165,6 +212,13 @@ void store_score_clear(store_score *sc)
 }
 
 /* ---- writes ---- */
+
+void store_admin_clear(store_write *w)
+{
+    free(w->u.admin.changes);
+    w->u.admin.changes = NULL;
+    w->u.admin.n_changes = 0;
+}
 
 void store_write_async(store *s, store_write *w)
 {
@@ -225,6 +279,23 @@ store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
                                    store_token_stats *out)
 {
     return s->be->token_stats(s->db, player_id, now, out);
+}
+
+store_status store_scores_page(store *s, const store_scan *scan, int64_t after_seq, int limit,
+                               store_score *out, int *n)
+{
+    *n = 0;
+    if (!s->be->scores_page)
+        return STORE_ERROR;
+    return s->be->scores_page(s->db, scan, after_seq, limit, out, n);
+}
+
+store_status store_scores_count(store *s, const store_scan *scan, int64_t *out)
+{
+    *out = 0;
+    if (!s->be->scores_count)
+        return STORE_ERROR;
+    return s->be->scores_count(s->db, scan, out);
 }
 
 /* ---- leaderboards ---- */
@@ -376,4 +447,13 @@ store_status store_board_size(store *s, const store_board *b, int64_t *out)
     *out = rank_size(rb);
     board_cache_release(slot);
     return STORE_OK;
+}
+
+store_status store_admin_read(store *s, const store_admin_query *q, json_t **out)
+{
+    if (!s->be->admin_read) { /* a backend without the operators' reads */
+        store_log_error("admin_read", "this storage backend has no operators' reads");
+        return STORE_ERROR;
+    }
+    return s->be->admin_read(s->db, q, out);
 }

@@ -7,6 +7,9 @@
  * backends). Above the backend, the store owns what every backend shares:
  * the writer queue that group-commits writes, the leaderboards held in
  * memory (board_cache.h) and the cache of player names shown on boards.
+ * Operators' actions (STORE_WRITE_ADMIN) are writes like the others: their
+ * board changes reach the boards in memory on the writer thread, in order
+ * with the scores committed around them.
  *
  * Writes are asynchronous records: the caller fills a store_write, hands it
  * to store_write_async and gets it back through its `done` callback, once,
@@ -28,6 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "play.h"
 
 typedef enum store_status {
@@ -37,6 +42,7 @@ typedef enum store_status {
     STORE_LIMIT,    /* e.g. too many outstanding tokens, a burned token */
     STORE_BUSY,     /* the database stayed locked past the busy timeout: 503 */
     STORE_DUPLICATE, /* a timed run identical to another player's: refused */
+    STORE_BANNED,   /* the player is banned: 403 */
     STORE_ERROR     /* anything else: 500, logged once where it happened */
 } store_status;
 
@@ -45,6 +51,8 @@ typedef enum store_status {
 #define STORE_HASH_BYTES 32
 #define STORE_RECEIPT_MAX 255
 #define STORE_REASON_MAX 47
+#define STORE_REASON_TEXT_MAX 500 /* an operator's reason for an action */
+#define STORE_ACTOR_MAX 127
 
 typedef struct store store;
 
@@ -72,10 +80,20 @@ int store_schema_version(store *s);
 
 /* ---- records ---- */
 
+/* A leaderboard: a daily board (day >= 0) or a level board (g + level);
+ * see "leaderboards" below. */
+typedef struct store_board {
+    int32_t day;  /* a daily board's day number, or -1 */
+    const game *g; /* a level board's game (NULL for a daily board) */
+    int level;
+} store_board;
+
+
 typedef struct store_player {
     int64_t id;
     char name[STORE_NAME_MAX + 1];
     int64_t created_at;
+    bool banned;
 } store_player;
 
 /* An issued seed token, as recorded. */
@@ -120,6 +138,11 @@ typedef struct store_score {
     char *moves_json;   /* owned */
     char *result_json;  /* owned */
     char *signals_json; /* owned: facts measured at verification, a JSON object */
+    int64_t suspicion;  /* the features' weighted sum (fairplay.h); the store adds duplicate_weight */
+    int64_t duplicate_weight; /* in: added to suspicion when the store finds the run a duplicate */
+    int64_t review_threshold; /* in: a suspicion at or above it is held until approved (0: never) */
+    int64_t voided_at;  /* read: when an operator voided it, or 0 */
+    char void_reason[STORE_REASON_TEXT_MAX + 1]; /* read */
 } store_score;
 
 void store_score_clear(store_score *sc);
@@ -144,8 +167,32 @@ typedef enum store_write_kind {
     STORE_WRITE_PLAYER,    /* register a player */
     STORE_WRITE_TOKEN,     /* record an issued seed token */
     STORE_WRITE_SCORE,     /* redeem a token with its verified score */
-    STORE_WRITE_REJECTION  /* record a rejected replay */
+    STORE_WRITE_REJECTION, /* record a rejected replay */
+    STORE_WRITE_ADMIN      /* an operator's action (admin_action) */
 } store_write_kind;
+
+/* What an operator can do. Each is one transaction that also writes its
+ * admin_log row and, when it moves entries, changes the boards in memory
+ * in the same writer step (see store_board_change). */
+typedef enum admin_action {
+    ADMIN_VOID,    /* a score leaves every board; a level board takes the player's next best */
+    ADMIN_RESTORE, /* a voided score is valid again */
+    ADMIN_APPROVE, /* a score held for review (or as a duplicate) is ranked */
+    ADMIN_BAN,     /* the player's entries leave every board; new tokens and scores refused */
+    ADMIN_UNBAN,   /* the player's entries come back */
+    ADMIN_RENAME   /* the player's name (e.g. an offensive one) */
+} admin_action;
+
+/* A board as an action left it for one player: that player's entry now
+ * (or none). The store applies it to the board in memory under the
+ * board's write lock, as one step: the old entry out, the new one in. */
+typedef struct store_board_change {
+    store_board board;
+    int64_t player_id;
+    bool has_entry;
+    int64_t score, seq, received_at;
+    uint8_t nonce[PLAY_NONCE_BYTES];
+} store_board_change;
 
 typedef struct store_write store_write;
 typedef void (*store_write_done)(store_write *w);
@@ -204,9 +251,30 @@ struct store_write {
         struct {
             store_rejection rejection;
         } rejection;
+        /* in: action, the score (nonce) or player_id, reason, actor, now,
+         * name (rename). STORE_NOT_FOUND: no such score or player;
+         * STORE_CONFLICT: nothing to do (already voided, not voided, not
+         * held, already banned, not banned). out (STORE_OK): log_id,
+         * player_id (a score's), changes: heap, freed by
+         * store_admin_clear (n_changes entries). */
+        struct {
+            admin_action action;
+            uint8_t nonce[PLAY_NONCE_BYTES];
+            int64_t player_id;
+            char name[STORE_NAME_MAX + 1];
+            char reason[STORE_REASON_TEXT_MAX + 1];
+            char actor[STORE_ACTOR_MAX + 1];
+            int64_t now;
+            int64_t log_id;
+            store_board_change *changes;
+            int n_changes;
+        } admin;
     } u;
     store_write *next; /* the writer queue's link */
 };
+
+/* Frees what an admin write's commit filled (its board changes). */
+void store_admin_clear(store_write *w);
 
 /* Queues w; w->done runs once it is committed or failed (also while the
  * store is closing: then with STORE_ERROR). */
@@ -224,6 +292,21 @@ store_status store_score_get(store *s, const uint8_t nonce[PLAY_NONCE_BYTES], st
 store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
                                    store_token_stats *out);
 
+/* Every stored score, for re-verification (reverify.h): those of game g
+ * (NULL: every game) received at or after since_ms. */
+typedef struct store_scan {
+    const game *g;
+    int64_t since_ms;
+} store_scan;
+
+/* The scan's scores with seq > after_seq, in seq order, at most limit of
+ * them into out[0..*n) (player_name left empty); each is cleared with
+ * store_score_clear by the caller. *n < limit: the scan is over. */
+store_status store_scores_page(store *s, const store_scan *scan, int64_t after_seq, int limit,
+                               store_score *out, int *n);
+/* How many scores the scan holds now. */
+store_status store_scores_count(store *s, const store_scan *scan, int64_t *out);
+
 /* ---- leaderboards ----
  * A board is either a daily board (day >= 0: every daily score of that
  * day) or a level board (g + level: each player's best level score).
@@ -231,12 +314,6 @@ store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
  * submission). Ranks are 1-based and unique. Cursors are opaque to
  * callers: a store_board_key of the boundary entry, so pages stay correct
  * under concurrent inserts. */
-
-typedef struct store_board {
-    int32_t day;  /* a daily board's day number, or -1 */
-    const game *g; /* a level board's game (NULL for a daily board) */
-    int level;
-} store_board;
 
 /* The board a play's score goes to. */
 store_board store_board_of(const play *p);
@@ -278,5 +355,30 @@ size_t store_board_bytes(store *s);
 
 /* Number of entries on a board. */
 store_status store_board_size(store *s, const store_board *b, int64_t *out);
+
+/* ---- operators' reads ----
+ * Answers as JSON (a new reference the caller owns): these are listings an
+ * operator reads, built once from rows and sent as they are. Pages go by
+ * an opaque cursor string ("" for the first page); the answer's
+ * "next_cursor" is null on the last page. */
+typedef enum store_admin_query_kind {
+    ADMIN_Q_PLAYER,     /* {player_id, name, created_at, banned_at, counts{...}}; STORE_NOT_FOUND */
+    ADMIN_Q_REJECTIONS, /* {items:[...], next_cursor}: newest first */
+    ADMIN_Q_REVIEW,     /* {items:[...], next_cursor}: highest suspicion first */
+    ADMIN_Q_LOG         /* {items:[...], next_cursor}: oldest first */
+} store_admin_query_kind;
+
+typedef struct store_admin_query {
+    store_admin_query_kind kind;
+    int64_t player_id; /* PLAYER; REJECTIONS: 0 for every player */
+    const game *g;     /* REJECTIONS: NULL for every game */
+    int64_t since;     /* REJECTIONS: received at or after (unix ms), 0: any */
+    int64_t now;       /* PLAYER: for the open/abandoned split */
+    const char *cursor;
+    int limit;
+} store_admin_query;
+
+/* STORE_NOT_FOUND (unknown player), STORE_CONFLICT (a malformed cursor). */
+store_status store_admin_read(store *s, const store_admin_query *q, json_t **out);
 
 #endif

@@ -15,6 +15,8 @@
  * - Every other function may be called from any thread at once.
  * - A failure a backend reports as STORE_ERROR is logged by the backend,
  *   once, where it happened (store_log_error).
+ * - A backend that several nodes share offers the others' committed scores
+ *   through watch() (the PostgreSQL backend: LISTEN/NOTIFY).
  *
  * Ownership: the backend owns its store_db and everything in it; close()
  * frees it all. load_board fills a caller-owned rank_board.
@@ -26,6 +28,16 @@
 #include "store.h"
 
 typedef struct store_db store_db;
+
+/* What a backend shared by several processes (nodes) calls to keep this
+ * process's boards current: offer() for each score another node committed
+ * (from any one thread of the backend's), resync() when some may have been
+ * missed (a dropped connection: every board then reloads on its next read). */
+typedef struct store_watch {
+    void (*offer)(void *ctx, const store_board *b, const rank_entry *e);
+    void (*resync)(void *ctx);
+    void *ctx;
+} store_watch;
 
 typedef struct store_backend {
     const char *name;
@@ -45,11 +57,22 @@ typedef struct store_backend {
     store_status (*score_get)(store_db *db, const uint8_t nonce[PLAY_NONCE_BYTES], store_score *out);
     store_status (*token_stats)(store_db *db, int64_t player_id, int64_t now,
                                 store_token_stats *out);
+    /* store_scores_page and store_scores_count (store.h); a backend
+     * without them leaves them NULL and re-verification answers STORE_ERROR */
+    store_status (*scores_page)(store_db *db, const store_scan *scan, int64_t after_seq, int limit,
+                                store_score *out, int *n);
+    store_status (*scores_count)(store_db *db, const store_scan *scan, int64_t *out);
     /* every entry of board b as committed now, in any order */
     store_status (*load_board)(store_db *db, const store_board *b, rank_board *into);
+    /* the operators' reads (store.h), answered from one snapshot */
+    store_status (*admin_read)(store_db *db, const store_admin_query *q, json_t **out);
+    /* Optional (NULL: only this process writes the database). Starts
+     * telling w about other nodes' commits, until close(). */
+    store_status (*watch)(store_db *db, const store_watch *w, char *err, size_t err_len);
 } store_backend;
 
 extern const store_backend store_sqlite_backend;
+extern const store_backend store_pg_backend;
 
 /* One JSON line on stderr: {"event":"store_error","where":...,"detail":...}. */
 void store_log_error(const char *where, const char *detail);

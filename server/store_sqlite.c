@@ -39,6 +39,16 @@ static void reader_put(store_db *s, conn *c)
     pthread_mutex_unlock(&s->pool_mu);
 }
 
+conn *sqlite_reader_get(store_db *db)
+{
+    return reader_get(db);
+}
+
+void sqlite_reader_put(store_db *db, conn *c)
+{
+    reader_put(db, c);
+}
+
 /* ---- migrations ---- */
 
 static int read_version(conn *c, int *version)
@@ -272,6 +282,7 @@ static store_status sqlite_player_by_token(store_db *s, const uint8_t token_hash
             out->id = sqlite3_column_int64(st, 0);
             sq_text(out->name, sizeof out->name, st, 1);
             out->created_at = sqlite3_column_int64(st, 2);
+            out->banned = sqlite3_column_int(st, 3) != 0;
             res = STORE_OK;
         } else {
             res = rc == SQLITE_DONE ? STORE_NOT_FOUND : sq_status(rc);
@@ -352,6 +363,64 @@ static store_status sqlite_score_get(store_db *s, const uint8_t nonce[PLAY_NONCE
     return res == STORE_CONFLICT ? STORE_ERROR : res;
 }
 
+static void bind_scan(sqlite3_stmt *st, int game_col, const store_scan *scan)
+{
+    if (scan->g)
+        sqlite3_bind_text(st, game_col, scan->g->name, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, game_col);
+    sqlite3_bind_int64(st, game_col + 1, scan->since_ms);
+}
+
+static store_status sqlite_scores_page(store_db *s, const store_scan *scan, int64_t after_seq,
+                                       int limit, store_score *out, int *n)
+{
+    conn *c = reader_get(s);
+    sqlite3_stmt *st = sq_stmt(c, ST_SCORES_PAGE);
+    store_status res = st ? STORE_OK : STORE_ERROR;
+    if (st) {
+        sqlite3_bind_int64(st, 1, after_seq);
+        bind_scan(st, 2, scan);
+        sqlite3_bind_int(st, 4, limit);
+        int rc = SQLITE_DONE;
+        while (*n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+            res = sq_read_score(st, &out[*n]);
+            if (res != STORE_OK)
+                break;
+            (*n)++;
+        }
+        if (res == STORE_OK && *n < limit && rc != SQLITE_DONE)
+            res = sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
+        sq_done(st);
+    }
+    if (res == STORE_ERROR)
+        store_log_error("sqlite_scores_page", sqlite3_errmsg(c->db));
+    reader_put(s, c);
+    return res;
+}
+
+static store_status sqlite_scores_count(store_db *s, const store_scan *scan, int64_t *out)
+{
+    conn *c = reader_get(s);
+    sqlite3_stmt *st = sq_stmt(c, ST_SCORES_COUNT);
+    store_status res = STORE_ERROR;
+    if (st) {
+        bind_scan(st, 1, scan);
+        int rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            *out = sqlite3_column_int64(st, 0);
+            res = STORE_OK;
+        } else {
+            res = sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
+        }
+        sq_done(st);
+    }
+    if (res == STORE_ERROR)
+        store_log_error("sqlite_scores_count", sqlite3_errmsg(c->db));
+    reader_put(s, c);
+    return res;
+}
+
 const store_backend store_sqlite_backend = {
     .name = "sqlite",
     .claims = sqlite_claims,
@@ -364,4 +433,7 @@ const store_backend store_sqlite_backend = {
     .score_get = sqlite_score_get,
     .token_stats = sqlite_token_stats,
     .load_board = sqlite_load_board,
+    .admin_read = sqlite_admin_read,
+    .scores_page = sqlite_scores_page,
+    .scores_count = sqlite_scores_count,
 };

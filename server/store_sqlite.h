@@ -42,6 +42,15 @@ struct store_db {
 /* sqlite_commit.c: the backend's commit() (one transaction per batch). */
 void sqlite_commit(store_db *db, store_write **batch, int n);
 
+/* sqlite_admin.c: an operator's action inside the commit's transaction
+ * (on the writer connection), and the operators' reads. */
+store_status sqlite_run_admin(conn *c, store_write *w);
+store_status sqlite_admin_read(store_db *db, const store_admin_query *q, json_t **out);
+
+/* A reader connection from the pool (waits for one), and back. */
+conn *sqlite_reader_get(store_db *db);
+void sqlite_reader_put(store_db *db, conn *c);
+
 /* sqlite_checkpoint.c: opens the checkpointer's connection on `path` and
  * starts its thread; hooks the writer's commits. */
 store_status sqlite_checkpointer_start(store_db *db, const store_config *cfg, char *err,

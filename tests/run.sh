@@ -118,6 +118,21 @@ vectors_generated() {
 }
 
 echo "tests/run.sh $build"
+# A real PostgreSQL server for the PostgreSQL backend's tests (the store's
+# unit tests, the HTTP suite, the multi-node test), started here as an
+# unprivileged user in a temporary directory and stopped at the end.
+pgdir=$(mktemp -d)
+pgurl=""
+trap 'rm -rf "$out" "$seen"; "$here/pg/pg_stop.sh" "$pgdir/pg"; rm -rf "$pgdir"' EXIT
+start=$EPOCHREALTIME
+if pgurl=$("$here/pg/pg_start.sh" "$pgdir/pg" 2>"$out"); then
+  export REPLAYD_TEST_PG=$pgurl
+else
+  pgurl=""
+  report "pg/start" 0 1 "$start"
+  echo "    FAIL pg: a PostgreSQL server could not be started (make deps-test installs postgresql)"
+  tail -10 "$out" | sed 's/^/      /'
+fi
 for t in "$build"/tests/*; do
   [ -x "$t" ] || continue
   run_lines "unit/$(basename "$t")" "$t"
@@ -136,6 +151,19 @@ if command -v node >/dev/null 2>&1; then
   run_lines "vectors/generated" vectors_generated
   run_lines "contract/openapi-lint" tests/contract/lint.sh
   run_node_files http "${TEST_JOBS:-2}" "$here"/http/*.test.mjs
+  # The same HTTP suite on the PostgreSQL backend (the server started
+  # above): a representative subset in make test, all of it when PG_FULL=1
+  # (make check); then the multi-node test (3 nodes on one database).
+  if [ -n "$pgurl" ]; then
+    if [ -n "${PG_FULL:-}" ]; then
+      pgfiles=("$here"/http/*.test.mjs)
+    else
+      pgfiles=()
+      for f in flow boards fairplay durability daily errors; do pgfiles+=("$here/http/$f.test.mjs"); done
+    fi
+    REPLAYD_PG=$pgurl run_node_files http-pg "${TEST_JOBS:-2}" "${pgfiles[@]}"
+    REPLAYD_PG=$pgurl run_node "pg/multinode" "$here"/pg/*.test.mjs
+  fi
   run_lines "contract/coverage" node tests/contract/coverage.mjs "$seen"
   # Hostile traffic: short attacks here; HOSTILE_LONG=1 (make check) runs
   # them at full size. Many connections need file descriptors.

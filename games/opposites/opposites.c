@@ -258,6 +258,29 @@ static int min_moves(const game_level *level)
     return level_view(level)->row.prompts;
 }
 
+/* Review features (game.h): an answer's reaction beyond the level's
+ * reaction floor (the prompt it answers is the one open at its t). No
+ * finish floor: the run's length is the prompts' schedule. */
+static int32_t move_slack_ms(const game_level *level, const game_move *prev, const game_move *move)
+{
+    (void)prev;
+    const opp_level *lv = level_view(level);
+    int32_t t = move->v[0];
+    if (t < 0 || t >= lv->end_ms)
+        return -1;
+    int p = prompt_at(lv, t);
+    if (p < 0)
+        return -1;
+    int32_t slack = t - lv->appear_ms[p] - lv->min_reaction_ms;
+    return slack < 0 ? 0 : slack;
+}
+
+static int32_t finish_floor(const game_level *level)
+{
+    (void)level;
+    return 0;
+}
+
 const game opposites_game = {
     .name = "opposites",
     .version = 3,
@@ -279,5 +302,7 @@ const game opposites_game = {
     .describe_level = describe_level,
     .describe_state = describe_state,
     .min_moves = min_moves,
+    .move_slack_ms = move_slack_ms,
+    .finish_floor_ms = finish_floor,
     .daily_seed = NULL,
 };

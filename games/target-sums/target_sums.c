@@ -231,6 +231,18 @@ static int min_moves(const game_level *level)
     return level_view(level)->min_toggles;
 }
 
+/* Review features (game.h): the tap gaps' floors and the finish floor. */
+static int32_t move_slack_ms(const game_level *level, const game_move *prev, const game_move *move)
+{
+    return timed_slack(level_view(level)->version, V1_TOGGLE_GAP_MS, &v2_toggle_gaps, prev, move);
+}
+
+static int32_t finish_floor(const game_level *level)
+{
+    const ts_level *lv = level_view(level);
+    return lv->version >= 2 ? lv->finish_floor_ms : 0;
+}
+
 static void describe_state(const game_state *state, const game_writer *w)
 {
     const ts_state *st = state_view(state);
@@ -268,6 +280,8 @@ const game target_sums_game = {
     .describe_level = describe_level,
     .describe_state = describe_state,
     .min_moves = min_moves,
+    .move_slack_ms = move_slack_ms,
+    .finish_floor_ms = finish_floor,
     .daily_seed = NULL,
     .n_params = P_COUNT,
     .params = params,

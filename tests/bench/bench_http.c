@@ -2,7 +2,10 @@
 /*
  * bench_http: verified submissions per second over loopback against a real
  * `bin/replayd serve`, beside a bare libmicrohttpd handler that answers 200
- * to the same POST bodies, at 1, 8 and 64 connections, in one run.
+ * to the same POST bodies and beside the Node.js reference server
+ * (tests/bench/node_ref: the same work in Node with the JavaScript port and
+ * better-sqlite3), at 1, 8 and 64 connections, in one run. BENCH_NODE=0
+ * leaves the Node server out.
  *
  * Setup (untimed): register players, issue seed tokens, compute each
  * level's solution with the game code, build the request bodies. Timed: each
@@ -17,10 +20,12 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,75 +36,11 @@
 
 #include "../../core/game.h"
 #include "../../server/json_game.h"
+#include "http_client.h"
 #include "solutions.h"
 
 #define PER_RUN 2400
 #define MAX_CONNS 64
-
-static int64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* ---- a minimal keep-alive HTTP/1.1 client ---- */
-
-typedef struct conn {
-    int fd;
-    char buf[1 << 16];
-    size_t have;
-} conn;
-
-static int conn_open(conn *c, int port)
-{
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-    c->fd = socket(AF_INET, SOCK_STREAM, 0);
-    c->have = 0;
-    int one = 1;
-    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    return connect(c->fd, (struct sockaddr *)&a, sizeof a);
-}
-
-/* Sends one request and reads the answer; returns the status, body in *out
- * (malloc'd) when out is not NULL. -1 on a broken connection. */
-static int conn_request(conn *c, const char *method, const char *path, const char *bearer,
-                        const char *body, char **out)
-{
-    char head[1024];
-    size_t blen = body ? strlen(body) : 0;
-    int n = snprintf(head, sizeof head,
-                     "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                     "Content-Length: %zu\r\n%s%s%s\r\n",
-                     method, path, blen, bearer ? "Authorization: Bearer " : "", bearer ? bearer : "",
-                     bearer ? "\r\n" : "");
-    if (write(c->fd, head, (size_t)n) != n || (blen && write(c->fd, body, blen) != (ssize_t)blen))
-        return -1;
-    for (;;) {
-        char *end = memmem(c->buf, c->have, "\r\n\r\n", 4);
-        if (end) {
-            size_t header_len = (size_t)(end - c->buf) + 4;
-            int status = atoi(c->buf + 9);
-            char *cl = memmem(c->buf, header_len, "Content-Length: ", 16);
-            size_t body_len = cl ? (size_t)atol(cl + 16) : 0;
-            if (c->have >= header_len + body_len) {
-                if (out) {
-                    *out = malloc(body_len + 1);
-                    memcpy(*out, c->buf + header_len, body_len);
-                    (*out)[body_len] = '\0';
-                }
-                memmove(c->buf, c->buf + header_len + body_len, c->have - header_len - body_len);
-                c->have -= header_len + body_len;
-                return status;
-            }
-        }
-        ssize_t r = read(c->fd, c->buf + c->have, sizeof c->buf - c->have);
-        if (r <= 0)
-            return -1;
-        c->have += (size_t)r;
-    }
-}
 
 /* ---- the work: one prepared submission ---- */
 
@@ -135,8 +76,10 @@ static job *prepare(int port, const game *g, int n_players, int per_player, char
 {
     conn c;
     job *jobs = calloc((size_t)(n_players * per_player), sizeof *jobs);
-    if (conn_open(&c, port) != 0)
+    if (!jobs || conn_open(&c, port) != 0) {
+        free(jobs);
         return NULL;
+    }
     char req[64];
     snprintf(req, sizeof req, "{\"game\":\"%s\",\"level\":1}", g->name);
     for (int p = 0; p < n_players; p++) {
@@ -300,9 +243,11 @@ static long proc_status(pid_t pid, const char *key)
     return v;
 }
 
-/* ---- the server under test ---- */
+/* ---- the servers under test ---- */
 
-static pid_t start_replayd(const char *dir, int *port)
+/* Starts argv[0] (searched on PATH) with stderr on a pipe and reads the port
+ * from its first line that holds "port":N. -1 when it does not start. */
+static pid_t start_child(const char *const *argv, int *port)
 {
     int pipefd[2];
     if (pipe(pipefd) != 0)
@@ -311,20 +256,7 @@ static pid_t start_replayd(const char *dir, int *port)
     if (pid == 0) {
         dup2(pipefd[1], 2);
         close(pipefd[0]);
-        /* BENCH_SET="key=value key=value" adds settings (for experiments) */
-        const char *argv[64] = { "replayd", "serve", "--listen", "127.0.0.1:0", "--data", dir,
-                           "--set", "log_requests=false", "--set", "rate_seeds_per_player=0",
-                           "--set", "rate_scores_per_player=0", "--set", "rate_per_ip=0",
-                           "--set", "rate_register_per_ip=0", "--set", "max_outstanding_tokens=100000",
-                           "--set", "max_connections_per_ip=1000", "--set", "max_forfeits_per_level_day=0" };
-        int argc = 24;
-        char *extra = getenv("BENCH_SET") ? strdup(getenv("BENCH_SET")) : NULL;
-        for (char *kv = extra ? strtok(extra, " ") : NULL; kv && argc < 62; kv = strtok(NULL, " ")) {
-            argv[argc++] = "--set";
-            argv[argc++] = kv;
-        }
-        argv[argc] = NULL;
-        execv("bin/replayd", (char *const *)(void *)argv);
+        execvp(argv[0], (char *const *)(void *)argv);
         _exit(127);
     }
     close(pipefd[1]);
@@ -338,7 +270,139 @@ static pid_t start_replayd(const char *dir, int *port)
             break;
         }
     }
-    return *port ? pid : -1;
+    /* the pipe stays open (the child may write to stderr later) */
+    if (*port)
+        return pid;
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    return -1;
+}
+
+static pid_t start_replayd(const char *dir, int *port)
+{
+    /* BENCH_SET="key=value key=value" adds settings (for experiments) */
+    const char *argv[64] = { "bin/replayd", "serve", "--listen", "127.0.0.1:0", "--data", dir,
+                             "--set", "log_requests=false", "--set", "rate_seeds_per_player=0",
+                             "--set", "rate_scores_per_player=0", "--set", "rate_per_ip=0",
+                             "--set", "rate_register_per_ip=0", "--set", "max_outstanding_tokens=100000",
+                             "--set", "max_connections_per_ip=1000", "--set", "max_forfeits_per_level_day=0" };
+    int argc = 24;
+    char *extra = getenv("BENCH_SET") ? strdup(getenv("BENCH_SET")) : NULL;
+    for (char *kv = extra ? strtok(extra, " ") : NULL; kv && argc < 62; kv = strtok(NULL, " ")) {
+        argv[argc++] = "--set";
+        argv[argc++] = kv;
+    }
+    argv[argc] = NULL;
+    pid_t pid = start_child(argv, port);
+    free(extra);
+    return pid;
+}
+
+/* The Node.js reference server, with its database in its own folder. */
+static pid_t start_node(const char *dir, int *port)
+{
+    char data[256];
+    snprintf(data, sizeof data, "%s/node", dir);
+    if (mkdir(data, 0700) != 0)
+        return -1;
+    const char *argv[] = { "node", "tests/bench/node_ref/server.mjs", "--listen", "127.0.0.1:0", "--data", data,
+                           NULL };
+    return start_child(argv, port);
+}
+
+/* Registers n players; their bearer tokens go to bearers (malloc'd). */
+static int register_players(int port, int n, char **bearers)
+{
+    conn c;
+    if (conn_open(&c, port) != 0)
+        return -1;
+    for (int p = 0; p < n; p++) {
+        char *resp = NULL, body[64];
+        snprintf(body, sizeof body, "{\"name\":\"bench%d\"}", p);
+        int st = conn_request(&c, "POST", "/v1/players", NULL, body, &resp);
+        json_t *j = st == 201 ? json_loads(resp, 0, NULL) : NULL;
+        const char *tok = json_string_value(json_object_get(j, "token"));
+        bearers[p] = tok ? strdup(tok) : NULL;
+        json_decref(j);
+        free(resp);
+        if (!bearers[p]) {
+            close(c.fd);
+            return -1;
+        }
+    }
+    close(c.fd);
+    return 0;
+}
+
+/* The honesty check, before a server is timed: a submission whose moves are
+ * wrong (its second move taps a cell outside the board) must be rejected by
+ * the replay (422 replay_rejected, reason cell_out_of_range, move 1), and a token with an altered MAC must be
+ * refused (400), so a server that answered 200 to anything could not be
+ * timed. Returns 0 when both are refused. */
+static int honesty_check(const char *who, int port, const game *g, const char *bearer)
+{
+    conn c;
+    char req[64], *resp = NULL;
+    int bad = 0;
+    if (conn_open(&c, port) != 0)
+        return -1;
+    snprintf(req, sizeof req, "{\"game\":\"%s\",\"level\":1}", g->name);
+    if (conn_request(&c, "POST", "/v1/seeds", bearer, req, &resp) != 201) {
+        fprintf(stderr, "bench_http: %s: seed request failed: %s\n", who, resp ? resp : "");
+        free(resp);
+        close(c.fd);
+        return -1;
+    }
+    json_t *s = json_loads(resp, 0, NULL);
+    free(resp);
+    json_t *moves = solution(g, (uint32_t)json_integer_value(json_object_get(s, "seed")));
+    json_object_set_new(json_array_get(moves, 1), "cell", json_integer(100000));
+    json_t *body = json_pack("{s:O,s:o}", "seed_token", json_object_get(s, "seed_token"), "moves", moves);
+    char *text = json_dumps(body, JSON_COMPACT);
+    resp = NULL;
+    int st = conn_request(&c, "POST", "/v1/scores", bearer, text, &resp);
+    /* refused by the replay itself (not by the time check that follows it) */
+    json_t *ans = st == 422 && resp ? json_loads(resp, 0, NULL) : NULL;
+    const json_t *err = json_object_get(ans, "error");
+    const char *code = json_string_value(json_object_get(err, "code"));
+    const char *reason = json_string_value(json_object_get(err, "reason"));
+    bool refused = code && strcmp(code, "replay_rejected") == 0 && reason &&
+                   strcmp(reason, "cell_out_of_range") == 0 && json_integer_value(json_object_get(err, "move")) == 1;
+    json_decref(ans);
+    if (!refused) {
+        fprintf(stderr, "bench_http: %s did not reject wrong moves in its replay (%d %s)\n", who, st, resp ? resp : "");
+        bad = 1;
+    }
+    free(resp);
+    free(text);
+    /* the same body with a character of the token's MAC changed (not the
+     * last one, whose low bits base64 may ignore) */
+    const char *tok = json_string_value(json_object_get(s, "seed_token"));
+    char *forged = strdup(tok);
+    size_t len = strlen(forged);
+    forged[len - 10] = forged[len - 10] == 'A' ? 'B' : 'A';
+    json_object_set_new(body, "seed_token", json_string(forged));
+    text = json_dumps(body, JSON_COMPACT);
+    resp = NULL;
+    st = conn_request(&c, "POST", "/v1/scores", bearer, text, &resp);
+    if (st != 400 || !resp || !strstr(resp, "invalid_seed_token")) {
+        fprintf(stderr, "bench_http: %s did not refuse a forged token (%d %s)\n", who, st, resp ? resp : "");
+        bad = 1;
+    }
+    free(resp);
+    free(text);
+    free(forged);
+    json_decref(body);
+    json_decref(s);
+    close(c.fd);
+    return bad ? -1 : 0;
+}
+
+static void free_jobs(job *jobs, int n)
+{
+    for (int i = 0; jobs && i < n; i++)
+        free(jobs[i].body);
+    free(jobs);
 }
 
 int main(void)
@@ -353,6 +417,19 @@ int main(void)
         fprintf(stderr, "bench_http: cannot start bin/replayd\n");
         return 1;
     }
+    /* The Node.js reference: left out with BENCH_NODE=0; a bench that was
+     * asked for it and cannot start it fails (make bench installs it). */
+    const char *want_node = getenv("BENCH_NODE");
+    bool with_node = !want_node || strcmp(want_node, "0") != 0;
+    int node_port = 0;
+    pid_t node_pid = -1;
+    if (with_node && (node_pid = start_node(dir, &node_port)) < 0) {
+        fprintf(stderr, "bench_http: cannot start the Node.js reference (tests/bench/node_ref: npm ci;"
+                        " BENCH_NODE=0 leaves it out)\n");
+        kill(pid, SIGTERM);
+        waitpid(pid, NULL, 0);
+        return 1;
+    }
     /* libmicrohttpd at its best here: its epoll pool, one thread per core */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     struct MHD_Daemon *bare = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL,
@@ -362,61 +439,91 @@ int main(void)
     int bare_port = MHD_get_daemon_info(bare, MHD_DAEMON_INFO_BIND_PORT)->port;
 
     enum { PLAYERS = 48 };
-    char *bearers[PLAYERS];
-    conn c;
-    conn_open(&c, port);
-    for (int p = 0; p < PLAYERS; p++) {
-        char *resp = NULL, body[64];
-        snprintf(body, sizeof body, "{\"name\":\"bench%d\"}", p);
-        conn_request(&c, "POST", "/v1/players", NULL, body, &resp);
-        json_t *j = json_loads(resp, 0, NULL);
-        bearers[p] = strdup(json_string_value(json_object_get(j, "token")));
-        json_decref(j);
-        free(resp);
+    char *bearers[PLAYERS] = { 0 }, *node_bearers[PLAYERS] = { 0 };
+    int rc = 1;
+    if (register_players(port, PLAYERS, bearers) != 0 ||
+        (with_node && register_players(node_port, PLAYERS, node_bearers) != 0)) {
+        fprintf(stderr, "bench_http: cannot register the players\n");
+        goto out;
     }
-    close(c.fd);
 
     printf("\n== HTTP: verified submissions over loopback (level 1, %d per run; the load "
            "generator shares the 2 cores) ==\n", PER_RUN);
-    printf("%-8s %5s | %10s %8s %8s | %10s %8s %8s | %7s\n", "game", "conns", "replayd/s", "p50 ms",
-           "p99 ms", "bare/s", "p50 ms", "p99 ms", "ratio");
+    printf("%-8s %5s | %9s %7s %7s | %9s %7s %7s | %6s", "game", "conns", "replayd/s", "p50 ms", "p99 ms",
+           "bare/s", "p50 ms", "p99 ms", "ratio");
+    if (with_node)
+        printf(" | %9s %7s %7s | %6s", "node/s", "p50 ms", "p99 ms", "r/node");
+    printf("\n");
     const char *games[] = { "schulte", "pipes" };
     for (int gi = 0; gi < 2; gi++) {
         const game *g = game_find(games[gi]);
+        if (honesty_check("replayd", port, g, bearers[0]) != 0 ||
+            (with_node && honesty_check("the Node.js reference", node_port, g, node_bearers[0]) != 0))
+            goto out;
         for (size_t k = 0; k < sizeof conn_counts / sizeof conn_counts[0]; k++) {
             max_claimed_ms = 0;
-            job *jobs = prepare(port, g, PLAYERS, PER_RUN / PLAYERS, bearers);
             int n = PLAYERS * (PER_RUN / PLAYERS);
+            job *jobs = prepare(port, g, PLAYERS, PER_RUN / PLAYERS, bearers);
+            job *node_jobs = with_node ? prepare(node_port, g, PLAYERS, PER_RUN / PLAYERS, node_bearers) : NULL;
+            if (!jobs || (with_node && !node_jobs)) {
+                free_jobs(jobs, n);
+                free_jobs(node_jobs, n);
+                goto out;
+            }
             /* Give every token time to pass the time check: a run may claim
              * no more than the time since its token was issued. */
             struct timespec wait = { (time_t)(max_claimed_ms / 1000 + 1), 0 };
             nanosleep(&wait, NULL);
             figures real = timed(port, jobs, n, conn_counts[k]);
             figures base = timed(bare_port, jobs, n, conn_counts[k]);
-            printf("%-8s %5d | %10.0f %8.2f %8.2f | %10.0f %8.2f %8.2f | %6.1f%%%s\n", g->name,
-                   conn_counts[k], real.per_s, real.p50_ms, real.p99_ms, base.per_s, base.p50_ms,
-                   base.p99_ms, 100.0 * real.per_s / base.per_s, real.bad ? "  (errors!)" : "");
+            printf("%-8s %5d | %9.0f %7.2f %7.2f | %9.0f %7.2f %7.2f | %5.1f%%", g->name, conn_counts[k],
+                   real.per_s, real.p50_ms, real.p99_ms, base.per_s, base.p50_ms, base.p99_ms,
+                   100.0 * real.per_s / base.per_s);
+            figures node = { 0 };
+            if (with_node) {
+                node = timed(node_port, node_jobs, n, conn_counts[k]);
+                printf(" | %9.0f %7.2f %7.2f | %5.2fx", node.per_s, node.p50_ms, node.p99_ms,
+                       real.per_s / node.per_s);
+            }
+            printf("%s\n", real.bad || node.bad ? "  (errors!)" : "");
+            fflush(stdout);
             if (real.bad)
-                fprintf(stderr, "bench_http: %d submissions were not 200\n", real.bad);
-            for (int i = 0; i < n; i++)
-                free(jobs[i].body);
-            free(jobs);
+                fprintf(stderr, "bench_http: %d submissions to replayd were not 200\n", real.bad);
+            if (node.bad)
+                fprintf(stderr, "bench_http: %d submissions to the Node.js reference were not 200\n", node.bad);
+            free_jobs(jobs, n);
+            free_jobs(node_jobs, n);
         }
     }
     printf("ratio = replayd's verified-and-committed rate as a share of the bare handler's rate\n");
+    if (with_node)
+        printf("r/node = replayd's rate divided by the Node.js reference's (tests/bench/node_ref: the same"
+               " checks, replay with the JavaScript port, WAL + synchronous=FULL, group commit per event-loop"
+               " turn); both refused wrong moves and a forged token before being timed\n");
     printf("replayd: peak resident memory %ld MiB, %ld threads (libmicrohttpd's pool, the writer,"
            " the checkpointer, main)\n", proc_status(pid, "VmHWM") / 1024, proc_status(pid, "Threads"));
+    if (with_node)
+        printf("node reference: peak resident memory %ld MiB, %ld threads\n", proc_status(node_pid, "VmHWM") / 1024,
+               proc_status(node_pid, "Threads"));
     double raw1 = raw_sqlite_rate(dir, 1), raw64 = raw_sqlite_rate(dir, 64);
     printf("storage ceiling, raw SQLite inserts with the same durability: %.0f rows/s one per"
            " transaction, %.0f rows/s 64 per transaction\n", raw1, raw64);
+    rc = 0;
+out:
     MHD_stop_daemon(bare);
     kill(pid, SIGTERM);
     waitpid(pid, NULL, 0);
-    for (int p = 0; p < PLAYERS; p++)
+    if (node_pid > 0) {
+        kill(node_pid, SIGTERM);
+        waitpid(node_pid, NULL, 0);
+    }
+    for (int p = 0; p < PLAYERS; p++) {
         free(bearers[p]);
+        free(node_bearers[p]);
+    }
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
         return 1;
-    return 0;
+    return rc;
 }

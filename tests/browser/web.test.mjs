@@ -119,7 +119,7 @@ for (const game of ['schulte', 'pipes', 'target-sums', 'opposites', 'contraption
     const v = await verifyAndRead(page);
     assert.equal(v.verdict, 'pass', JSON.stringify(v));
     assert.match(v.score, new RegExp(`computed ${run.score.toLocaleString('en-US')}`));
-    assert.match(v.sig, /valid \(receipt v1, key 1\)/);
+    assert.match(v.sig, /valid \(receipt v2, key 1\)/);
     const bytes = await bytesTransferred(seen.requests);
     console.log(`# replay of ${game}: ${seen.requests.length} requests, ${bytes} bytes transferred, ${frames + 1} frames`);
     assert.ok(bytes < 200 * 1024, `the replay page of ${game} is ${bytes} bytes`);

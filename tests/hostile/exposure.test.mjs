@@ -5,20 +5,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, call } from './lib.mjs';
+import { startServer, call, ADMIN_TOKEN } from './lib.mjs';
 
 test('/metrics: absent by default, behind the admin token, or public when told', async () => {
   const plain = await startServer();
   try {
     assert.equal((await call(plain, 'GET', '/metrics')).status, 404);
   } finally { await plain.stop(); plain.cleanup(); }
-  const admin = await startServer({ args: ['--set', 'admin_token=s3cret'] });
+  const admin = await startServer({ admin: ADMIN_TOKEN });
   try {
     const no = await call(admin, 'GET', '/metrics');
     assert.equal(no.status, 401);
     assert.equal(no.json.error.code, 'unauthorized');
     assert.equal((await call(admin, 'GET', '/metrics', { token: 'wrong' })).status, 401);
-    const yes = await call(admin, 'GET', '/metrics', { token: 's3cret' });
+    const yes = await call(admin, 'GET', '/metrics', { token: ADMIN_TOKEN });
     assert.equal(yes.status, 200);
     assert.match(yes.text, /replayd_requests_total/);
   } finally { await admin.stop(); admin.cleanup(); }
@@ -29,7 +29,7 @@ test('/metrics: absent by default, behind the admin token, or public when told',
 });
 
 test('/metrics on its own address', async () => {
-  const srv = await startServer({ args: ['--set', 'metrics_listen=127.0.0.1:0', '--set', 'admin_token=s3cret'] });
+  const srv = await startServer({ args: ['--set', 'metrics_listen=127.0.0.1:0'], admin: ADMIN_TOKEN });
   try {
     const port = Number(srv.stderr().match(/"metrics_port":(\d+)/)[1]);
     assert.ok(port > 0 && port !== srv.port);
@@ -40,7 +40,7 @@ test('/metrics on its own address', async () => {
     assert.equal(other.status, 404);
     assert.equal((await other.json()).error.code, 'not_found');
     // the main listener does not serve them, even to the admin
-    assert.equal((await call(srv, 'GET', '/metrics', { token: 's3cret' })).status, 404);
+    assert.equal((await call(srv, 'GET', '/metrics', { token: ADMIN_TOKEN })).status, 404);
   } finally { await srv.stop(); srv.cleanup(); }
 });
 

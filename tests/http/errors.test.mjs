@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { startServer, call, register, seed, solve, sleep, awaitRun } from './harness.mjs';
+import { startServer, call, register, seed, solve, sleep, awaitRun, sqliteOnly } from './harness.mjs';
 import { rawExchange, parseResponse } from '../hostile/lib.mjs';
 import { checkExchange } from '../contract/contract.mjs';
 
@@ -187,7 +187,7 @@ test('429: registration rate and outstanding tokens', async () => {
   } finally { await limited.stop(); limited.cleanup(); }
 });
 
-test('503: storage locked past the busy timeout', async () => {
+test('503: storage locked past the busy timeout', { skip: sqliteOnly }, async () => {
   const busy = await startServer({ args: ['--set', 'busy_timeout_ms=200'] });
   const lock = spawn('sqlite3', [join(busy.dir, 'replayd.db')], { stdio: ['pipe', 'ignore', 'ignore'] });
   try {

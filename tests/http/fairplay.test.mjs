@@ -28,7 +28,7 @@ const offsetTo = (date) => Math.floor(Date.parse(`${date}T12:00:00Z`) / 1000) - 
 
 test('copying the daily: moves private until the day closes, a copied run refused, daily scores off the level boards', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'replayd-fair-'));
-  let srv = await startServer({ dataDir: dir, args: ['--set', `admin_token=${ADMIN}`] });
+  let srv = await startServer({ dataDir: dir, admin: ADMIN });
   try {
     const leader = await register(srv, 'leader');
     const copier = await register(srv, 'copier');
@@ -88,7 +88,7 @@ test('copying an untimed daily (Contraption v1): recorded, held off the board, f
   }
   assert.ok(date, 'a Contraption day in the first 60 days of era 2');
   const srv = await startServer({ args: ['--set', `clock_offset_s=${offsetTo(date)}`, '--set', 'issue_versions=contraption=1',
-    '--set', `admin_token=${ADMIN}`] });
+    ], admin: ADMIN });
   try {
     const a = await register(srv, 'builder');
     const b = await register(srv, 'tracer');
@@ -148,7 +148,7 @@ test('time that means something: no free slack; a human-paced run with network d
 });
 
 test('seed shopping: forfeits and open tokens counted, capped per level and day; the daily is exempt', async () => {
-  const srv = await startServer({ args: ['--set', `admin_token=${ADMIN}`] });
+  const srv = await startServer({ admin: ADMIN });
   try {
     const p = await register(srv, 'shopper');
     let refused = null;
@@ -177,7 +177,7 @@ test('seed shopping: forfeits and open tokens counted, capped per level and day;
 });
 
 test('rehearsal: a run started long after its token was issued is recorded as a signal', async () => {
-  const srv = await startServer({ args: ['--set', `admin_token=${ADMIN}`, '--set', 'rehearsal_bound_ms=1500'] });
+  const srv = await startServer({ args: ['--set', 'rehearsal_bound_ms=1500'], admin: ADMIN });
   try {
     const p = await register(srv, 'rehearser');
     const s = await seed(srv, p.token, { game: 'pipes', level: 3 });

@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync, writeFileSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, call, register, seed, solve } from './harness.mjs';
+import { startServer, call, register, seed, solve, sqliteOnly } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-test('fsync failures: errors, not lies; recovery; nothing acknowledged lost', async () => {
+test('fsync failures: errors, not lies; recovery; nothing acknowledged lost', { skip: sqliteOnly }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'replayd-fault-'));
   const shim = join(dir, 'fail_sync.so');
   execFileSync('cc', ['-shared', '-fPIC', '-O1', join(here, '..', 'fault', 'fail_sync.c'), '-o', shim, '-ldl']);

@@ -3,21 +3,24 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
-import { startServer, call, register, seed, solve, replayCli, awaitRun } from './harness.mjs';
+import { startServer, call, register, seed, solve, replayCli, awaitRun, ADMIN_TOKEN } from './harness.mjs';
 
 let srv;
-before(async () => { srv = await startServer({ args: ['--set', 'admin_token=flow-admin'] }); });
+before(async () => { srv = await startServer({ admin: ADMIN_TOKEN }); });
 after(async () => { await srv.stop(); srv.cleanup(); });
 
+// docs/API.md: the v2 receipt's 12 lines.
 function receiptMessage(s) {
-  return ['replayd-receipt-v1', s.score_id, s.player_id, s.game, s.level, s.seed, s.version, s.score,
+  return ['replayd-receipt-v2', s.score_id, s.player_id, s.game, s.level, s.seed, s.version, s.score,
+    s.completed ? 1 : 0, s.date ? `daily:${s.date}` : `level:${s.game}:${s.level}`, s.submitted_at_ms,
     s.moves_hash].join('\n');
 }
 
 async function checkReceipt(score) {
   const keys = await call(srv, 'GET', '/v1/keys');
   assert.equal(keys.status, 200);
-  const [id, sig] = score.receipt.split('.');
+  const [form, id, sig] = score.receipt.split('.');
+  assert.equal(form, 'v2');
   const k = keys.json.keys.find((x) => String(x.key_id) === id);
   assert.ok(k, 'the receipt names a published key');
   const pub = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: k.public_key }, format: 'jwk' });
@@ -106,7 +109,7 @@ test('an unfinished game is verified and recorded with its lower score', async (
 });
 
 test('metrics count requests and verifications', async () => {
-  const m = await call(srv, 'GET', '/metrics', { token: 'flow-admin' });
+  const m = await call(srv, 'GET', '/metrics', { token: ADMIN_TOKEN });
   assert.equal(m.status, 200);
   assert.match(m.text, /replayd_requests_total\{route="scores",status="200"\} \d+/);
   assert.match(m.text, /replayd_verifications_total\{game="schulte",outcome="accepted"\} [1-9]/);

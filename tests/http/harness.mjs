@@ -1,7 +1,8 @@
 // harness: starts the real bin/replayd on a free loopback port with a fresh
 // data dir, and gives the tests small helpers to drive it over HTTP.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,13 +11,44 @@ import { checkExchange } from '../contract/contract.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = process.env.REPLAYD || join(root, 'bin', 'replayd');
 
+// An admin credential of the length the server requires (32 bytes at least).
+export const ADMIN_TOKEN = 'operator-test-credential-0123456789abcdef';
+
+// REPLAYD_PG (a postgres:// server URL, from tests/pg/pg_start.sh): every
+// server runs on the PostgreSQL backend instead, with a database of its
+// own named after its data dir (a restart on the same dir finds its data).
+export const PG = process.env.REPLAYD_PG || '';
+// Why a test that needs the SQLite file itself is skipped on PostgreSQL.
+export const sqliteOnly = PG ? 'drives the SQLite file directly (the PostgreSQL run cannot)' : false;
+
+// A fresh (or, for that name, the same) database on the REPLAYD_PG server.
+export function pgDatabase(name) {
+  const exists = execFileSync('psql', [`${PG}/postgres`, '-qAtc',
+    `SELECT 1 FROM pg_database WHERE datname = '${name}'`], { encoding: 'utf8' }).trim();
+  if (!exists) execFileSync('psql', [`${PG}/postgres`, '-qc', `CREATE DATABASE ${name}`], { stdio: 'ignore' });
+  return `${PG}/${name}`;
+}
+
+function pgArgs(dir, args) {
+  if (!PG || args.some((a) => String(a).startsWith('database='))) return [];
+  const name = 't_' + createHash('sha256').update(dir).digest('hex').slice(0, 24);
+  return ['--set', `database=${pgDatabase(name)}`];
+}
+
 // host: the loopback address to listen on ("127.0.0.1", or "::1" for IPv6);
-// scheme: "https" when the args set tls_cert and tls_key.
-export async function startServer({ dataDir, args = [], env = {}, host = '127.0.0.1', scheme = 'http' } = {}) {
+// scheme: "https" when the args set tls_cert and tls_key; admin: an admin
+// token, handed over as the operator would, in a file (admin_token_file),
+// never on the command line.
+export async function startServer({ dataDir, args = [], env = {}, host = '127.0.0.1', scheme = 'http', admin } = {}) {
   const dir = dataDir || mkdtempSync(join(tmpdir(), 'replayd-test-'));
+  if (admin) {
+    const file = join(dir, 'admin_token');
+    writeFileSync(file, admin + '\n', { mode: 0o600 });
+    args = [...args, '--set', `admin_token_file=${file}`];
+  }
   const listen = host.includes(':') ? `[${host}]:0` : `${host}:0`;
   const child = spawn(BIN, ['serve', '--listen', listen, '--data', dir,
-    '--set', 'log_requests=false', ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+    '--set', 'log_requests=false', ...pgArgs(dir, args), ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   const port = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('server did not start: ' + stderr)), 15000);

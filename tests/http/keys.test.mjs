@@ -28,7 +28,7 @@ test('rotation keeps old tokens redeemable and old receipts verifiable', async (
     await awaitRun(first, m1);
     const r1 = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: first.seed_token, moves: m1 } });
     assert.equal(r1.status, 200);
-    assert.match(r1.json.receipt, /^1\./);
+    assert.match(r1.json.receipt, /^v2\.1\./);
     await srv.stop();
 
     const out = JSON.parse(execFileSync(BIN, ['keygen', '--data', dir], { encoding: 'utf8' }));
@@ -42,9 +42,9 @@ test('rotation keeps old tokens redeemable and old receipts verifiable', async (
     await awaitRun(old, m2);
     const r2 = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: old.seed_token, moves: m2 } });
     assert.equal(r2.status, 200, 'a token MAC\'d under the retired key still verifies');
-    assert.match(r2.json.receipt, /^2\./, 'new receipts are signed with the current key');
+    assert.match(r2.json.receipt, /^v2\.2\./, 'new receipts are signed with the current key');
     const audit = await call(srv, 'GET', `/v1/scores/${r1.json.score_id}`);
-    assert.match(audit.json.receipt, /^1\./, 'old receipts keep the id that signed them');
+    assert.match(audit.json.receipt, /^v2\.1\./, 'old receipts keep the id that signed them');
     assert.equal((await call(srv, 'POST', '/v1/players', { token: 'x', body: { name: 'still fine' } })).status, 201);
     assert.equal((await call(srv, 'POST', '/v1/seeds', { token: p.token, body: { game: 'schulte', level: 1 } })).status, 201,
       'player tokens survive the rotation');

@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, call, register, seed, solve, sleep } from './harness.mjs';
+import { startServer, call, register, seed, solve, sleep, sqliteOnly } from './harness.mjs';
 
 const ARGS = ['--set', 'plausibility_slack_ms=600000', '--set', 'rate_seeds_per_player=0',
   '--set', 'rate_scores_per_player=0', '--set', 'max_outstanding_tokens=1000',
@@ -61,7 +61,7 @@ function submitAndHangUp(srv, token, body) {
   });
 }
 
-test('a client that hangs up while its submission waits: recorded once, a retry gets the same answer', async () => {
+test('a client that hangs up while its submission waits: recorded once, a retry gets the same answer', { skip: sqliteOnly }, async () => {
   const srv = await startServer({ args: [...ARGS, '--set', 'busy_timeout_ms=10000'] });
   const db = join(srv.dir, 'replayd.db');
   try {
@@ -87,7 +87,7 @@ test('a client that hangs up while its submission waits: recorded once, a retry 
   } finally { await srv.stop(); srv.cleanup(); }
 });
 
-test('SIGTERM while submissions are suspended: every one is answered and none is lost', async () => {
+test('SIGTERM while submissions are suspended: every one is answered and none is lost', { skip: sqliteOnly }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'replayd-drain-'));
   let srv = await startServer({ dataDir: dir, args: [...ARGS, '--set', 'busy_timeout_ms=10000'] });
   try {
@@ -111,7 +111,7 @@ test('SIGTERM while submissions are suspended: every one is answered and none is
   } finally { await srv.stop(); rmSync(dir, { recursive: true, force: true }); }
 });
 
-test('a writer that gives up: every suspended request is answered 503, none hangs, then all retry', async () => {
+test('a writer that gives up: every suspended request is answered 503, none hangs, then all retry', { skip: sqliteOnly }, async () => {
   const srv = await startServer({ args: [...ARGS, '--set', 'busy_timeout_ms=300'] });
   const db = join(srv.dir, 'replayd.db');
   try {

@@ -85,6 +85,9 @@ check_usage "serve with an unknown option" 'unknown option "--frob"' serve --fro
 check_usage "serve with a stray argument" 'unknown option "8080"' serve 8080
 check_usage "serve --data without a value" "--data needs a value" serve --data
 check_usage "keygen with an unknown option" 'unknown option "-x"' keygen -x
+check_usage "keygen --retire without an id" '--retire needs one key id' keygen --retire
+check_usage "reverify with an unknown option" 'unknown option "-x"' reverify -x
+check_usage "reverify --jobs without a value" '--jobs needs one value' reverify --jobs
 check_usage "migrate --set without a value" "--set needs a value" migrate --set
 check_usage "gen with too few arguments" "expected GAME LEVEL SEED" gen pipes 1
 check_usage "gen with an unknown option" "the only option is --version V" gen pipes 1 1 --spec 1
@@ -119,7 +122,7 @@ check_info() { # name, wanted stdout prefix, args...
 check_info "--help" "usage: replayd COMMAND" --help
 check_info "help" "usage: replayd COMMAND" help
 check_info "--version" "$version" --version
-for cmd in serve keygen migrate gen replay daily; do
+for cmd in serve keygen migrate reverify gen replay daily; do
   check_info "$cmd --help" "usage: replayd $cmd " "$cmd" --help
   check_info "$cmd -h" "usage: replayd $cmd " "$cmd" -h
   check_info "$cmd --version" "$version" "$cmd" --version
@@ -131,6 +134,9 @@ check_info "serve --version after other options" "$version" serve --listen 127.0
 out=$("$bin" serve --help)
 case "$out" in *"Exit status: 0 success, 1 runtime failure, 2 usage error or bad input."*) ok "serve --help states the exit statuses" ;;
   *) bad "serve --help does not state the exit statuses" ;; esac
+out=$("$bin" reverify --help)
+case "$out" in *"reverify: 3 when a stored score no longer replays to its record."*) ok "reverify --help states exit status 3" ;;
+  *) bad "reverify --help does not state exit status 3" ;; esac
 # After GAME LEVEL SEED, gen's --version V is the game's spec version.
 out=$("$bin" gen pipes 1 42 --version 1)
 expect "gen --version V after the level is a spec version" "$out" '{"game":"pipes","version":1,"level":1,"seed":42'

@@ -41,7 +41,7 @@ check "the installed config keeps its data in /var/lib/replayd" grep -qE '^data_
 # Every line of the installed config is a setting the server accepts.
 check "the server accepts the installed config" \
   "$stage/usr/bin/replayd" migrate --config "$conf" --data "$stage/data"
-echo "admin_token = kept-by-the-operator" >>"$conf"
+echo "admin_token = kept-by-the-operator-0123456789abcdef" >>"$conf"
 make --no-print-directory -s -C "$root" install DESTDIR="$stage" PREFIX=/usr \
   UNITDIR=/lib/systemd/system BIN="$(dirname "$bin")" >/dev/null 2>&1
 check "a second install keeps an edited config" grep -q kept-by-the-operator "$conf"

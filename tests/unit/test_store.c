@@ -1,7 +1,11 @@
 /* Unit tests for the storage layer: store_sqlite.c, board_cache.c, rank.c.
- * Every test works on its own temporary database under /tmp and removes it. */
+ * Every test works on its own temporary database under /tmp and removes it.
+ * With REPLAYD_TEST_PG (a postgres:// server URL, tests/pg/pg_start.sh) the
+ * tests that do not drive SQLite itself run again on the PostgreSQL backend
+ * ("pg/" names), each on a database of its own that it drops. */
 #include "../check.h"
 
+#include <libpq-fe.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -19,11 +23,39 @@
 
 typedef struct tmpdb {
     char dir[64];
-    char path[96];
+    char path[256];
 } tmpdb;
+
+/* The PostgreSQL server the pg/ runs use; NULL: SQLite. */
+static const char *pg_base;
+
+/* One statement on the server's maintenance database; false on failure. */
+static bool pg_admin(const char *sql)
+{
+    char url[256];
+    snprintf(url, sizeof url, "%s/postgres", pg_base);
+    PGconn *c = PQconnectdb(url);
+    PGresult *r = PQstatus(c) == CONNECTION_OK ? PQexec(c, sql) : NULL;
+    bool ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
+    if (!ok)
+        printf("pg: %s: %s", sql, PQerrorMessage(c));
+    PQclear(r);
+    PQfinish(c);
+    return ok;
+}
 
 static void tmp_make(tmpdb *t)
 {
+    if (pg_base) {
+        static int made;
+        t->dir[0] = '\0';
+        snprintf(t->dir, sizeof t->dir, "replayd_unit_%d_%d", (int)getpid(), ++made);
+        char sql[128];
+        snprintf(sql, sizeof sql, "CREATE DATABASE %s", t->dir);
+        pg_admin(sql);
+        snprintf(t->path, sizeof t->path, "%s/%s", pg_base, t->dir);
+        return;
+    }
     snprintf(t->dir, sizeof t->dir, "/tmp/replayd-store-XXXXXX");
     if (!mkdtemp(t->dir))
         t->dir[0] = '\0';
@@ -32,7 +64,13 @@ static void tmp_make(tmpdb *t)
 
 static void tmp_remove(tmpdb *t)
 {
-    char p[128];
+    if (pg_base) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "DROP DATABASE %s WITH (FORCE)", t->dir);
+        pg_admin(sql);
+        return;
+    }
+    char p[300];
     const char *suffix[] = { "", "-wal", "-shm", "-journal" };
     for (size_t i = 0; i < 4; i++) {
         snprintf(p, sizeof p, "%s%s", t->path, suffix[i]);
@@ -235,6 +273,16 @@ static int64_t token_redeemed(const char *path, int64_t nonce);
 
 static int64_t sql_int(const char *path, const char *sql)
 {
+    if (pg_base) {
+        PGconn *c = PQconnectdb(path);
+        PGresult *r = PQstatus(c) == CONNECTION_OK ? PQexec(c, sql) : NULL;
+        int64_t pv = r && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
+                         ? strtoll(PQgetvalue(r, 0, 0), NULL, 10)
+                         : -1;
+        PQclear(r);
+        PQfinish(c);
+        return pv;
+    }
     sqlite3 *db;
     int64_t v = -1;
     if (sqlite3_open(path, &db) == SQLITE_OK) {
@@ -252,8 +300,13 @@ static int64_t sql_int(const char *path, const char *sql)
 static int64_t token_redeemed(const char *path, int64_t nonce)
 {
     char sql[160];
-    snprintf(sql, sizeof sql, "SELECT redeemed FROM seed_tokens WHERE hex(nonce) = '%016llX0000000000000%s'",
-             (unsigned long long)__builtin_bswap64((uint64_t)nonce), "05A");
+    if (pg_base)
+        snprintf(sql, sizeof sql, "SELECT redeemed::int FROM seed_tokens"
+                 " WHERE encode(nonce, 'hex') = '%016llx0000000000000%s'",
+                 (unsigned long long)__builtin_bswap64((uint64_t)nonce), "05a");
+    else
+        snprintf(sql, sizeof sql, "SELECT redeemed FROM seed_tokens WHERE hex(nonce) = '%016llX0000000000000%s'",
+                 (unsigned long long)__builtin_bswap64((uint64_t)nonce), "05A");
     return sql_int(path, sql);
 }
 
@@ -1509,5 +1562,34 @@ int main(void)
     RUN(busy_maps_to_store_busy);
     RUN(forfeit_cap);
     RUN(duplicate_runs);
+    /* The same semantics on the PostgreSQL backend: every test that does
+     * not open the SQLite file itself. */
+    pg_base = getenv("REPLAYD_TEST_PG");
+    if (pg_base && pg_base[0]) {
+#define RUN_PG(fn)                                                                         \
+    do {                                                                                   \
+        check_name_ = "pg/" #fn;                                                           \
+        check_failed_ = 0;                                                                 \
+        fn();                                                                              \
+        if (!check_failed_)                                                                \
+            printf("PASS pg/%s\n", #fn);                                                   \
+        check_total_failed_ += check_failed_;                                              \
+        fflush(stdout);                                                                    \
+    } while (0)
+        RUN_PG(players_and_token_lookup);
+        RUN_PG(token_limits_and_daily);
+        RUN_PG(token_stats_abandoned);
+        RUN_PG(submit_conflict_and_idempotency_data);
+        RUN_PG(rejections_bounded);
+        RUN_PG(board_memory_bounded);
+        RUN_PG(bests_replace_rule);
+        RUN_PG(board_order_ties_and_pages);
+        RUN_PG(cursor_under_inserts);
+        RUN_PG(rank_and_around_edges);
+        RUN_PG(forfeit_cap);
+        RUN_PG(duplicate_runs);
+    } else {
+        pg_base = NULL;
+    }
     CHECK_DONE();
 }

@@ -199,3 +199,69 @@ export function daily(date, gameSeeds = GAME_DAILY_SEEDS) {
   if (gameSeeds[game]) seed = gameSeeds[game](day) >>> 0;
   return { game, level, seed, schedule: era.era };
 }
+
+// ---- refusals (docs/VECTORS.md: `refused`) -----------------------------------------------
+
+/**
+ * A refusal before a game runs: generation (`bad_version`, `bad_level`, `bad_params`)
+ * or a replay (`too_many_moves`, `bad_moves`). A RangeError, so older callers that
+ * expect one still get it; `code` is the vector form's code.
+ */
+export class Refusal extends RangeError {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** An integer in lo..hi. */
+export const inRange = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
+
+/**
+ * The decoder every game shares: `move` is a plain object holding exactly the
+ * fields of `ranges` (name -> [lo, hi]), each an integer in its range. A field
+ * missing or extra is malformed (PORTING.md question 60).
+ */
+export function decodes(move, ranges) {
+  if (move === null || typeof move !== 'object' || Array.isArray(move)) return false;
+  const names = Object.keys(ranges);
+  const keys = Object.keys(move);
+  if (keys.length !== names.length) return false;
+  for (const k of names) {
+    if (!Object.prototype.hasOwnProperty.call(move, k)) return false;
+    const [lo, hi] = ranges[k];
+    if (!inRange(move[k], lo, hi)) return false;
+  }
+  return true;
+}
+
+/**
+ * The named generation parameters of a game spec's "Generation parameters":
+ * `table` maps name -> {def, min, max}. Returns every parameter's value (the
+ * defaults for those not given); throws Refusal('bad_params') on a name the game
+ * does not take or a value outside its range (an integer in min..max).
+ */
+export function resolveParams(game, table, params) {
+  const out = {};
+  for (const k of Object.keys(table)) out[k] = table[k].def;
+  if (params === undefined || params === null) return out;
+  if (typeof params !== 'object' || Array.isArray(params)) throw new Refusal('bad_params', `${game}: params must be an object`);
+  for (const k of Object.keys(params)) {
+    if (!Object.prototype.hasOwnProperty.call(table, k)) throw new Refusal('bad_params', `${game}: no parameter ${k}`);
+    const { min, max } = table[k];
+    if (!inRange(params[k], min, max)) throw new Refusal('bad_params', `${game}: ${k} = ${params[k]} is outside ${min}..${max}`);
+    out[k] = params[k];
+  }
+  return out;
+}
+
+/**
+ * The checks before generation, in the order of the vector form: the version,
+ * the level, the seed, then the parameters. Returns the resolved parameters.
+ */
+export function checkGenerate(game, versions, levels, v, level, seed, table = {}, params = undefined) {
+  if (!versions.includes(v)) throw new Refusal('bad_version', `${game}: unknown version ${v}`);
+  if (!Number.isInteger(level) || level < 1 || level > levels) throw new Refusal('bad_level', `${game}: no level ${level}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`${game}: bad seed ${seed}`);
+  return resolveParams(game, table, params);
+}

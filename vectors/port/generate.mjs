@@ -242,8 +242,12 @@ function replayCase(game, lv, what, moves) {
     seed: lv.seed,
     board_before: r.board_before,
     moves,
-    outcomes: r.outcomes,
   };
+  if (r.refused) {
+    c.refused = r.refused;
+    return c;
+  }
+  c.outcomes = r.outcomes;
   if (r.rejected) c.rejected = r.rejected;
   else {
     c.board_after = r.board_after;
@@ -1774,6 +1778,46 @@ function levelCases(game, r, describe, extra = () => [], versions = [1], prefixe
   return out;
 }
 
+// ---- generation parameters: generated twins ---------------------------------------
+
+const paramText = (params) => Object.keys(params).map((k) => `${k} ${params[k]}`).join(', ');
+
+/**
+ * The `generated:` twins (docs/VECTORS.md: the `levels` cases with `params` "stay
+ * `hand:` cases until the port's `generated:` twins reproduce them"; Contraption
+ * 12: "the independent port's `generated:` twins check them"): for every hand
+ * `levels` case with `params` and an `expect` (the refused ones aside), the same
+ * (version, level, seed, params) with the port's whole `gen` output, in the hand
+ * cases' order; then `natural`, [version, level, seed, params?] inputs a spec names
+ * (the Driftlings window and fallback seeds). No random draw: the streams of the
+ * other generated cases are untouched. A twin is written once per input.
+ */
+function twinCases(game, json, describe, natural = []) {
+  const inputs = [];
+  for (const c of keepHand(json.levels)) {
+    if (c.params && 'expect' in c) inputs.push({ what: 'parameters', version: c.version, level: c.level, seed: c.seed, params: c.params });
+  }
+  for (const [version, level, seed, params] of natural) inputs.push({ what: 'natural seed', version, level, seed, params });
+  const out = [];
+  const seen = new Set();
+  for (const x of inputs) {
+    const key = JSON.stringify([x.version, x.level, x.seed, x.params || {}]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const lv = game.generate(x.version, x.level, x.seed, x.params);
+    const c = {
+      name: `${G}${x.what}, version ${x.version} level ${x.level} seed ${x.seed}${x.params ? ` with ${paramText(x.params)}` : ''} (${describe(lv)})`,
+      version: x.version,
+      level: x.level,
+      seed: x.seed,
+    };
+    if (x.params) c.params = { ...x.params };
+    c.expect = game.describeLevel(lv);
+    out.push(c);
+  }
+  return out;
+}
+
 /**
  * Writes a game file: the hand cases, then the generated cases of the versions
  * the game had before (`old`: {versions, prefixed, replays: r => cases}), then
@@ -1782,13 +1826,15 @@ function levelCases(game, r, describe, extra = () => [], versions = [1], prefixe
  * they were; the new ones use streams of their own (`<game>:replays:v<N>`; the
  * boards reuse `<game>:levels`, so every version gets the same seeds).
  */
-function genGame(game, file, old, added, describe, extra, layout, json = load(file)) {
+function genGame(game, file, old, added, describe, extra, layout, json = load(file), natural = []) {
   const levelsOut = levelCases(game, streamFor(`${game.name}:levels`), describe, extra, old.versions, old.prefixed);
   const replaysOut = old.replays(streamFor(`${game.name}:replays`));
   for (const a of added) {
     levelsOut.push(...levelCases(game, streamFor(`${game.name}:levels`), describe, extra, a.versions, true));
     replaysOut.push(...a.replays(streamFor(`${game.name}:replays:v${a.versions.join('-')}`)));
   }
+  const twins = twinCases(game, json, describe, natural);
+  levelsOut.push(...twins);
   json.levels = keepHand(json.levels).concat(levelsOut);
   json.replays = keepHand(json.replays).concat(replaysOut);
   uniqueNames(json.levels);
@@ -1799,7 +1845,7 @@ function genGame(game, file, old, added, describe, extra, layout, json = load(fi
     for (const c of list) o[c.version] = (o[c.version] || 0) + 1;
     return o;
   };
-  return { levels: levelsOut.length, replays: replaysOut.length, levels_by_version: per(levelsOut), replays_by_version: per(replaysOut) };
+  return { levels: levelsOut.length, replays: replaysOut.length, levels_by_version: per(levelsOut), replays_by_version: per(replaysOut), twins: twins.length };
 }
 
 // ---- Contraption ----------------------------------------------------------------
@@ -2533,6 +2579,13 @@ function driftlingsTraces(r, v = 1) {
   return out;
 }
 
+// The natural seeds the Driftlings spec names ("Fallback", "Generation parameters"),
+// with the defaults: the fallback of level 15 seed 7632 under both versions, and the
+// window seeds level 13 seed 81 and level 15 seed 336, also one expansion short.
+const DRIFTLINGS_NATURAL = [
+  [1, 15, 7632], [2, 15, 7632],
+  [2, 13, 81], [2, 15, 336], [2, 15, 336, { alt_window: 1999 }],
+];
 function genDriftlings() {
   const json = load('driftlings.json');
   const traces = driftlingsTraces(streamFor('driftlings:traces'));
@@ -2546,7 +2599,7 @@ function genDriftlings() {
       const parts = DL.SKILLS.map((s, i) => (n[i] ? `${n[i]} ${s}` : '')).filter(Boolean).join(', ');
       return `${lv.width}x${lv.height}, ${lv.row.bands} band(s), needs ${parts}${lv.metrics.fallback ? ', fallback' : ''}`;
     },
-    driftlingsExtremes, 'indent1nl', json);
+    driftlingsExtremes, 'indent1nl', json, DRIFTLINGS_NATURAL);
   return { traces: traces.length, ...counts };
 }
 

@@ -64,19 +64,62 @@ export function checkPrngCase(section, c, impl = core) {
 
 // ---- game files -------------------------------------------------------------
 
+/** The code of a refusal (core.mjs Refusal, or anything with a string `code`), else rethrows. */
+function refusalCode(e) {
+  if (e && typeof e.code === 'string') return e.code;
+  throw e;
+}
+
 export function checkLevelCase(game, c) {
-  const lv = game.generate(c.version, c.level, c.seed);
+  if (('expect' in c) === ('refused' in c)) throw new Error('a level case needs exactly one of expect / refused');
+  if ('refused' in c) {
+    let code = null;
+    try {
+      game.generate(c.version, c.level, c.seed, c.params);
+    } catch (e) {
+      code = refusalCode(e);
+    }
+    if (code === null) throw new Error(`generated, want refused ${c.refused}`);
+    eq('refused', code, c.refused);
+    return;
+  }
+  const lv = game.generate(c.version, c.level, c.seed, c.params);
   const desc = game.describeLevel(lv);
   for (const k of Object.keys(c.expect)) {
     if (!(k in desc)) throw new Error(`level key ${k} is not in the port's gen output`);
     eq(`level.${k}`, desc[k], c.expect[k]);
   }
+  for (const k of c.absent || []) {
+    if (k in desc) throw new Error(`level key ${k} must be absent, got ${JSON.stringify(desc[k])}`);
+  }
 }
 
-/** Replays `moves` on a fresh start; stops at the first rejected move. */
+/** The move cap of a game's version (`maxMovesOf(v)` if the game has one, else `MAX_MOVES`). */
+export function moveCap(game, v) {
+  return typeof game.maxMovesOf === 'function' ? game.maxMovesOf(v) : game.MAX_MOVES;
+}
+
+/**
+ * The checks before a replay runs (docs/VECTORS.md, `refused`): the count first
+ * (`too_many_moves`, whatever the moves hold), then every move through the
+ * version's decoder (`bad_moves`). Returns the code, or null.
+ */
+export function refusalOf(game, v, moves) {
+  if (!Array.isArray(moves)) return 'bad_moves';
+  if (moves.length > moveCap(game, v)) return 'too_many_moves';
+  for (const m of moves) if (!game.validMove(m, v)) return 'bad_moves';
+  return null;
+}
+
+/**
+ * Replays `moves` on a fresh start; stops at the first rejected move. A list the
+ * game refuses before it runs gives `refused` (and nothing else but the start board).
+ */
 export function replay(game, lv, moves) {
   const st = game.start(lv);
   const before = game.describeState(st);
+  const refused = refusalOf(game, lv.version, moves);
+  if (refused) return { board_before: before, refused, outcomes: null, rejected: null, board_after: null, result: null };
   const outcomes = [];
   let rejected = null;
   for (let i = 0; i < moves.length; i++) {
@@ -89,6 +132,7 @@ export function replay(game, lv, moves) {
   }
   return {
     board_before: before,
+    refused: null,
     outcomes,
     rejected,
     board_after: rejected ? null : game.describeState(st),
@@ -97,10 +141,17 @@ export function replay(game, lv, moves) {
 }
 
 export function checkReplayCase(game, c) {
-  if (('result' in c) === ('rejected' in c)) throw new Error('a replay case needs exactly one of result / rejected');
-  const lv = game.generate(c.version, c.level, c.seed);
+  const forms = ['result', 'rejected', 'refused'].filter((k) => k in c);
+  if (forms.length !== 1) throw new Error('a replay case needs exactly one of result / rejected / refused');
+  const lv = game.generate(c.version, c.level, c.seed, c.params);
   const r = replay(game, lv, c.moves);
   eq('board_before', r.board_before, c.board_before);
+  if ('refused' in c) {
+    if ('outcomes' in c || 'board_after' in c) throw new Error('a refused case carries no outcomes / board_after');
+    eq('refused', r.refused, c.refused);
+    return;
+  }
+  if (r.refused) throw new Error(`the replay was refused (${r.refused})`);
   eq('outcomes', r.outcomes, c.outcomes);
   if ('rejected' in c) {
     eq('rejected', r.rejected, c.rejected);

@@ -10,7 +10,7 @@
 // double quotient, exact for such integers), and no 32-bit operator (| >> ~)
 // is ever applied to a physics value. `+ 0` turns a possible -0 into 0 so that
 // results compare equal to the vectors' integers under strict deep equality.
-import { Rng, dayNumber, contraptionDailyText, GAME_DAILY_SEEDS } from '../core.mjs';
+import { Rng, dayNumber, contraptionDailyText, GAME_DAILY_SEEDS, checkGenerate } from '../core.mjs';
 
 export const name = 'contraption';
 export const version = 2;
@@ -344,10 +344,14 @@ export const SWEEP_X = [15, 29, 43, 57, 71, 85];
 export const SWEEP_Y = [30, 48, 66, 84, 102, 120];
 export const SWEEP_ANGLE = [450, -450, 800, -800];
 
-function checkArgs(v, level, seed) {
-  if (!versions.includes(v)) throw new RangeError(`contraption: unknown version ${v}`);
-  if (!Number.isInteger(level) || level < 1 || level > levels) throw new RangeError(`contraption: no level ${level}`);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`contraption: bad seed ${seed}`);
+/** 8.3 "Generation parameters": name -> {def, min, max} (the server uses the defaults). */
+export const PARAMS = {
+  attempt_cap: { def: MAX_ATTEMPTS, min: 1, max: MAX_ATTEMPTS },
+  fallback_after: { def: FALLBACK_AFTER, min: 1, max: MAX_ATTEMPTS },
+};
+
+function checkArgs(v, level, seed, params) {
+  return checkGenerate('contraption', versions, levels, v, level, seed, PARAMS, params);
 }
 
 /** 8.1: one candidate, every draw in order. */
@@ -377,8 +381,9 @@ export function candidate(rng, row) {
   return { ball: [bx, by, bvx], goal, walls, dropped };
 }
 
-export function generate(v, level, seed) {
-  checkArgs(v, level, seed);
+/** generate(version, level, seed, params?): `params` by name (8.3; the defaults when absent). */
+export function generate(v, level, seed, params = undefined) {
+  const P = checkArgs(v, level, seed, params);
   const row = levelRow(level);
   const rng = new Rng(seed);
   const left = [row.ramps, row.fans];
@@ -390,7 +395,7 @@ export function generate(v, level, seed) {
   let plan = null;
   let attempt = 0;
   let cand = null;
-  search: for (attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+  search: for (attempt = 1; attempt <= P.attempt_cap; attempt++) {
     cand = candidate(rng, row);
     cand.attempt = attempt;
     sims++;
@@ -416,7 +421,8 @@ export function generate(v, level, seed) {
       noSweep++;
       if (fallback === null) fallback = cand;
     }
-    if (attempt >= FALLBACK_AFTER && fallback !== null) {
+    // step 4: a fallback in hand is issued from fallback_after on, or at the attempt cap
+    if (fallback !== null && (attempt >= P.fallback_after || attempt === P.attempt_cap)) {
       issued = fallback;
       break;
     }
@@ -424,7 +430,7 @@ export function generate(v, level, seed) {
   let trivial = false;
   if (issued === null) {
     // every candidate was pre-solved: the last one, with an empty plan
-    attempt = MAX_ATTEMPTS;
+    attempt = P.attempt_cap;
     issued = cand;
     trivial = true;
   }

@@ -7,7 +7,7 @@
 // `=` steel 61), skills as moves, and generation: a candidate route design, the
 // single-walker uniform-cost solver with its node accounting, the gates, the
 // crowd plan and the fallback. Integer arithmetic only.
-import { Rng, fnv1a32 } from '../core.mjs';
+import { Rng, fnv1a32, checkGenerate, decodes } from '../core.mjs';
 
 export const name = 'driftlings';
 export const version = 2;
@@ -94,13 +94,11 @@ export function kindOf(code) {
   return k;
 }
 
-const inRange = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
-
-/** The decoder: tick 0..2^31-1, walker 0..31, skill 0..4. */
-export function validMove(m) {
-  return m !== null && typeof m === 'object' && inRange(m.tick, 0, 0x7fffffff)
-    && inRange(m.walker, 0, 31) && inRange(m.skill, 0, 4);
+/** The decoder: exactly {tick, walker, skill} (every version), tick 0..2^31-1, walker 0..31, skill 0..4. */
+export function validMove(m, v = version) {
+  return decodes(m, MOVE_RANGES);
 }
+const MOVE_RANGES = { tick: [0, 0x7fffffff], walker: [0, 31], skill: [0, 4] };
 
 // ---- one walker's step -----------------------------------------------------------------
 
@@ -454,11 +452,14 @@ const T_SPACE = 4096; // > any cap
  * them), in which case the search stops as capped without pushing it; so a search
  * holds at most `pushCap` nodes. A search that holds its goal when it stops this way
  * (or on the carved-list store) is solved, with `capped: true`; only a search capped
- * before any goal has status `capped`. `pushCap` is PUSH_CAP (65,536) except in
- * the port's self-tests, which pin the rule with a small cap.
+ * before any goal has status `capped`. `pushCap` (`node_cap`), `carveCap` (`carve_cap`)
+ * and `altWindow` (`alt_window`) are the spec's generation parameters; their defaults
+ * are PUSH_CAP (65,536), STORE_CAP (262,144) and AFTER_GOAL (2,000).
  */
-export function solve(lv, inv, countAlternatives, pushCap = PUSH_CAP) {
+export function solve(lv, inv, countAlternatives, pushCap = PUSH_CAP, carveCap = STORE_CAP, altWindow = AFTER_GOAL) {
   if (!Number.isInteger(pushCap) || pushCap < 1 || pushCap > PUSH_CAP) throw new RangeError('solver push cap out of range');
+  if (!Number.isInteger(carveCap) || carveCap < 0 || carveCap > STORE_CAP) throw new RangeError('solver carve cap out of range');
+  if (!Number.isInteger(altWindow) || altWindow < 0 || altWindow > AFTER_GOAL) throw new RangeError('solver window out of range');
   const W = lv.width;
   const H = lv.height;
   const cap = lv.cap;
@@ -524,7 +525,7 @@ export function solve(lv, inv, countAlternatives, pushCap = PUSH_CAP) {
 
   search: while (heap.size > 0) {
     const n = heap.pop() % PUSH_SPACE;
-    if (goal >= 0 && (NU[n] > NU[goal] || expansions - expAtGoal >= AFTER_GOAL)) break;
+    if (goal >= 0 && (NU[n] > NU[goal] || expansions - expAtGoal >= altWindow)) break;
     const key = NKEY[n];
     if (closed.has(key)) continue;
     closed.add(key);
@@ -590,7 +591,7 @@ export function solve(lv, inv, countAlternatives, pushCap = PUSH_CAP) {
           nl.push(list[i]);
         }
         if (!ins) nl.push(cut);
-        if (store + nl.length > STORE_CAP) {
+        if (store + nl.length > carveCap) {
           capped = true;
           break search;
         }
@@ -630,11 +631,35 @@ export function solve(lv, inv, countAlternatives, pushCap = PUSH_CAP) {
 export const MAX_CANDIDATES = 16;
 export const GATES = ['unsolvable', 'slack', 'shortcut', 'thin', 'back_loaded', 'crowd'];
 export const PLAN_MAX = 96;
+export const BACK_LOADED_AT = 500;
 
-function checkArgs(v, level, seed) {
-  if (!versions.includes(v)) throw new RangeError(`driftlings: unknown version ${v}`);
-  if (!Number.isInteger(level) || level < 1 || level > levels) throw new RangeError(`driftlings: no level ${level}`);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`driftlings: bad seed ${seed}`);
+/**
+ * "Generation parameters": name -> {def, min, max}. `shortcut_bands` and
+ * `thin_demands` default to the level row's `bands` and `demands` (def null here,
+ * filled in by paramsOf); the server always uses the defaults.
+ */
+export const PARAMS = {
+  candidate_cap: { def: MAX_CANDIDATES, min: 1, max: MAX_CANDIDATES },
+  node_cap: { def: PUSH_CAP, min: 1, max: PUSH_CAP },
+  carve_cap: { def: STORE_CAP, min: 0, max: STORE_CAP },
+  alt_window: { def: AFTER_GOAL, min: 0, max: AFTER_GOAL },
+  shortcut_bands: { def: null, min: 1, max: 8 },
+  thin_demands: { def: null, min: 0, max: 64 },
+  back_loaded_at: { def: BACK_LOADED_AT, min: 0, max: 1000 },
+};
+
+/** Every parameter's value for `row` (the defaults where `given` has none). */
+export function paramsOf(row, given = {}) {
+  const P = {};
+  for (const k of Object.keys(PARAMS)) P[k] = PARAMS[k].def;
+  P.shortcut_bands = row.bands;
+  P.thin_demands = row.demands;
+  return Object.assign(P, given);
+}
+
+function checkArgs(v, level, seed, params) {
+  checkGenerate('driftlings', versions, levels, v, level, seed, PARAMS, params);
+  return paramsOf(levelRow(level), params || {});
 }
 
 /** The slots of a design, in route order: {kind: 'in'|'tr', band, o}. */
@@ -837,12 +862,13 @@ export function crowdPlan(lv, moves, pre) {
  * absent): version 1 asks for a completed result (the quota), version 2 for the
  * whole crowd saved.
  */
-export function gates(lv, row) {
+export function gates(lv, row, P = paramsOf(row)) {
   const v = lv.version === undefined ? 1 : lv.version;
+  const solveP = (inv, alt) => solve(lv, inv, alt, P.node_cap, P.carve_cap, P.alt_window);
   const needs = lv.needs;
   const demands = needs.reduce((a, b) => a + b, 0);
   const m = { demands, route_ticks: -1, alternatives: 0, first_decision_at: 1000, critical: 0, slack: 0, expansions: 0 };
-  const sol = solve(lv, needs, true);
+  const sol = solveP(needs, true);
   m.expansions = sol.expansions;
   m.alternatives = sol.alternatives;
   m.route_ticks = sol.route_ticks;
@@ -857,15 +883,16 @@ export function gates(lv, row) {
     else {
       const inv = needs.slice();
       inv[k]--;
-      const r = solve(lv, inv, false);
+      const r = solveP(inv, false);
       if (r.status === 'unsolvable') m.critical++;
       else m.slack++;
     }
     if (m.slack) return { gate: 'slack', metrics: m };
   }
-  if (!walk.visited.every((v) => v)) return { gate: 'shortcut', metrics: m };
-  if (2 * sol.moves.length < row.demands) return { gate: 'thin', metrics: m };
-  if (m.first_decision_at > 500) return { gate: 'back_loaded', metrics: m };
+  // gate 3: bands 0 .. shortcut_bands - 1 visited (a band the level does not have never is)
+  for (let b = 0; b < P.shortcut_bands; b++) if (!walk.visited[b]) return { gate: 'shortcut', metrics: m };
+  if (2 * sol.moves.length < P.thin_demands) return { gate: 'thin', metrics: m };
+  if (m.first_decision_at > P.back_loaded_at) return { gate: 'back_loaded', metrics: m };
   const plan = crowdPlan(lv, sol.moves, walk.pre);
   if (plan === null) return { gate: 'crowd', metrics: m };
   const st = start(lv);
@@ -875,18 +902,19 @@ export function gates(lv, row) {
   return { gate: null, metrics: m, plan, solution: sol.moves };
 }
 
-export function generate(v, level, seed) {
-  checkArgs(v, level, seed);
+/** generate(version, level, seed, params?): `params` by name (the defaults when absent). */
+export function generate(v, level, seed, params = undefined) {
+  const P = checkArgs(v, level, seed, params);
   const row = levelRow(level);
   const rng = new Rng(seed);
   const rejected = Object.fromEntries(GATES.map((g) => [g, 0]));
   let lv = null;
   let g = null;
   let candidates = 0;
-  for (let i = 0; i < MAX_CANDIDATES; i++) {
+  for (let i = 0; i < P.candidate_cap; i++) {
     candidates++;
     const c = buildLevel(row, drawDesign(rng, row), v);
-    const r = gates(c, row);
+    const r = gates(c, row, P);
     if (r.gate === null) {
       lv = c;
       g = r;
@@ -897,6 +925,7 @@ export function generate(v, level, seed) {
   let fallback = false;
   if (lv === null) {
     fallback = true;
+    // judged with the default parameters, whatever the candidates had
     lv = buildLevel(row, fallbackDesign(row), v);
     g = gates(lv, row);
     if (g.gate !== null) throw new Error(`driftlings level ${level}: the fallback fails the ${g.gate} gate`);

@@ -1,7 +1,7 @@
 // Opposites, from games/opposites/spec.md (versions 1, 2 and 3; 3 is current).
 // Version 2: a wrong answer costs 50 points and the prompt stays open. Version 3:
 // version 2's rules with the Hick's-law reaction floor (rule 8, `reaction_below_floor`).
-import { Rng } from '../core.mjs';
+import { Rng, checkGenerate, decodes } from '../core.mjs';
 
 export const name = 'opposites';
 export const version = 3;
@@ -73,15 +73,16 @@ export function minReaction(v, codes) {
   return v >= 3 ? 150 + 50 * bits(codes - 1) : MIN_REACTION_MS;
 }
 
-function checkArgs(v, level, seed) {
-  if (!versions.includes(v)) throw new RangeError(`opposites: unknown version ${v}`);
-  if (!Number.isInteger(level) || level < 1 || level > levels) throw new RangeError(`opposites: no level ${level}`);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`opposites: bad seed ${seed}`);
+/** The game takes no generation parameters: any name given is `bad_params`. */
+export const PARAMS = {};
+
+function checkArgs(v, level, seed, params) {
+  return checkGenerate('opposites', versions, levels, v, level, seed, PARAMS, params);
 }
 
 /** Generation is the same under every version; the version is kept in the level for the rules. */
-export function generate(v, level, seed) {
-  checkArgs(v, level, seed);
+export function generate(v, level, seed, params = undefined) {
+  checkArgs(v, level, seed, params);
   const [count, codes, gap, jitter, window] = TABLE[level];
   const rng = new Rng(seed);
   const prompt = new Array(count);
@@ -128,14 +129,12 @@ export function start(lv) {
   };
 }
 
-function isTime(x) {
-  return Number.isInteger(x) && x >= 0 && x <= 0x7fffffff;
-}
 
-export function validMove(move) {
-  return move !== null && typeof move === 'object' && isTime(move.t)
-    && Number.isInteger(move.answer) && move.answer >= 0 && move.answer <= 255;
+/** The decoder: exactly {t, answer} (every version takes the same fields), each an integer in its range. */
+export function validMove(move, v = version) {
+  return decodes(move, MOVE_RANGES);
 }
+const MOVE_RANGES = { t: [0, 0x7fffffff], answer: [0, 255] };
 
 function close(st, p, t) {
   st.closed[p] = true;

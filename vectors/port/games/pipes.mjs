@@ -2,7 +2,7 @@
 // Version 2 adds the human floors: a turn gap of 100 ms on the same tile and
 // 150 ms on another (rule 5), and the finish floor from min_turns and
 // tiles_to_turn (rule 6, `finish_below_floor`).
-import { Rng } from '../core.mjs';
+import { Rng, checkGenerate, decodes } from '../core.mjs';
 
 export const name = 'pipes';
 export const version = 2;
@@ -45,6 +45,7 @@ const TABLE = [
 export const levels = TABLE.length - 1;
 export const NODE_CAP = 20000;
 export const TREE_LIMIT = 200;
+export const MAX_OPENINGS = 3;
 
 export const OUTCOMES = {
   rotated: 'applied',
@@ -210,12 +211,12 @@ function propagate(g, dom) {
 }
 
 /** Returns { solutions, nodes, capped, unique }. */
-export function countSolutions(g, tiles) {
+export function countSolutions(g, tiles, nodeCap = NODE_CAP) {
   const n = g.n;
   const ctx = { solutions: 0, nodes: 0, capped: false };
   const leaf = new Uint8Array(n);
   const search = (dom) => {
-    if (ctx.nodes === NODE_CAP) {
+    if (ctx.nodes === nodeCap) {
       ctx.capped = true;
       return;
     }
@@ -253,7 +254,7 @@ export function countSolutions(g, tiles) {
 // ---- generation -------------------------------------------------------------
 
 /** Grows one random spanning tree; returns the tiles, or null if the frontier ran dry. */
-function growTree(g, rng) {
+function growTree(g, rng, maxOpenings = MAX_OPENINGS) {
   const n = g.n;
   const nb = g.nb;
   const tiles = new Uint8Array(n);
@@ -287,7 +288,7 @@ function growTree(g, rng) {
     fc.pop();
     fd.pop();
     fx.pop();
-    if (inTree[x] || POP[tiles[c]] >= 3) continue;
+    if (inTree[x] || POP[tiles[c]] >= maxOpenings) continue;
     tiles[c] |= 1 << d;
     tiles[x] |= 1 << opp(d);
     inTree[x] = 1;
@@ -319,14 +320,19 @@ function boustrophedon(g) {
   return tiles;
 }
 
-function checkArgs(v, level, seed) {
-  if (!versions.includes(v)) throw new RangeError(`pipes: unknown version ${v}`);
-  if (!Number.isInteger(level) || level < 1 || level > levels) throw new RangeError(`pipes: no level ${level}`);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`pipes: bad seed ${seed}`);
-}
+/**
+ * "Generation parameters": name -> {def, min, max}. The server always uses the
+ * defaults; a vector case may set smaller values to reach a fallback.
+ */
+export const PARAMS = {
+  tree_cap: { def: TREE_LIMIT, min: 1, max: TREE_LIMIT },
+  node_cap: { def: NODE_CAP, min: 1, max: NODE_CAP },
+  max_openings: { def: MAX_OPENINGS, min: 1, max: MAX_OPENINGS },
+};
 
-export function generate(v, level, seed) {
-  checkArgs(v, level, seed);
+/** generate(version, level, seed, params?): `params` by name (the defaults when absent). */
+export function generate(v, level, seed, params = undefined) {
+  const P = checkGenerate('pipes', versions, levels, v, level, seed, PARAMS, params);
   const [side, wrap, limit] = TABLE[level];
   const g = geometry(side, side, wrap);
   const rng = new Rng(seed);
@@ -336,10 +342,10 @@ export function generate(v, level, seed) {
   let unique = false;
   let lastSpanning = null;
   let lastNodes = 0;
-  for (let tree = 0; tree < TREE_LIMIT; tree++) {
-    const tiles = growTree(g, rng);
+  for (let tree = 0; tree < P.tree_cap; tree++) {
+    const tiles = growTree(g, rng, P.max_openings);
     if (tiles) {
-      const cs = countSolutions(g, tiles);
+      const cs = countSolutions(g, tiles, P.node_cap);
       if (cs.unique) {
         solution = tiles;
         nodes = cs.nodes;
@@ -352,7 +358,7 @@ export function generate(v, level, seed) {
     rejected += 1;
   }
   if (!solution) {
-    // Fallbacks (never seen): see docs/PORTING.md 13 for the values.
+    // The fallbacks of step 4 (never seen with the defaults; the vectors reach them through PARAMS).
     if (lastSpanning) {
       solution = lastSpanning;
       nodes = lastNodes;
@@ -441,13 +447,12 @@ export function start(lv) {
   };
 }
 
-function isField(x) {
-  return Number.isInteger(x) && x >= 0 && x <= 0x7fffffff;
-}
 
-export function validMove(move) {
-  return move !== null && typeof move === 'object' && isField(move.t) && isField(move.cell);
+/** The decoder: exactly {t, cell}, both integers 0..2^31-1 (every version). */
+export function validMove(move, v = version) {
+  return decodes(move, MOVE_RANGES);
 }
+const MOVE_RANGES = { t: [0, 0x7fffffff], cell: [0, 0x7fffffff] };
 
 export function apply(st, move) {
   if (!validMove(move)) throw new TypeError(`pipes: malformed move ${JSON.stringify(move)}`);

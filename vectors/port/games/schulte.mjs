@@ -1,7 +1,7 @@
 // Schulte, from games/schulte/spec.md (versions 1 and 2; 2 is current).
 // Version 2 adds the human floors: a tap gap of 100 ms on the same cell and
 // 150 ms on another (rule 6), and the finish floor (rule 9, `finish_below_floor`).
-import { Rng } from '../core.mjs';
+import { Rng, checkGenerate, decodes } from '../core.mjs';
 
 export const name = 'schulte';
 export const version = 2;
@@ -61,14 +61,15 @@ export function kindOf(code) {
   return k;
 }
 
-function checkArgs(v, level, seed) {
-  if (!versions.includes(v)) throw new RangeError(`schulte: unknown version ${v}`);
-  if (!Number.isInteger(level) || level < 1 || level > levels) throw new RangeError(`schulte: no level ${level}`);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`schulte: bad seed ${seed}`);
+/** The game takes no generation parameters: any name given is `bad_params`. */
+export const PARAMS = {};
+
+function checkArgs(v, level, seed, params) {
+  return checkGenerate('schulte', versions, levels, v, level, seed, PARAMS, params);
 }
 
-export function generate(v, level, seed) {
-  checkArgs(v, level, seed);
+export function generate(v, level, seed, params = undefined) {
+  checkArgs(v, level, seed, params);
   const [side, order, reshuffle, limit] = TABLE[level];
   const n = side * side;
   const rng = new Rng(seed);
@@ -123,13 +124,12 @@ export function start(lv) {
   };
 }
 
-function isField(x) {
-  return Number.isInteger(x) && x >= 0 && x <= 0x7fffffff;
-}
 
-export function validMove(move) {
-  return move !== null && typeof move === 'object' && isField(move.t) && isField(move.cell);
+/** The decoder: exactly {t, cell} (every version takes the same fields), each an integer in its range. */
+export function validMove(move, v = version) {
+  return decodes(move, MOVE_RANGES);
 }
+const MOVE_RANGES = { t: [0, 0x7fffffff], cell: [0, 0x7fffffff] };
 
 /** Applies one move, mutating `st`; returns the outcome code. */
 export function apply(st, move) {

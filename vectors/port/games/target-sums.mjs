@@ -2,7 +2,7 @@
 // Version 2 adds the human floors: a toggle gap of 100 ms on the same cell and
 // 150 ms on another (rule 5), and the finish floor of 500 ms per needed toggle
 // (rule 6, `finish_below_floor`).
-import { Rng } from '../core.mjs';
+import { Rng, checkGenerate, decodes } from '../core.mjs';
 
 export const name = 'target-sums';
 export const version = 2;
@@ -61,10 +61,14 @@ export function kindOf(code) {
   return k;
 }
 
-function checkArgs(v, level, seed) {
-  if (!versions.includes(v)) throw new RangeError(`target-sums: unknown version ${v}`);
-  if (!Number.isInteger(level) || level < 1 || level > levels) throw new RangeError(`target-sums: no level ${level}`);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`target-sums: bad seed ${seed}`);
+/** "Generation parameters": name -> {def, min, max} (the server uses the defaults). */
+export const PARAMS = {
+  candidate_cap: { def: CANDIDATE_CAP, min: 1, max: CANDIDATE_CAP },
+  node_cap: { def: NODE_CAP, min: 1, max: NODE_CAP },
+};
+
+function checkArgs(v, level, seed, params) {
+  return checkGenerate('target-sums', versions, levels, v, level, seed, PARAMS, params);
 }
 
 // ---- the solution counter -----------------------------------------------------
@@ -73,7 +77,7 @@ function checkArgs(v, level, seed) {
  * countSolutions (spec "countSolutions"): exhaustive DFS over the cells in
  * row-major order, kept first. Returns { solutions (0, 1 or 2 = two or more), nodes, capped }.
  */
-export function countSolutions(rows, cols, value, rowTarget, colTarget) {
+export function countSolutions(rows, cols, value, rowTarget, colTarget, nodeCap = NODE_CAP) {
   const n = rows * cols;
   const rowKept = new Int32Array(rows);
   const colKept = new Int32Array(cols);
@@ -87,7 +91,7 @@ export function countSolutions(rows, cols, value, rowTarget, colTarget) {
   let solutions = 0;
   let capped = false;
   const search = (k) => {
-    if (nodes >= NODE_CAP) {
+    if (nodes >= nodeCap) {
       capped = true;
       return;
     }
@@ -136,8 +140,8 @@ function targetsOf(rows, cols, value, kept) {
 
 // ---- generation -------------------------------------------------------------------
 
-export function generate(v, level, seed) {
-  checkArgs(v, level, seed);
+export function generate(v, level, seed, params = undefined) {
+  const P = checkArgs(v, level, seed, params);
   const [rows, cols, minValue, maxValue, keepPercent, limit] = TABLE[level];
   const n = rows * cols;
   const rng = new Rng(seed);
@@ -150,7 +154,7 @@ export function generate(v, level, seed) {
   let searchNodes = 0;
   let rejected = 0;
   let fallback = false;
-  for (let k = 0; k < CANDIDATE_CAP; k++) {
+  for (let k = 0; k < P.candidate_cap; k++) {
     const vals = new Array(n);
     for (let i = 0; i < n; i++) vals[i] = minValue + rng.below(span);
     const kept = new Array(n);
@@ -165,7 +169,7 @@ export function generate(v, level, seed) {
       continue;
     }
     const [rt, ct] = targetsOf(rows, cols, vals, kept);
-    const cs = countSolutions(rows, cols, vals, rt, ct);
+    const cs = countSolutions(rows, cols, vals, rt, ct, P.node_cap);
     searchNodes += cs.nodes;
     if (cs.solutions === 1 && !cs.capped) {
       solution = kept;
@@ -181,10 +185,10 @@ export function generate(v, level, seed) {
     solution = new Array(n).fill(1);
     solution[0] = 0;
     [rowTarget, colTarget] = targetsOf(rows, cols, value, solution);
-    const cs = countSolutions(rows, cols, value, rowTarget, colTarget);
+    const cs = countSolutions(rows, cols, value, rowTarget, colTarget, P.node_cap);
     nodes = cs.nodes;
     searchNodes += cs.nodes;
-    rejected = CANDIDATE_CAP;
+    rejected = P.candidate_cap;
     fallback = true;
   }
   let minToggles = 0;
@@ -252,13 +256,12 @@ export function start(lv) {
   };
 }
 
-function isField(x) {
-  return Number.isInteger(x) && x >= 0 && x <= 0x7fffffff;
-}
 
-export function validMove(move) {
-  return move !== null && typeof move === 'object' && isField(move.t) && isField(move.cell);
+/** The decoder: exactly {t, cell} (every version takes the same fields), each an integer in its range. */
+export function validMove(move, v = version) {
+  return decodes(move, MOVE_RANGES);
 }
+const MOVE_RANGES = { t: [0, 0x7fffffff], cell: [0, 0x7fffffff] };
 
 function solved(st) {
   const lv = st.lv;

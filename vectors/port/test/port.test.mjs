@@ -714,3 +714,83 @@ test('the floors reject at the edges: the gaps and the finish floor of schulte, 
   assert.deepEqual(play(targetSums, lvT, [{ t: 150, cell: 0 }, { t: 249, cell: 0 }])[0], ['removed', 'too_fast']);
   assert.deepEqual(play(targetSums, lvT, [{ t: 150, cell: 0 }, { t: 250, cell: 0 }, { t: 399, cell: 1 }])[0], ['removed', 'restored', 'too_fast']);
 });
+
+// ---- every rule pinned: caps, decoders, generation parameters ----------------------------
+
+import { refusalOf, moveCap } from '../vectors.mjs';
+
+const ALL = { schulte, pipes, 'target-sums': targetSums, opposites, contraption, driftlings };
+
+test('every game: the move caps of the specs, the count checked before any move is decoded', () => {
+  const caps = { schulte: 1000, pipes: 2000, 'target-sums': 2000, opposites: 500, contraption: 8, driftlings: 2000 };
+  for (const [name, g] of Object.entries(ALL)) {
+    for (const v of g.versions) {
+      assert.equal(moveCap(g, v), caps[name], name);
+      const bad = { nope: 1 };
+      assert.equal(refusalOf(g, v, new Array(caps[name] + 1).fill(bad)), 'too_many_moves', name);
+      assert.equal(refusalOf(g, v, new Array(caps[name]).fill(bad)), 'bad_moves', name);
+      assert.equal(refusalOf(g, v, []), null, name);
+    }
+  }
+});
+
+test('every game: a move with a field missing, extra, not an integer or out of range is malformed', () => {
+  const good = {
+    schulte: { t: 0, cell: 0 }, pipes: { t: 0, cell: 0 }, 'target-sums': { t: 0, cell: 0 },
+    opposites: { t: 0, answer: 255 }, contraption: { part: 0, x: 0, y: 0, angle: 0, t: 0 },
+    driftlings: { tick: 0, walker: 31, skill: 4 },
+  };
+  for (const [name, g] of Object.entries(ALL)) {
+    const v = g.version;
+    const m = good[name];
+    assert.ok(g.validMove(m, v), name);
+    assert.ok(!g.validMove({ ...m, extra: 0 }, v), `${name} extra`);
+    for (const k of Object.keys(m)) {
+      const { [k]: _, ...rest } = m;
+      assert.ok(!g.validMove(rest, v), `${name} without ${k}`);
+      assert.ok(!g.validMove({ ...m, [k]: 0.5 }, v), `${name} ${k} 0.5`);
+      assert.ok(!g.validMove({ ...m, [k]: String(m[k]) }, v), `${name} ${k} as text`);
+      assert.ok(!g.validMove({ ...m, [k]: -100001 }, v), `${name} ${k} below`);
+      assert.ok(!g.validMove({ ...m, [k]: 2 ** 31 }, v), `${name} ${k} above`);
+    }
+    assert.ok(!g.validMove(null, v) && !g.validMove([0, 0], v), name);
+  }
+});
+
+test('every game: generation refuses bad_version, bad_level and bad_params (names and ranges)', () => {
+  for (const [name, g] of Object.entries(ALL)) {
+    const code = (f) => {
+      try {
+        f();
+      } catch (e) {
+        return e.code;
+      }
+      return null;
+    };
+    assert.equal(code(() => g.generate(0, 1, 0)), 'bad_version', name);
+    assert.equal(code(() => g.generate(Math.max(...g.versions) + 1, 1, 0)), 'bad_version', name);
+    assert.equal(code(() => g.generate(g.version, 0, 0)), 'bad_level', name);
+    assert.equal(code(() => g.generate(g.version, 16, 0)), 'bad_level', name);
+    assert.equal(code(() => g.generate(g.version, 1, 0, { no_such_parameter: 1 })), 'bad_params', name);
+    for (const [k, { min, max }] of Object.entries(g.PARAMS)) {
+      assert.equal(code(() => g.generate(g.version, 1, 0, { [k]: min - 1 })), 'bad_params', `${name} ${k}`);
+      assert.equal(code(() => g.generate(g.version, 1, 0, { [k]: max + 1 })), 'bad_params', `${name} ${k}`);
+      assert.equal(code(() => g.generate(g.version, 1, 0, { [k]: 1.5 })), 'bad_params', `${name} ${k}`);
+    }
+  }
+});
+
+test('every game: the parameters at their defaults give the server\'s level', () => {
+  for (const [name, g] of Object.entries(ALL)) {
+    if (name === 'driftlings') continue; // below, on fewer levels (its generation is slow)
+    for (const level of [1, 8, 15]) {
+      const defs = Object.fromEntries(Object.entries(g.PARAMS).map(([k, p]) => [k, p.def]));
+      assert.deepEqual(g.describeLevel(g.generate(g.version, level, 7, defs)), g.describeLevel(g.generate(g.version, level, 7)), name);
+    }
+  }
+  const row = driftlings.levelRow(3);
+  const P = driftlings.paramsOf(row);
+  assert.equal(P.shortcut_bands, row.bands);
+  assert.equal(P.thin_demands, row.demands);
+  assert.deepEqual(driftlings.describeLevel(driftlings.generate(2, 3, 7, P)), driftlings.describeLevel(driftlings.generate(2, 3, 7)));
+});

@@ -1,0 +1,138 @@
+// The review queue (issue 11): a scripted bot (floor-paced, round
+// timestamps, no wasted moves) and a human-like run (jittered gaps, a few
+// mistaken taps) on the same levels land in the queue bot first, with their
+// features; review_hold_threshold keeps the bot's runs off the boards until
+// an operator approves them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, call, register, seed, gen, ADMIN_TOKEN } from './harness.mjs';
+
+let srv;
+before(async () => {
+  srv = await startServer({ admin: ADMIN_TOKEN,
+    args: ['--set', 'plausibility_slack_ms=600000', '--set', 'review_hold_threshold=600'] });
+});
+after(async () => { await srv.stop(); srv.cleanup(); });
+
+const admin = (method, path, body) => call(srv, method, path, { token: ADMIN_TOKEN, body });
+
+// The cells of a fixed Schulte level in the order they must be found.
+function order(level, seedValue) {
+  const g = gen('schulte', level, seedValue);
+  assert.equal(g.reshuffle, false);
+  const grid = g.grid.flat();
+  const numbers = grid.map((_, i) => (g.order === 'up' ? i + 1 : grid.length - i));
+  return { g, cells: numbers.map((n) => grid.indexOf(n)) };
+}
+
+// A script: every tap at the 150 ms gap floor, the last one held back to
+// exactly the finish floor (the earliest the level may complete).
+function bot(level, seedValue) {
+  const { g, cells } = order(level, seedValue);
+  return cells.map((cell, i) => ({ t: i === cells.length - 1 ? g.finish_floor_ms : 150 * (i + 1), cell }));
+}
+
+// A person: 450-1100 ms between taps at millisecond resolution, and two
+// taps on a wrong cell (mistakes: applied moves beyond the minimum work).
+function human(level, seedValue, rand) {
+  const { cells } = order(level, seedValue);
+  const moves = [];
+  let t = 0;
+  const tap = (cell) => { t += 450 + Math.floor(rand() * 650); moves.push({ t, cell }); };
+  cells.forEach((cell, i) => {
+    if (i === 1 || i === 4) tap(cells[cells.length - 1]); // the last number, far too early: a mistake
+    tap(cell);
+  });
+  return moves;
+}
+
+function lcg(seedValue) {
+  let x = seedValue >>> 0;
+  return () => { x = (Math.imul(x, 1664525) + 1013904223) >>> 0; return x / 2 ** 32; };
+}
+
+async function submit(player, level, make) {
+  const s = await seed(srv, player.token, { game: 'schulte', level });
+  const moves = make(level, s.seed);
+  const r = await call(srv, 'POST', '/v1/scores', { token: player.token, body: { seed_token: s.seed_token, moves } });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.completed, true, r.text);
+  return r.json;
+}
+
+test('a floor-paced bot and a human-like player on the same levels: the queue puts the bot first; the threshold holds it until approved', async () => {
+  const b = await register(srv, 'scripted');
+  const h = await register(srv, 'person');
+  const rand = lcg(12345);
+  const runs = { bot: [], human: [] };
+  for (const level of [1, 3]) {
+    runs.human.push(await submit(h, level, (l, sd) => human(l, sd, rand)));
+    runs.bot.push(await submit(b, level, bot));
+  }
+  for (const r of runs.bot) assert.equal(r.status, 'held', 'the bot is held off the boards');
+  for (const r of runs.human) assert.equal(r.status, 'ranked');
+
+  // the whole queue, a page of one at a time (bounded)
+  const items = [];
+  let cursor = '';
+  for (let i = 0; i < 20; i++) {
+    const page = await admin('GET', `/v1/admin/review?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+    assert.equal(page.status, 200, page.text);
+    items.push(...page.json.items);
+    cursor = page.json.next_cursor;
+    if (!cursor) break;
+  }
+  assert.equal(cursor, null, 'the queue ends');
+  assert.deepEqual(items.map((it) => it.player_id), [b.player_id, b.player_id, h.player_id, h.player_id], JSON.stringify(items.map((it) => [it.name, it.suspicion])));
+  for (let i = 1; i < items.length; i++) assert.ok(items[i - 1].suspicion >= items[i].suspicion, 'highest suspicion first');
+  console.log('suspicion in queue order:', items.map((it) => `${it.name} level ${it.level}: ${it.suspicion}`).join(', '));
+  const [botItem] = items;
+  const humanItem = items[items.length - 1];
+  assert.ok(botItem.suspicion >= 600, `bot ${botItem.suspicion}`);
+  assert.ok(humanItem.suspicion < 200, `human ${humanItem.suspicion}`);
+  const bf = botItem.signals.features, hf = humanItem.signals.features;
+  assert.equal(bf.wasted, 0);
+  assert.ok(hf.wasted >= 2, JSON.stringify(hf));
+  assert.ok(bf.at_floor_permille > 800, JSON.stringify(bf));
+  assert.ok(hf.at_floor_permille < 200, JSON.stringify(hf));
+  assert.equal(bf.round_t_permille, 1000);
+  assert.ok(hf.round_t_permille < 300);
+  assert.equal(bf.floor_ratio_permille, 1000, 'finished on the finish floor');
+  assert.ok(hf.floor_ratio_permille > 1500);
+  assert.equal(botItem.status, 'held');
+  assert.equal(botItem.player_features.perfect_permille, 1000);
+  assert.equal(humanItem.player_features.perfect_permille, 0);
+
+  // held: off the board until approved
+  const boardOf = async (level) => (await call(srv, 'GET', `/v1/leaderboards/schulte/${level}`)).json.entries;
+  assert.ok(!(await boardOf(1)).some((e) => e.player_id === b.player_id));
+  const heldOnLevel1 = items.find((it) => it.player_id === b.player_id && it.level === 1);
+  const ok = await admin('POST', `/v1/admin/scores/${heldOnLevel1.score_id}/approve`, { reason: 'watched the replay: a fast player' });
+  assert.equal(ok.status, 200, ok.text);
+  const level1 = await boardOf(1);
+  assert.ok(level1.some((e) => e.score_id === heldOnLevel1.score_id), 'approved: on the board');
+  assert.deepEqual(level1.map((e) => e.rank), level1.map((_, i) => i + 1));
+  assert.equal((await admin('POST', `/v1/admin/scores/${heldOnLevel1.score_id}/approve`)).json.error.code, 'not_held');
+  // the other held run is voided: it leaves the queue too
+  const other = items.find((it) => it.player_id === b.player_id && it.level === 3);
+  assert.equal((await admin('POST', `/v1/admin/scores/${other.score_id}/void`, { reason: 'script' })).status, 200);
+  const queue = await admin('GET', '/v1/admin/review');
+  assert.deepEqual(queue.json.items.map((it) => it.player_id), [h.player_id, h.player_id]);
+  // the admin view of a score carries its suspicion
+  const view = await admin('GET', `/v1/admin/scores/${botItem.score_id}`);
+  assert.equal(view.json.suspicion, botItem.suspicion);
+});
+
+test('review_hold_threshold is off by default: a bot-paced run is ranked, and still queued for review', async () => {
+  const plain = await startServer({ admin: ADMIN_TOKEN, args: ['--set', 'plausibility_slack_ms=600000'] });
+  try {
+    const b = await register(plain, 'scripted');
+    const s = await seed(plain, b.token, { game: 'schulte', level: 1 });
+    const r = await call(plain, 'POST', '/v1/scores', { token: b.token, body: { seed_token: s.seed_token, moves: bot(1, s.seed) } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.status, 'ranked');
+    assert.equal(r.json.rank, 1);
+    const q = await call(plain, 'GET', '/v1/admin/review', { token: ADMIN_TOKEN });
+    assert.equal(q.json.items[0].score_id, r.json.score_id);
+  } finally { await plain.stop(); plain.cleanup(); }
+});

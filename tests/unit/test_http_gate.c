@@ -1,0 +1,48 @@
+/* Unit tests for http_raw_error (server/http_gate.c): the answers the
+ * connection gate and guard write to a raw socket themselves. */
+#include "../check.h"
+
+#include <stdlib.h>
+
+#include "../../server/http_gate.h"
+
+static void a_timeout_is_json_and_closes(void)
+{
+    char out[700];
+    int n = http_raw_error(out, sizeof out, 408, "request_timeout", "too slow");
+    CHECK(n > 0);
+    CHECK(strncmp(out, "HTTP/1.1 408 Request Timeout\r\n", 30) == 0);
+    CHECK(strstr(out, "Content-Type: application/json\r\n") != NULL);
+    CHECK(strstr(out, "Connection: close\r\n") != NULL);
+    CHECK(strstr(out, "Retry-After") == NULL);
+    const char *body = strstr(out, "\r\n\r\n");
+    CHECK(body != NULL);
+    if (body) {
+        body += 4;
+        CHECK(strcmp(body, "{\"error\":{\"code\":\"request_timeout\",\"message\":\"too slow\"}}") == 0);
+        const char *len = strstr(out, "Content-Length: ");
+        CHECK(len != NULL && atoi(len + 16) == (int)strlen(body));
+    }
+}
+
+static void shedding_says_when_to_retry(void)
+{
+    char out[700];
+    CHECK(http_raw_error(out, sizeof out, 503, "connection_shed", "later") > 0);
+    CHECK(strncmp(out, "HTTP/1.1 503 Service Unavailable\r\n", 34) == 0);
+    CHECK(strstr(out, "\r\nRetry-After: 1\r\n") != NULL);
+}
+
+static void too_small_a_buffer_is_refused(void)
+{
+    char out[40];
+    CHECK_EQ(http_raw_error(out, sizeof out, 503, "connection_shed", "later"), -1);
+}
+
+int main(void)
+{
+    RUN(a_timeout_is_json_and_closes);
+    RUN(shedding_says_when_to_retry);
+    RUN(too_small_a_buffer_is_refused);
+    CHECK_DONE();
+}
