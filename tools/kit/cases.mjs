@@ -89,8 +89,9 @@ export function casesOf(json) {
  * params), describeLevel, start, apply, describeState, result, kindOf), plus
  * optionally maxMoves, fieldRange(name) -> [min, max] and validMove(move,
  * version) (the port's own check of a move's shape); a generate that
- * refuses throws an error whose `reason` names why (else bad_level /
- * bad_version is guessed from the message).
+ * refuses throws an error whose `reason` (or, as the JavaScript port's
+ * Refusal does, `code`) names why (else bad_level / bad_version is guessed
+ * from the message).
  */
 export function serve(game, req) {
   const g = game(req.game);
@@ -99,7 +100,9 @@ export function serve(game, req) {
   try {
     lv = g.generate(req.version, req.level, req.seed, req.params);
   } catch (e) {
-    return { refused: e.reason || guessReason(e), message: e.message };
+    // `reason` (this kit's errors) or `code` (the JavaScript port's Refusal)
+    const named = e.reason || (typeof e.code === 'string' && /^(bad|too)_/.test(e.code) ? e.code : null);
+    return { refused: named || guessReason(e), message: e.message };
   }
   if (req.op === 'gen') return { level: g.describeLevel(lv) };
   const st = g.start(lv);

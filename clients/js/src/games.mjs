@@ -22,7 +22,7 @@ export async function loadPort() {
 
 /** A port module with the extras the WebAssembly games have (maxMoves). */
 function portShape(m) {
-  return { ...m, maxMoves: m.MAX_MOVES, generate: (v, l, s) => m.generate(v, l, s) };
+  return { ...m, maxMoves: m.MAX_MOVES, generate: (v, l, s, p) => m.generate(v, l, s, p) };
 }
 
 /**
