@@ -79,6 +79,9 @@ static void answer_recorded(request *r, const store_score *sc, json_t *result)
         json_object_set_new(out, "rank", json_null());
     }
     json_object_set_new(out, "moves_hash", json_string(hex));
+    /* with the answer's other fields, what a v2 receipt signs: an app can
+     * check its receipt offline without reading the audit */
+    json_object_set_new(out, "submitted_at_ms", json_integer((json_int_t)sc->received_at));
     json_object_set_new(out, "receipt", json_string(sc->receipt));
     if (play_is_daily(&sc->p)) {
         char date[11];

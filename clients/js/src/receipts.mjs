@@ -2,10 +2,11 @@
 // published keys (GET /v1/keys), with Ed25519 from WebCrypto (Node 18+,
 // current browsers) or a verify function you pass (e.g. @noble/ed25519's).
 //
-// A receipt is "<key_id>.<base64url signature>" (also written
-// "v1.<key_id>.<signature>") over the lines of MESSAGES.v1 joined by "\n".
-// Each form is one entry of MESSAGES: the text it signs from a score record;
-// a new form is one more function there (and its prefix in parseReceipt).
+// New scores carry "v2.<key_id>.<base64url signature>" over the twelve lines
+// of MESSAGES.v2 joined by "\n" (docs/API.md); scores recorded before v2
+// carry "<key_id>.<signature>" over MESSAGES.v1. Each form is one entry of
+// MESSAGES: the text it signs from a score record (the submit answer through
+// receiptRecord(), or the audit).
 import { blake2b, toHex } from '../vendor/blake2b.js';
 
 const int = (x) => Number.isSafeInteger(x);

@@ -56,7 +56,7 @@ for (const name of ['schulte', 'pipes', 'target-sums', 'opposites', 'contraption
     const record = receiptRecord(me.player_id, seed, score);
     const v = await verifyReceipt(record, keys, { moves, fields: g.fieldsOf(seed.version) });
     assert.equal(v.ok, true, v.reason);
-    assert.equal(v.form, 'v1');
+    assert.equal(v.form, 'v2');
     // A receipt proves exactly what was signed.
     assert.equal((await verifyReceipt({ ...record, score: record.score + 1 }, keys)).ok, false);
     const other = [...moves];
