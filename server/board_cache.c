@@ -345,19 +345,43 @@ void board_cache_resync(board_cache *c)
     pthread_mutex_unlock(&c->mu);
 }
 
-store_status board_cache_offer(board_cache *c, const store_board *b, const rank_entry *e)
+/* The slot of board b, pinned and write-locked; NULL when the board is not
+ * in memory (its load, when one comes, reads the change from the backend). */
+static board_slot *lock_for_change(board_cache *c, const store_board *b)
 {
     char key[KEY_MAX];
     board_key(b, key);
     pthread_mutex_lock(&c->mu);
     board_slot *s = find(c, key);
-    if (!s) {
-        pthread_mutex_unlock(&c->mu);
-        return STORE_OK;
+    if (s) {
+        s->pins++;
+        pthread_rwlock_wrlock(&s->lock);
     }
-    s->pins++;
-    pthread_rwlock_wrlock(&s->lock);
     pthread_mutex_unlock(&c->mu);
+    return s;
+}
+
+/* Undoes lock_for_change: the board's new size counts against the budget,
+ * and a slot dropped meanwhile is freed by its last user. */
+static void unlock_after_change(board_cache *c, board_slot *s)
+{
+    pthread_rwlock_unlock(&s->lock);
+    pthread_mutex_lock(&c->mu);
+    s->pins--;
+    if (s->state == SLOT_READY) {
+        recount(c, s);
+        evict(c);
+    } else if (s->state == SLOT_DEAD && s->pins == 0) {
+        slot_free(s);
+    }
+    pthread_mutex_unlock(&c->mu);
+}
+
+store_status board_cache_offer(board_cache *c, const store_board *b, const rank_entry *e)
+{
+    board_slot *s = lock_for_change(c, b);
+    if (!s)
+        return STORE_OK;
     store_status st = STORE_OK;
     if (s->state == SLOT_READY) {
         if (rank_offer(s->rb, e) < 0)
@@ -376,33 +400,16 @@ store_status board_cache_offer(board_cache *c, const store_board *b, const rank_
         else
             s->oom = true, st = STORE_ERROR;
     }
-    pthread_rwlock_unlock(&s->lock);
-    pthread_mutex_lock(&c->mu);
-    s->pins--;
-    if (s->state == SLOT_READY) {
-        recount(c, s);
-        evict(c);
-    } else if (s->state == SLOT_DEAD && s->pins == 0) {
-        slot_free(s);
-    }
-    pthread_mutex_unlock(&c->mu);
+    unlock_after_change(c, s);
     return st;
 }
 
 store_status board_cache_set(board_cache *c, const store_board *b, int64_t player_id,
                              const rank_entry *e)
 {
-    char key[KEY_MAX];
-    board_key(b, key);
-    pthread_mutex_lock(&c->mu);
-    board_slot *s = find(c, key);
-    if (!s) {
-        pthread_mutex_unlock(&c->mu);
+    board_slot *s = lock_for_change(c, b);
+    if (!s)
         return STORE_OK;
-    }
-    s->pins++;
-    pthread_rwlock_wrlock(&s->lock);
-    pthread_mutex_unlock(&c->mu);
     store_status st = STORE_OK;
     if (s->state == SLOT_READY) {
         rank_remove(s->rb, player_id);
@@ -411,15 +418,6 @@ store_status board_cache_set(board_cache *c, const store_board *b, int64_t playe
     } else {
         s->stale = true;
     }
-    pthread_rwlock_unlock(&s->lock);
-    pthread_mutex_lock(&c->mu);
-    s->pins--;
-    if (s->state == SLOT_READY) {
-        recount(c, s);
-        evict(c);
-    } else if (s->state == SLOT_DEAD && s->pins == 0) {
-        slot_free(s);
-    }
-    pthread_mutex_unlock(&c->mu);
+    unlock_after_change(c, s);
     return st;
 }
