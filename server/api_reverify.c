@@ -118,15 +118,22 @@ static json_t *report(reverify_job *j)
     return o;
 }
 
-void api_admin_reverify_status(request *r)
+/* The server's re-verification job for an operator's request; NULL (and
+ * the request answered) when the caller is not one or there is no job. */
+static reverify_job *job_for(request *r)
 {
     if (!api_admin_ok(r))
-        return;
-    reverify_job *j = r->app->reverify;
-    if (!j) {
+        return NULL;
+    if (!r->app->reverify)
         reply_error(r, 500, "internal", "re-verification is not available");
+    return r->app->reverify;
+}
+
+void api_admin_reverify_status(request *r)
+{
+    reverify_job *j = job_for(r);
+    if (!j)
         return;
-    }
     reply_json(r, 200, report(j));
 }
 
@@ -168,13 +175,9 @@ static bool read_options(request *r, const json_t *doc, reverify_job *j)
 
 void api_admin_reverify_start(request *r)
 {
-    if (!api_admin_ok(r))
+    reverify_job *j = job_for(r);
+    if (!j)
         return;
-    reverify_job *j = r->app->reverify;
-    if (!j) {
-        reply_error(r, 500, "internal", "re-verification is not available");
-        return;
-    }
     json_t *doc = req_json_object(r);
     if (!doc)
         return;
