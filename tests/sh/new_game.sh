@@ -25,17 +25,23 @@ cd "$tmp" || exit 0
 base=$(basename "$build")
 mk() { make --no-print-directory -s BUILD="$build" CC="${base%-*}" MODE="${base##*-}" "$@"; }
 
+# "demo", unless this tree already has a game of that name (a tree where
+# someone ran make new-game NAME=demo): then "demo-kit".
+name=demo
+[ -d "$root/games/demo" ] && name=demo-kit
+ident=${name//-/_}
+before=$(grep -c '^GAME(' "$root/core/games.def")
 out=$(tools/new-game bad_name 2>&1) && bad "NAME=bad_name accepted" || ok "a NAME with _ is refused: $out"
-if ! out=$(mk new-game NAME=demo 2>&1); then
-  bad "make new-game NAME=demo: $out"
+if ! out=$(mk new-game NAME=$name 2>&1); then
+  bad "make new-game NAME=$name: $out"
   exit 0
 fi
-[ -f games/demo/demo.c ] && [ -f games/demo/spec.md ] && ok "make new-game NAME=demo copies games/template" ||
-  bad "no games/demo/demo.c"
+[ -f "games/$name/$ident.c" ] && [ -f "games/$name/spec.md" ] && ok "make new-game NAME=$name copies games/template" ||
+  bad "no games/$name/$ident.c"
 changes=$(diff "$root/core/games.def" core/games.def | grep -E '^[<>]')
-[ "$changes" = "> GAME(demo_game)" ] && grep -qx 'GAME(demo_game)' core/games.def && ok "registers it with one row: GAME(demo_game)" ||
+[ "$changes" = "> GAME(${ident}_game)" ] && grep -qx "GAME(${ident}_game)" core/games.def && ok "registers it with one row: GAME(${ident}_game)" ||
   bad "core/games.def: $(tail -2 core/games.def)"
-mk new-game NAME=demo >/dev/null 2>&1 && bad "a second new-game NAME=demo accepted" || ok "a name in use is refused"
+mk new-game NAME=$name >/dev/null 2>&1 && bad "a second new-game NAME=$name accepted" || ok "a name in use is refused"
 
 start=$EPOCHREALTIME
 if ! out=$(mk -j2 "$build/replayd" lib 2>&1); then
@@ -43,12 +49,12 @@ if ! out=$(mk -j2 "$build/replayd" lib 2>&1); then
   exit 0
 fi
 ok "the copy builds in $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s"
-gen=$("$build/replayd" gen demo 1 1 2>&1)
-[ "$gen" = '{"game":"demo","version":1,"level":1,"seed":1,"cells":4,"limit_ms":10000,"prize":3,"plan":[{"t":1000,"cell":3}]}' ] &&
-  ok "replayd gen demo 1 1: $gen" || bad "gen: $gen"
-if out=$(tools/conform --ref "$build/conform-ref" --vectors games/demo --games demo --seeds 10 -- \
-         "$build/conform-ref" 2>&1) && echo "$out" | grep -qE '^demo +20/20 +10/10 +pass$'; then
-  ok "the conformance runner passes its vectors and 10 held-out seeds: $(echo "$out" | grep '^demo' | tr -s ' ')"
+gen=$("$build/replayd" gen "$name" 1 1 2>&1)
+[ "$gen" = '{"game":"'"$name"'","version":1,"level":1,"seed":1,"cells":4,"limit_ms":10000,"prize":3,"plan":[{"t":1000,"cell":3}]}' ] &&
+  ok "replayd gen $name 1 1: $gen" || bad "gen: $gen"
+if out=$(tools/conform --ref "$build/conform-ref" --vectors "games/$name" --games "$name" --seeds 10 -- \
+         "$build/conform-ref" 2>&1) && echo "$out" | grep -qE "^$name +20/20 +10/10 +pass$"; then
+  ok "the conformance runner passes its vectors and 10 held-out seeds: $(echo "$out" | grep "^$name " | tr -s ' ')"
 else
   bad "conform: $(echo "$out" | tail -12)"
 fi
@@ -62,23 +68,23 @@ for _ in $(seq 1 50); do
   games=$(curl -fsS "http://127.0.0.1:$port/v1/games" 2>/dev/null) && break
   sleep 0.1
 done
-echo "$games" | node -e '
+echo "$games" | NAME="$name" BEFORE="$before" node -e '
   const j = JSON.parse(require("fs").readFileSync(0, "utf8"));
   const list = Array.isArray(j) ? j : j.games;
-  const d = list.find((g) => g.name === "demo");
-  process.exit(d && d.levels === 15 && list.length === 7 ? 0 : 1)' 2>/dev/null &&
-  ok "GET /v1/games lists demo (15 levels) after the six games" || bad "GET /v1/games: ${games:0:300} $(tail -3 "$tmp/server.log")"
+  const d = list.find((g) => g.name === process.env.NAME);
+  process.exit(d && d.levels === 15 && list.length === Number(process.env.BEFORE) + 1 ? 0 : 1)' 2>/dev/null &&
+  ok "GET /v1/games lists $name (15 levels) beside the $before other games" || bad "GET /v1/games: ${games:0:300} $(tail -3 "$tmp/server.log")"
 
 # A seed for the new game, its plan (from replayd gen) submitted and scored.
 api="http://127.0.0.1:$port"
 token=$(curl -fsS -X POST "$api/v1/players" -H 'Content-Type: application/json' -d '{"name":"demo player"}' |
   node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0, "utf8")).token)')
 seed=$(curl -fsS -X POST "$api/v1/seeds" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
-  -d '{"game":"demo","level":5}')
+  -d '{"game":"'"$name"'","level":5}')
 value=$(echo "$seed" | node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(0, "utf8")).seed))')
 st=$(echo "$seed" | node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0, "utf8")).seed_token)')
-plan=$("$build/replayd" gen demo 5 "$value" | node -e 'process.stdout.write(JSON.stringify(JSON.parse(require("fs").readFileSync(0, "utf8")).plan))')
+plan=$("$build/replayd" gen "$name" 5 "$value" | node -e 'process.stdout.write(JSON.stringify(JSON.parse(require("fs").readFileSync(0, "utf8")).plan))')
 score=$(curl -sS -X POST "$api/v1/scores" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
   -d "{\"seed_token\":\"$st\",\"moves\":$plan}")
 echo "$score" | grep -q '"verified":true' && echo "$score" | grep -q '"score":100,' &&
-  ok "a demo run (its plan) is submitted and scores 100" || bad "submit: $score"
+  ok "a $name run (its plan) is submitted and scores 100" || bad "submit: $score"
