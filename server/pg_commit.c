@@ -264,6 +264,22 @@ static store_status run_rejection(store_db *db, pg_conn *c, store_write *w)
 
 /* ---- scores ---- */
 
+/* A ban committed after the request was authenticated still holds: the
+ * check is here, in the transaction, under a share lock of the player's
+ * row (a ban being committed on another node is waited for). */
+static store_status check_banned(pg_conn *c, int64_t player_id)
+{
+    pg_args a = { 0 };
+    pa_int(&a, player_id);
+    store_status st = STORE_ERROR;
+    PGresult *r = pg_run(c, PS_PLAYER_BANNED, &a, "player_banned", &st);
+    if (!r)
+        return st;
+    bool banned = PQntuples(r) == 1 && pg_bool(r, 0, 0);
+    PQclear(r);
+    return banned ? STORE_BANNED : STORE_OK;
+}
+
 static store_status run_score(store_db *db, pg_conn *c, store_write *w)
 {
     store_score *sc = &w->u.score.score;
@@ -284,6 +300,9 @@ static store_status run_score(store_db *db, pg_conn *c, store_write *w)
     }
     if (burned(db, rejections))
         return STORE_LIMIT;
+    st = check_banned(c, sc->p.player_id);
+    if (st != STORE_OK)
+        return st;
     /* a run identical to another player's earlier one: a timed one is
      * refused and kept as a rejection, an untimed one held for review */
     sc->duplicate_of = original;
@@ -295,6 +314,11 @@ static store_status run_score(store_db *db, pg_conn *c, store_write *w)
         st = record_rejection(db, c, &rej, rejections);
         return st == STORE_OK ? STORE_DUPLICATE : st;
     }
+    /* at review_hold_threshold: off the boards until approved */
+    if (sc->duplicate_of)
+        sc->suspicion += sc->duplicate_weight;
+    if (sc->review_threshold > 0 && sc->suspicion >= sc->review_threshold)
+        sc->status = SCORE_HELD;
     pg_args a = { 0 };
     pa_text(&a, sc->score_id);
     pa_bytes(&a, sc->p.nonce, PLAY_NONCE_BYTES);
@@ -321,6 +345,7 @@ static store_status run_score(store_db *db, pg_conn *c, store_write *w)
     /* a daily score's board is read from the scores table itself; a level
      * score may become the player's best on its level board */
     pa_bool(&a, !play_is_daily(&sc->p) && sc->status == SCORE_RANKED);
+    pa_int(&a, sc->suspicion);
     PGresult *r = pg_run(c, PS_SCORE_REDEEM, &a, "score_redeem", &st);
     if (!r)
         return st;
@@ -346,9 +371,8 @@ static store_status run_write(store_db *db, pg_conn *c, store_write *w)
         return run_token(c, w);
     case STORE_WRITE_REJECTION:
         return run_rejection(db, c, w);
-    case STORE_WRITE_ADMIN: /* moderation: not on this backend yet */
-        store_log_error("admin_write", "moderation is not implemented on the PostgreSQL backend");
-        return STORE_ERROR;
+    case STORE_WRITE_ADMIN:
+        return pg_run_admin(c, w);
     }
     return STORE_ERROR;
 }
@@ -360,44 +384,83 @@ static void forget_outputs(store_write *w)
         store_score_clear(&w->u.score.existing);
         w->u.score.score.seq = 0;
     }
+    if (w->kind == STORE_WRITE_ADMIN)
+        store_admin_clear(w);
 }
 
 /* ---- the batch ---- */
 
+/* The NOTIFY lines of one committed write, into out: a ranked score's
+ * entry, or each board change of an operator's action (and a rename).
+ * Their count; a line that does not fit is left out (0 bytes). */
+static int write_lines(const store_db *db, const store_write *w, char lines[][256], int max)
+{
+    if (w->status != STORE_OK)
+        return 0;
+    if (w->kind == STORE_WRITE_SCORE)
+        return w->u.score.score.status == SCORE_RANKED &&
+               pg_notify_line(db, &w->u.score.score, lines[0], sizeof lines[0]) > 0;
+    if (w->kind != STORE_WRITE_ADMIN)
+        return 0;
+    int k = 0;
+    for (int i = 0; i < w->u.admin.n_changes && k < max; i++)
+        k += pg_notify_change(db, &w->u.admin.changes[i], lines[k], sizeof lines[k]) > 0;
+    if (w->u.admin.action == ADMIN_RENAME && k < max)
+        k += pg_notify_rename(db, w->u.admin.player_id, lines[k], sizeof lines[k]) > 0;
+    return k;
+}
+
+/* Sends the payload gathered so far as one NOTIFY. */
+static store_status notify_flush(pg_conn *c, char *payload, size_t *used)
+{
+    if (*used == 0)
+        return STORE_OK;
+    payload[*used] = '\0';
+    *used = 0;
+    pg_args a = { 0 };
+    pa_text(&a, payload);
+    store_status st = STORE_ERROR;
+    PGresult *r = pg_run(c, PS_NOTIFY, &a, "notify", &st);
+    if (!r)
+        return st;
+    PQclear(r);
+    return STORE_OK;
+}
+
 /* One NOTIFY per up to ~7.5 kB of payload lines (PostgreSQL's limit is
- * 8000 bytes): every ranked score the batch committed, for the other
- * nodes' boards. Sent inside the transaction: delivered at its commit. */
+ * 8000 bytes): every ranked score the batch committed and every board an
+ * operator's action changed, in the order they ran, for the other nodes'
+ * boards. Sent inside the transaction: delivered at its commit. */
 static store_status notify_scores(store_db *db, pg_conn *c, store_write **batch, int n,
-                                  const bool *skip)
+                                  const int *order, const bool *skip)
 {
     char payload[7600];
     const size_t cap = sizeof payload - 1; /* and a NUL */
     size_t used = 0;
-    for (int i = 0; i <= n; i++) {
-        char line[256];
-        size_t len = 0;
-        if (i < n && !skip[i] && batch[i]->kind == STORE_WRITE_SCORE &&
-            batch[i]->status == STORE_OK && batch[i]->u.score.score.status == SCORE_RANKED)
-            len = pg_notify_line(db, &batch[i]->u.score.score, line, sizeof line);
-        if (used > 0 && (i == n || used + len + 1 > cap)) {
-            payload[used < cap ? used : cap] = '\0';
-            pg_args a = { 0 };
-            pa_text(&a, payload);
-            store_status st = STORE_ERROR;
-            PGresult *r = pg_run(c, PS_NOTIFY, &a, "notify", &st);
-            if (!r)
-                return st;
-            PQclear(r);
-            used = 0;
-        }
-        if (len) {
+    enum { LINES = 16 };
+    char lines[LINES][256];
+    for (int o = 0; o < n; o++) {
+        const store_write *w = batch[order[o]];
+        if (skip[order[o]])
+            continue;
+        int k = write_lines(db, w, lines, LINES);
+        /* an action on more boards than that: the other nodes resync */
+        if (w->kind == STORE_WRITE_ADMIN && w->status == STORE_OK && w->u.admin.n_changes >= LINES)
+            k = pg_notify_resync(db, lines[0], sizeof lines[0]) > 0;
+        for (int j = 0; j < k; j++) {
+            size_t len = strlen(lines[j]);
+            if (used > 0 && used + len + 1 > cap) {
+                store_status st = notify_flush(c, payload, &used);
+                if (st != STORE_OK)
+                    return st;
+            }
             if (used)
                 payload[used++] = '\n';
-            memcpy(payload + used, line, len);
+            memcpy(payload + used, lines[j], len);
             used += len;
         }
     }
-    return STORE_OK;
+    return notify_flush(c, payload, &used);
 }
 
 /* The player a write locks rows of, and the token's nonce (NULL for a
@@ -415,11 +478,34 @@ static int64_t lock_player(const store_write *w, const uint8_t **nonce)
     case STORE_WRITE_REJECTION:
         *nonce = w->u.rejection.rejection.p.nonce;
         return w->u.rejection.rejection.p.player_id;
+    case STORE_WRITE_ADMIN: /* a score action's player: admin_players() */
+        return w->u.admin.player_id;
     case STORE_WRITE_PLAYER:
-    case STORE_WRITE_ADMIN:
         break;
     }
     return 0;
+}
+
+/* The player of each score an operator acts on, read before the batch
+ * (a token's player never changes), so the action takes its place in the
+ * lock order; 0 when there is no such score (the action then finds none). */
+static void admin_players(pg_conn *c, store_write **batch, int n)
+{
+    for (int i = 0; i < n; i++) {
+        store_write *w = batch[i];
+        if (w->kind != STORE_WRITE_ADMIN || (w->u.admin.action != ADMIN_VOID &&
+                                             w->u.admin.action != ADMIN_RESTORE &&
+                                             w->u.admin.action != ADMIN_APPROVE))
+            continue;
+        w->u.admin.player_id = 0;
+        pg_args a = { 0 };
+        pa_bytes(&a, w->u.admin.nonce, PLAY_NONCE_BYTES);
+        PGresult *r = pg_query(c, "SELECT player_id FROM seed_tokens WHERE nonce = $1", &a,
+                               "admin_player_of", NULL);
+        if (r && PQntuples(r) == 1)
+            w->u.admin.player_id = pg_int(r, 0, 0);
+        PQclear(r);
+    }
 }
 
 /* A write's place in the batch's lock order. */
@@ -474,7 +560,7 @@ static int attempt(store_db *db, pg_conn *c, store_write **batch, int n, const i
             return i;
         }
     }
-    st = notify_scores(db, c, batch, n, skip);
+    st = notify_scores(db, c, batch, n, order, skip);
     if (st == STORE_OK)
         st = pg_exec(c, "COMMIT", "commit");
     if (st == STORE_OK)
@@ -510,6 +596,7 @@ void pg_commit(store_db *db, store_write **batch, int n)
     /* Every node's batches take their row locks in one order (player, then
      * token), so two batches touching the same players wait for each other
      * instead of deadlocking. Within a batch the seq order follows it. */
+    admin_players(c, batch, n);
     for (int i = 0; i < n; i++) {
         keys[i].player = lock_player(batch[i], &keys[i].nonce);
         keys[i].index = i;
