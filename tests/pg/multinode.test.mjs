@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, call, register, seed, solve, PG, pgDatabase, sleep } from '../http/harness.mjs';
+import { startServer, call, register, seed, solve, PG, pgDatabase, sleep, ADMIN_TOKEN } from '../http/harness.mjs';
 
 const skip = PG ? false : 'needs REPLAYD_PG (tests/run.sh starts PostgreSQL)';
 const VISIBLE_MS = 1000; // the bound docs/STORAGE.md states
@@ -27,7 +27,7 @@ const dirs = [];
 const nodes = [];
 
 function startNode(i) {
-  return startServer({ dataDir: dirs[i], args: ['--set', `database=${url}`, ...ARGS] });
+  return startServer({ dataDir: dirs[i], admin: ADMIN_TOKEN, args: ['--set', `database=${url}`, ...ARGS] });
 }
 
 function sql(query) {
@@ -152,6 +152,60 @@ test(`a score committed on one node is on the others' boards within ${VISIBLE_MS
   delays.sort((x, y) => x - y);
   const pct = (q) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))].toFixed(1);
   t.diagnostic(`cross-node visibility (ack to seen by polling): p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, n=${delays.length}`);
+});
+
+// Polls until cond(board) holds on node n, bounded by VISIBLE_MS; the delay.
+async function until(n, path, cond, what) {
+  const from = performance.now();
+  let ok = false;
+  for (let k = 0; k < 2000 && !ok; k++) { // bounded: 2000 polls
+    ok = cond(await board(n, path));
+    if (!ok) await sleep(1);
+    if (performance.now() - from > VISIBLE_MS) break;
+  }
+  const delay = performance.now() - from;
+  assert.ok(ok, `${what} within ${VISIBLE_MS} ms (${delay.toFixed(0)} ms)`);
+  return delay;
+}
+
+test(`moderation on one node reaches the others within ${VISIBLE_MS} ms: a void leaves every board, a ban refuses the player on every node`, { skip }, async (t) => {
+  const path = '/v1/leaderboards/schulte/3?limit=200';
+  for (const n of nodes) await board(n, path); // in every node's memory
+  const p = await register(nodes[0], 'moderated');
+  const ids = [];
+  for (let i = 0; i < 2; i++) {
+    const s = await seed(nodes[i], p.token, { game: 'schulte', level: 3 });
+    const r = await call(nodes[i], 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 3, s.seed) } });
+    assert.equal(r.status, 200, r.text);
+    ids.push(r.json.score_id);
+  }
+  const entryOf = (b) => b.entries.find((e) => e.player_id === p.player_id);
+  for (const n of nodes) await until(n, path, (b) => entryOf(b) !== undefined, 'the score on the board');
+  const best = entryOf(await board(nodes[0], path)).score_id;
+  const next = ids.find((id) => id !== best);
+  const admin = (n, m, path, body) => call(n, m, path, { token: ADMIN_TOKEN, body });
+  const v = await admin(nodes[0], 'POST', `/v1/admin/scores/${best}/void`, { reason: 'cheat' });
+  assert.equal(v.status, 200, v.text);
+  const delays = [];
+  for (const n of nodes.slice(1)) {
+    delays.push(await until(n, path, (b) => entryOf(b)?.score_id === next &&
+      !b.entries.some((e) => e.score_id === best), 'the voided score off, the next best in its place'));
+  }
+  // a second void of it, on another node, is a conflict: the database said so
+  assert.equal((await admin(nodes[1], 'POST', `/v1/admin/scores/${best}/void`, { reason: 'again' })).status, 409);
+  const ban = await admin(nodes[1], 'POST', `/v1/admin/players/${p.player_id}/ban`, { reason: 'cheat' });
+  assert.equal(ban.status, 200, ban.text);
+  for (const n of [nodes[0], nodes[2]]) delays.push(await until(n, path, (b) => entryOf(b) === undefined, 'the banned player off'));
+  for (const n of nodes) {
+    const s = await call(n, 'POST', '/v1/seeds', { token: p.token, body: { game: 'schulte', level: 3 } });
+    assert.equal(s.status, 403, s.text);
+    assert.equal(s.json.error.code, 'banned');
+  }
+  const log = await admin(nodes[2], 'GET', '/v1/admin/log');
+  assert.equal(log.status, 200, log.text);
+  const actions = log.json.items.map((l) => `${l.action} ${l.target}`);
+  assert.ok(actions.includes(`void ${best}`) && actions.includes(`ban player:${p.player_id}`), actions.join());
+  t.diagnostic(`cross-node moderation (ack to seen by polling): max ${Math.max(...delays).toFixed(1)} ms, n=${delays.length}`);
 });
 
 test('a node whose listener lost PostgreSQL resyncs its boards from the database', { skip }, async () => {
