@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, call, register, seed, solve, PG, pgDatabase, sleep, ADMIN_TOKEN } from '../http/harness.mjs';
@@ -27,6 +27,7 @@ const dirs = [];
 const nodes = [];
 
 function startNode(i) {
+  mkdirSync(dirs[i], { recursive: true }); // the admin token's file goes there first
   return startServer({ dataDir: dirs[i], admin: ADMIN_TOKEN, args: ['--set', `database=${url}`, ...ARGS] });
 }
 
