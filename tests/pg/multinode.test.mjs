@@ -10,11 +10,11 @@
 // boards agree.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, call, register, seed, solve, PG, pgDatabase, sleep, ADMIN_TOKEN } from '../http/harness.mjs';
+import { startServer, call, register, seed, solve, PG, pgDatabase, sleep, ADMIN_TOKEN, BIN } from '../http/harness.mjs';
 
 const skip = PG ? false : 'needs REPLAYD_PG (tests/run.sh starts PostgreSQL)';
 const VISIBLE_MS = 1000; // the bound docs/STORAGE.md states
@@ -170,13 +170,13 @@ async function until(n, path, cond, what) {
 }
 
 test(`moderation on one node reaches the others within ${VISIBLE_MS} ms: a void leaves every board, a ban refuses the player on every node`, { skip }, async (t) => {
-  const path = '/v1/leaderboards/schulte/3?limit=200';
+  const path = '/v1/leaderboards/schulte/5?limit=200';
   for (const n of nodes) await board(n, path); // in every node's memory
   const p = await register(nodes[0], 'moderated');
   const ids = [];
   for (let i = 0; i < 2; i++) {
-    const s = await seed(nodes[i], p.token, { game: 'schulte', level: 3 });
-    const r = await call(nodes[i], 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 3, s.seed) } });
+    const s = await seed(nodes[i], p.token, { game: 'schulte', level: 5 });
+    const r = await call(nodes[i], 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 5, s.seed) } });
     assert.equal(r.status, 200, r.text);
     ids.push(r.json.score_id);
   }
@@ -198,7 +198,7 @@ test(`moderation on one node reaches the others within ${VISIBLE_MS} ms: a void 
   assert.equal(ban.status, 200, ban.text);
   for (const n of [nodes[0], nodes[2]]) delays.push(await until(n, path, (b) => entryOf(b) === undefined, 'the banned player off'));
   for (const n of nodes) {
-    const s = await call(n, 'POST', '/v1/seeds', { token: p.token, body: { game: 'schulte', level: 3 } });
+    const s = await call(n, 'POST', '/v1/seeds', { token: p.token, body: { game: 'schulte', level: 5 } });
     assert.equal(s.status, 403, s.text);
     assert.equal(s.json.error.code, 'banned');
   }
@@ -327,4 +327,18 @@ test('kill -9 of one node under load: nothing acknowledged lost, the others serv
   }
   const total = Number(sql("SELECT COUNT(DISTINCT player_id) FROM level_bests WHERE game = 'schulte' AND level = 1"));
   assert.equal((await board(nodes[2], '/v1/leaderboards/schulte/1?limit=1')).total, total, 'the board is the database\'s');
+});
+
+test('replayd reverify on the shared database (--set database=...): every score checked, only the rows planted by hand diverge', { skip }, () => {
+  const stored = Number(sql('SELECT COUNT(*) FROM scores'));
+  const planted = Number(sql('SELECT COUNT(*) FROM scores WHERE score = 999999'));
+  assert.ok(stored > 100 && planted >= 1, `${stored} scores, ${planted} planted`);
+  const r = spawnSync(BIN, ['reverify', '--data', dirs[0], '--set', `database=${url}`, '--jobs', '2'], { encoding: 'utf8' });
+  assert.notEqual(r.status, 0, 'a divergence exits non-zero');
+  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const summary = lines.pop();
+  assert.equal(summary.checked, stored);
+  assert.equal(summary.receipts_checked, true);
+  assert.equal(summary.divergent, planted);
+  for (const d of lines) assert.equal(d.stored.score, 999999, JSON.stringify(d));
 });
