@@ -13,10 +13,10 @@
  * Locks, so that nodes' batches wait rather than deadlock: an action first
  * locks its player's row (FOR NO KEY UPDATE; pg_commit.c orders the batch
  * by that player), then the score's row. A score being committed for that
- * player takes the player's row FOR SHARE (the ban check) before it
- * touches level_bests, so it waits for the action, and the action's board
- * recompute (READ COMMITTED: each statement reads what is committed) sees
- * every score committed before it.
+ * player locks the player's row first too (its ban check), so the two run
+ * one after the other, and the action's board recompute (READ COMMITTED:
+ * each statement reads what is committed) sees every score committed
+ * before it.
  *
  * A score is on its board when its status is 'ranked', it is not voided
  * and its player is not banned (pg/002_admin.sql).

@@ -8,7 +8,8 @@
  * token's row is locked (FOR UPDATE) before it is checked and redeemed, so
  * a second node redeeming it waits for the first commit and then reads it
  * redeemed (and scores_nonce, unique, refuses a second score whatever
- * happens); a player's row is locked before their token limits are
+ * happens); a player's row is locked before a score of theirs is checked
+ * (the ban), before an operator's action on them, and before their token limits are
  * counted, so two nodes issuing to one player count each other's tokens;
  * rejection counts and quotas are updated in place under the token's lock.
  *
@@ -264,10 +265,13 @@ static store_status run_rejection(store_db *db, pg_conn *c, store_write *w)
 
 /* ---- scores ---- */
 
-/* A ban committed after the request was authenticated still holds: the
- * check is here, in the transaction, under a share lock of the player's
- * row (a ban being committed on another node is waited for). */
-static store_status check_banned(pg_conn *c, int64_t player_id)
+/* Locks the player's row and reads whether the player is banned. A ban
+ * committed after the request was authenticated still holds: the check is
+ * in the transaction, and a ban being committed on another node is waited
+ * for. The player before the token, as the batch's lock order has it, so
+ * two nodes' scores and tokens of one player wait for each other rather
+ * than deadlock. */
+static store_status lock_banned(pg_conn *c, int64_t player_id, bool *banned)
 {
     pg_args a = { 0 };
     pa_int(&a, player_id);
@@ -275,9 +279,9 @@ static store_status check_banned(pg_conn *c, int64_t player_id)
     PGresult *r = pg_run(c, PS_PLAYER_BANNED, &a, "player_banned", &st);
     if (!r)
         return st;
-    bool banned = PQntuples(r) == 1 && pg_bool(r, 0, 0);
+    *banned = PQntuples(r) == 1 && pg_bool(r, 0, 0);
     PQclear(r);
-    return banned ? STORE_BANNED : STORE_OK;
+    return STORE_OK;
 }
 
 static store_status run_score(store_db *db, pg_conn *c, store_write *w)
@@ -285,7 +289,11 @@ static store_status run_score(store_db *db, pg_conn *c, store_write *w)
     store_score *sc = &w->u.score.score;
     store_token tok;
     int64_t rejections = 0, original = 0;
-    store_status st = token_locked(c, &sc->p, &tok, &rejections, sc, &original);
+    bool banned = false;
+    store_status st = lock_banned(c, sc->p.player_id, &banned);
+    if (st != STORE_OK)
+        return st;
+    st = token_locked(c, &sc->p, &tok, &rejections, sc, &original);
     if (st != STORE_OK)
         return st;
     if (tok.redeemed) {
@@ -300,9 +308,9 @@ static store_status run_score(store_db *db, pg_conn *c, store_write *w)
     }
     if (burned(db, rejections))
         return STORE_LIMIT;
-    st = check_banned(c, sc->p.player_id);
-    if (st != STORE_OK)
-        return st;
+    /* after the token's own refusals, as on SQLite */
+    if (banned)
+        return STORE_BANNED;
     /* a run identical to another player's earlier one: a timed one is
      * refused and kept as a rejection, an untimed one held for review */
     sc->duplicate_of = original;

@@ -24,10 +24,11 @@ static const char *const stmt_sql[PS_COUNT] = {
                          " ON CONFLICT (token_hash) DO NOTHING RETURNING id",
     [PS_PLAYER_BY_HASH] = "SELECT id, name, created_at, banned_at IS NOT NULL FROM players"
                           " WHERE token_hash = $1",
-    /* a ban committed after the request was authenticated still holds: the
-     * check is in the score's transaction, and FOR SHARE waits for a ban
-     * being committed (whose board recompute then sees this score) */
-    [PS_PLAYER_BANNED] = "SELECT banned_at IS NOT NULL FROM players WHERE id = $1 FOR SHARE",
+    /* a score's first lock: the player's row, then its ban read (a ban
+     * being committed is waited for; its board recompute then sees this
+     * score once it is committed) */
+    [PS_PLAYER_BANNED] = "SELECT banned_at IS NOT NULL FROM players WHERE id = $1"
+                         " FOR NO KEY UPDATE",
     [PS_PLAYER_NAMES] = "SELECT id, name FROM players WHERE id = ANY ($1::bigint[])",
     /* a player's token issues run one at a time on every node: the limits
      * below count what the others committed (NO KEY UPDATE does not block
