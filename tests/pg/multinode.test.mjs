@@ -209,6 +209,36 @@ test(`moderation on one node reaches the others within ${VISIBLE_MS} ms: a void 
   t.diagnostic(`cross-node moderation (ack to seen by polling): max ${Math.max(...delays).toFixed(1)} ms, n=${delays.length}`);
 });
 
+test('a player\'s scores on one node while an operator voids and restores theirs on another: no failure, every node\'s board ends as the database has it', { skip }, async () => {
+  const path = '/v1/leaderboards/schulte/6?limit=200';
+  for (const n of nodes) await board(n, path);
+  const p = await register(nodes[0], 'contested');
+  const submit = async (n) => {
+    const s = await seed(n, p.token, { game: 'schulte', level: 6 });
+    const r = await call(n, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 6, s.seed) } });
+    assert.equal(r.status, 200, r.text);
+    return r.json.score_id;
+  };
+  const first = await submit(nodes[0]);
+  const admin = (n, path, body) => call(n, 'POST', path, { token: ADMIN_TOKEN, body });
+  const operator = (async () => {
+    for (let i = 0; i < 8; i++) { // bounded: 8 actions, void and restore in turn
+      const r = await admin(nodes[1], `/v1/admin/scores/${first}/${i % 2 ? 'restore' : 'void'}`, { reason: 'check' });
+      assert.equal(r.status, 200, r.text);
+    }
+  })();
+  const player = (async () => { for (let i = 0; i < 6; i++) await submit(nodes[i % 2 ? 2 : 0]); })();
+  await Promise.all([operator, player]);
+  const best = sql(`SELECT score_id FROM scores WHERE player_id = ${p.player_id} AND game = 'schulte' AND level = 6
+    AND status = 'ranked' AND voided_at IS NULL ORDER BY score DESC, seq LIMIT 1`);
+  assert.equal(sql(`SELECT s.score_id FROM level_bests b JOIN scores s ON s.seq = b.seq
+    WHERE b.player_id = ${p.player_id} AND b.game = 'schulte' AND b.level = 6`), best, 'level_bests holds the best valid score');
+  for (const n of nodes) {
+    await until(n, path, (b) => b.entries.filter((e) => e.player_id === p.player_id).map((e) => e.score_id).join() === best,
+      'the node\'s board as the database has it');
+  }
+});
+
 test('a node whose listener lost PostgreSQL resyncs its boards from the database', { skip }, async () => {
   const path = '/v1/leaderboards/schulte/3?limit=50';
   const p = await register(nodes[0], 'real');
