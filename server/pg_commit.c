@@ -18,9 +18,10 @@
  * A statement that fails aborts PostgreSQL's transaction: the batch is
  * rolled back and run again without that write (which fails alone), or
  * again whole after a deadlock between nodes' batches (at most
- * PG_ATTEMPTS times). Writes run in (player, token) order, the same on
- * every node, so two nodes' batches touching the same players wait for
- * each other rather than deadlock.
+ * PG_ATTEMPTS times). Writes run in player order, the same on every node,
+ * and each locks its player's row before any other row of theirs, so two
+ * nodes' batches touching the same players wait for each other rather
+ * than deadlock.
  *
  * Ownership: nothing outlives a call but what the writes' outputs hold
  * (an existing score's strings, the caller's to clear).
@@ -255,7 +256,15 @@ static store_status run_rejection(store_db *db, pg_conn *c, store_write *w)
     store_rejection *r = &w->u.rejection.rejection;
     store_token tok;
     int64_t earlier = 0;
-    store_status st = token_locked(c, &r->p, &tok, &earlier, NULL, NULL);
+    /* the player's row first, as every write of theirs (the lock order) */
+    pg_args a = { 0 };
+    pa_int(&a, r->p.player_id);
+    store_status st = STORE_ERROR;
+    PGresult *res = pg_run(c, PS_PLAYER_LOCK, &a, "player_lock", &st);
+    if (!res)
+        return st;
+    PQclear(res);
+    st = token_locked(c, &r->p, &tok, &earlier, NULL, NULL);
     if (st != STORE_OK)
         return st;
     if (tok.redeemed)
@@ -268,9 +277,7 @@ static store_status run_rejection(store_db *db, pg_conn *c, store_write *w)
 /* Locks the player's row and reads whether the player is banned. A ban
  * committed after the request was authenticated still holds: the check is
  * in the transaction, and a ban being committed on another node is waited
- * for. The player before the token, as the batch's lock order has it, so
- * two nodes' scores and tokens of one player wait for each other rather
- * than deadlock. */
+ * for. The player before the token, as the batch's lock order has it. */
 static store_status lock_banned(pg_conn *c, int64_t player_id, bool *banned)
 {
     pg_args a = { 0 };
@@ -471,20 +478,16 @@ static store_status notify_scores(store_db *db, pg_conn *c, store_write **batch,
     return notify_flush(c, payload, &used);
 }
 
-/* The player a write locks rows of, and the token's nonce (NULL for a
- * registration): the key of the batch's lock order. */
-static int64_t lock_player(const store_write *w, const uint8_t **nonce)
+/* The player whose row a write locks first (0 for a registration): the
+ * key of the batch's lock order. */
+static int64_t lock_player(const store_write *w)
 {
-    *nonce = NULL;
     switch (w->kind) {
     case STORE_WRITE_TOKEN:
-        *nonce = w->u.token.token.p.nonce;
         return w->u.token.token.p.player_id;
     case STORE_WRITE_SCORE:
-        *nonce = w->u.score.score.p.nonce;
         return w->u.score.score.p.player_id;
     case STORE_WRITE_REJECTION:
-        *nonce = w->u.rejection.rejection.p.nonce;
         return w->u.rejection.rejection.p.player_id;
     case STORE_WRITE_ADMIN: /* a score action's player: admin_players() */
         return w->u.admin.player_id;
@@ -519,17 +522,17 @@ static void admin_players(pg_conn *c, store_write **batch, int n)
 /* A write's place in the batch's lock order. */
 typedef struct lock_key {
     int64_t player;
-    const uint8_t *nonce;
     int index;
 } lock_key;
 
+/* By player; one player's writes in the queue's order, which is the order
+ * store.c applies their board changes in. */
 static int by_lock_key(const void *a, const void *b)
 {
     const lock_key *x = a, *y = b;
     if (x->player != y->player)
         return x->player < y->player ? -1 : 1;
-    int c = x->nonce && y->nonce ? memcmp(x->nonce, y->nonce, PLAY_NONCE_BYTES) : 0;
-    return c ? c : (x->index > y->index) - (x->index < y->index); /* the queue's order otherwise */
+    return (x->index > y->index) - (x->index < y->index);
 }
 
 /* One try of the batch, skipping the writes marked in skip. Returns the
@@ -601,12 +604,14 @@ void pg_commit(store_db *db, store_write **batch, int n)
         free(keys);
         return;
     }
-    /* Every node's batches take their row locks in one order (player, then
-     * token), so two batches touching the same players wait for each other
-     * instead of deadlocking. Within a batch the seq order follows it. */
+    /* Every node's batches take their row locks in one order: by player,
+     * each write locking its player's row before anything else of theirs
+     * (a token, a score), so two batches touching the same players wait
+     * for each other instead of deadlocking. Within a batch the seq order
+     * follows it. */
     admin_players(c, batch, n);
     for (int i = 0; i < n; i++) {
-        keys[i].player = lock_player(batch[i], &keys[i].nonce);
+        keys[i].player = lock_player(batch[i]);
         keys[i].index = i;
     }
     qsort(keys, (size_t)n, sizeof *keys, by_lock_key);
