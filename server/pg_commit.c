@@ -8,7 +8,8 @@
  * token's row is locked (FOR UPDATE) before it is checked and redeemed, so
  * a second node redeeming it waits for the first commit and then reads it
  * redeemed (and scores_nonce, unique, refuses a second score whatever
- * happens); a player's row is locked before their token limits are
+ * happens); a player's row is locked before a score of theirs is checked
+ * (the ban), before an operator's action on them, and before their token limits are
  * counted, so two nodes issuing to one player count each other's tokens;
  * rejection counts and quotas are updated in place under the token's lock.
  *
@@ -17,9 +18,10 @@
  * A statement that fails aborts PostgreSQL's transaction: the batch is
  * rolled back and run again without that write (which fails alone), or
  * again whole after a deadlock between nodes' batches (at most
- * PG_ATTEMPTS times). Writes run in (player, token) order, the same on
- * every node, so two nodes' batches touching the same players wait for
- * each other rather than deadlock.
+ * PG_ATTEMPTS times). Writes run in player order, the same on every node,
+ * and each locks its player's row before any other row of theirs, so two
+ * nodes' batches touching the same players wait for each other rather
+ * than deadlock.
  *
  * Ownership: nothing outlives a call but what the writes' outputs hold
  * (an existing score's strings, the caller's to clear).
@@ -254,7 +256,15 @@ static store_status run_rejection(store_db *db, pg_conn *c, store_write *w)
     store_rejection *r = &w->u.rejection.rejection;
     store_token tok;
     int64_t earlier = 0;
-    store_status st = token_locked(c, &r->p, &tok, &earlier, NULL, NULL);
+    /* the player's row first, as every write of theirs (the lock order) */
+    pg_args a = { 0 };
+    pa_int(&a, r->p.player_id);
+    store_status st = STORE_ERROR;
+    PGresult *res = pg_run(c, PS_PLAYER_LOCK, &a, "player_lock", &st);
+    if (!res)
+        return st;
+    PQclear(res);
+    st = token_locked(c, &r->p, &tok, &earlier, NULL, NULL);
     if (st != STORE_OK)
         return st;
     if (tok.redeemed)
@@ -264,12 +274,33 @@ static store_status run_rejection(store_db *db, pg_conn *c, store_write *w)
 
 /* ---- scores ---- */
 
+/* Locks the player's row and reads whether the player is banned. A ban
+ * committed after the request was authenticated still holds: the check is
+ * in the transaction, and a ban being committed on another node is waited
+ * for. The player before the token, as the batch's lock order has it. */
+static store_status lock_banned(pg_conn *c, int64_t player_id, bool *banned)
+{
+    pg_args a = { 0 };
+    pa_int(&a, player_id);
+    store_status st = STORE_ERROR;
+    PGresult *r = pg_run(c, PS_PLAYER_BANNED, &a, "player_banned", &st);
+    if (!r)
+        return st;
+    *banned = PQntuples(r) == 1 && pg_bool(r, 0, 0);
+    PQclear(r);
+    return STORE_OK;
+}
+
 static store_status run_score(store_db *db, pg_conn *c, store_write *w)
 {
     store_score *sc = &w->u.score.score;
     store_token tok;
     int64_t rejections = 0, original = 0;
-    store_status st = token_locked(c, &sc->p, &tok, &rejections, sc, &original);
+    bool banned = false;
+    store_status st = lock_banned(c, sc->p.player_id, &banned);
+    if (st != STORE_OK)
+        return st;
+    st = token_locked(c, &sc->p, &tok, &rejections, sc, &original);
     if (st != STORE_OK)
         return st;
     if (tok.redeemed) {
@@ -284,6 +315,9 @@ static store_status run_score(store_db *db, pg_conn *c, store_write *w)
     }
     if (burned(db, rejections))
         return STORE_LIMIT;
+    /* after the token's own refusals, as on SQLite */
+    if (banned)
+        return STORE_BANNED;
     /* a run identical to another player's earlier one: a timed one is
      * refused and kept as a rejection, an untimed one held for review */
     sc->duplicate_of = original;
@@ -295,6 +329,11 @@ static store_status run_score(store_db *db, pg_conn *c, store_write *w)
         st = record_rejection(db, c, &rej, rejections);
         return st == STORE_OK ? STORE_DUPLICATE : st;
     }
+    /* at review_hold_threshold: off the boards until approved */
+    if (sc->duplicate_of)
+        sc->suspicion += sc->duplicate_weight;
+    if (sc->review_threshold > 0 && sc->suspicion >= sc->review_threshold)
+        sc->status = SCORE_HELD;
     pg_args a = { 0 };
     pa_text(&a, sc->score_id);
     pa_bytes(&a, sc->p.nonce, PLAY_NONCE_BYTES);
@@ -321,6 +360,7 @@ static store_status run_score(store_db *db, pg_conn *c, store_write *w)
     /* a daily score's board is read from the scores table itself; a level
      * score may become the player's best on its level board */
     pa_bool(&a, !play_is_daily(&sc->p) && sc->status == SCORE_RANKED);
+    pa_int(&a, sc->suspicion);
     PGresult *r = pg_run(c, PS_SCORE_REDEEM, &a, "score_redeem", &st);
     if (!r)
         return st;
@@ -346,9 +386,8 @@ static store_status run_write(store_db *db, pg_conn *c, store_write *w)
         return run_token(c, w);
     case STORE_WRITE_REJECTION:
         return run_rejection(db, c, w);
-    case STORE_WRITE_ADMIN: /* moderation: not on this backend yet */
-        store_log_error("admin_write", "moderation is not implemented on the PostgreSQL backend");
-        return STORE_ERROR;
+    case STORE_WRITE_ADMIN:
+        return pg_run_admin(c, w);
     }
     return STORE_ERROR;
 }
@@ -360,82 +399,140 @@ static void forget_outputs(store_write *w)
         store_score_clear(&w->u.score.existing);
         w->u.score.score.seq = 0;
     }
+    if (w->kind == STORE_WRITE_ADMIN)
+        store_admin_clear(w);
 }
 
 /* ---- the batch ---- */
 
+/* The NOTIFY lines of one committed write, into out: a ranked score's
+ * entry, or each board change of an operator's action (and a rename).
+ * Their count; a line that does not fit is left out (0 bytes). */
+static int write_lines(const store_db *db, const store_write *w, char lines[][256], int max)
+{
+    if (w->status != STORE_OK)
+        return 0;
+    if (w->kind == STORE_WRITE_SCORE)
+        return w->u.score.score.status == SCORE_RANKED &&
+               pg_notify_line(db, &w->u.score.score, lines[0], sizeof lines[0]) > 0;
+    if (w->kind != STORE_WRITE_ADMIN)
+        return 0;
+    int k = 0;
+    for (int i = 0; i < w->u.admin.n_changes && k < max; i++)
+        k += pg_notify_change(db, &w->u.admin.changes[i], lines[k], sizeof lines[k]) > 0;
+    if (w->u.admin.action == ADMIN_RENAME && k < max)
+        k += pg_notify_rename(db, w->u.admin.player_id, lines[k], sizeof lines[k]) > 0;
+    return k;
+}
+
+/* Sends the payload gathered so far as one NOTIFY. */
+static store_status notify_flush(pg_conn *c, char *payload, size_t *used)
+{
+    if (*used == 0)
+        return STORE_OK;
+    payload[*used] = '\0';
+    *used = 0;
+    pg_args a = { 0 };
+    pa_text(&a, payload);
+    store_status st = STORE_ERROR;
+    PGresult *r = pg_run(c, PS_NOTIFY, &a, "notify", &st);
+    if (!r)
+        return st;
+    PQclear(r);
+    return STORE_OK;
+}
+
 /* One NOTIFY per up to ~7.5 kB of payload lines (PostgreSQL's limit is
- * 8000 bytes): every ranked score the batch committed, for the other
- * nodes' boards. Sent inside the transaction: delivered at its commit. */
+ * 8000 bytes): every ranked score the batch committed and every board an
+ * operator's action changed, in the order they ran, for the other nodes'
+ * boards. Sent inside the transaction: delivered at its commit. */
 static store_status notify_scores(store_db *db, pg_conn *c, store_write **batch, int n,
-                                  const bool *skip)
+                                  const int *order, const bool *skip)
 {
     char payload[7600];
     const size_t cap = sizeof payload - 1; /* and a NUL */
     size_t used = 0;
-    for (int i = 0; i <= n; i++) {
-        char line[256];
-        size_t len = 0;
-        if (i < n && !skip[i] && batch[i]->kind == STORE_WRITE_SCORE &&
-            batch[i]->status == STORE_OK && batch[i]->u.score.score.status == SCORE_RANKED)
-            len = pg_notify_line(db, &batch[i]->u.score.score, line, sizeof line);
-        if (used > 0 && (i == n || used + len + 1 > cap)) {
-            payload[used < cap ? used : cap] = '\0';
-            pg_args a = { 0 };
-            pa_text(&a, payload);
-            store_status st = STORE_ERROR;
-            PGresult *r = pg_run(c, PS_NOTIFY, &a, "notify", &st);
-            if (!r)
-                return st;
-            PQclear(r);
-            used = 0;
-        }
-        if (len) {
+    enum { LINES = 16 };
+    char lines[LINES][256];
+    for (int o = 0; o < n; o++) {
+        const store_write *w = batch[order[o]];
+        if (skip[order[o]])
+            continue;
+        int k = write_lines(db, w, lines, LINES);
+        /* an action on more boards than that: the other nodes resync */
+        if (w->kind == STORE_WRITE_ADMIN && w->status == STORE_OK && w->u.admin.n_changes >= LINES)
+            k = pg_notify_resync(db, lines[0], sizeof lines[0]) > 0;
+        for (int j = 0; j < k; j++) {
+            size_t len = strlen(lines[j]);
+            if (used > 0 && used + len + 1 > cap) {
+                store_status st = notify_flush(c, payload, &used);
+                if (st != STORE_OK)
+                    return st;
+            }
             if (used)
                 payload[used++] = '\n';
-            memcpy(payload + used, line, len);
+            memcpy(payload + used, lines[j], len);
             used += len;
         }
     }
-    return STORE_OK;
+    return notify_flush(c, payload, &used);
 }
 
-/* The player a write locks rows of, and the token's nonce (NULL for a
- * registration): the key of the batch's lock order. */
-static int64_t lock_player(const store_write *w, const uint8_t **nonce)
+/* The player whose row a write locks first (0 for a registration): the
+ * key of the batch's lock order. */
+static int64_t lock_player(const store_write *w)
 {
-    *nonce = NULL;
     switch (w->kind) {
     case STORE_WRITE_TOKEN:
-        *nonce = w->u.token.token.p.nonce;
         return w->u.token.token.p.player_id;
     case STORE_WRITE_SCORE:
-        *nonce = w->u.score.score.p.nonce;
         return w->u.score.score.p.player_id;
     case STORE_WRITE_REJECTION:
-        *nonce = w->u.rejection.rejection.p.nonce;
         return w->u.rejection.rejection.p.player_id;
+    case STORE_WRITE_ADMIN: /* a score action's player: admin_players() */
+        return w->u.admin.player_id;
     case STORE_WRITE_PLAYER:
-    case STORE_WRITE_ADMIN:
         break;
     }
     return 0;
 }
 
+/* The player of each score an operator acts on, read before the batch
+ * (a token's player never changes), so the action takes its place in the
+ * lock order; 0 when there is no such score (the action then finds none). */
+static void admin_players(pg_conn *c, store_write **batch, int n)
+{
+    for (int i = 0; i < n; i++) {
+        store_write *w = batch[i];
+        if (w->kind != STORE_WRITE_ADMIN || (w->u.admin.action != ADMIN_VOID &&
+                                             w->u.admin.action != ADMIN_RESTORE &&
+                                             w->u.admin.action != ADMIN_APPROVE))
+            continue;
+        w->u.admin.player_id = 0;
+        pg_args a = { 0 };
+        pa_bytes(&a, w->u.admin.nonce, PLAY_NONCE_BYTES);
+        PGresult *r = pg_query(c, "SELECT player_id FROM seed_tokens WHERE nonce = $1", &a,
+                               "admin_player_of", NULL);
+        if (r && PQntuples(r) == 1)
+            w->u.admin.player_id = pg_int(r, 0, 0);
+        PQclear(r);
+    }
+}
+
 /* A write's place in the batch's lock order. */
 typedef struct lock_key {
     int64_t player;
-    const uint8_t *nonce;
     int index;
 } lock_key;
 
+/* By player; one player's writes in the queue's order, which is the order
+ * store.c applies their board changes in. */
 static int by_lock_key(const void *a, const void *b)
 {
     const lock_key *x = a, *y = b;
     if (x->player != y->player)
         return x->player < y->player ? -1 : 1;
-    int c = x->nonce && y->nonce ? memcmp(x->nonce, y->nonce, PLAY_NONCE_BYTES) : 0;
-    return c ? c : (x->index > y->index) - (x->index < y->index); /* the queue's order otherwise */
+    return (x->index > y->index) - (x->index < y->index);
 }
 
 /* One try of the batch, skipping the writes marked in skip. Returns the
@@ -474,7 +571,7 @@ static int attempt(store_db *db, pg_conn *c, store_write **batch, int n, const i
             return i;
         }
     }
-    st = notify_scores(db, c, batch, n, skip);
+    st = notify_scores(db, c, batch, n, order, skip);
     if (st == STORE_OK)
         st = pg_exec(c, "COMMIT", "commit");
     if (st == STORE_OK)
@@ -507,11 +604,14 @@ void pg_commit(store_db *db, store_write **batch, int n)
         free(keys);
         return;
     }
-    /* Every node's batches take their row locks in one order (player, then
-     * token), so two batches touching the same players wait for each other
-     * instead of deadlocking. Within a batch the seq order follows it. */
+    /* Every node's batches take their row locks in one order: by player,
+     * each write locking its player's row before anything else of theirs
+     * (a token, a score), so two batches touching the same players wait
+     * for each other instead of deadlocking. Within a batch the seq order
+     * follows it. */
+    admin_players(c, batch, n);
     for (int i = 0; i < n; i++) {
-        keys[i].player = lock_player(batch[i], &keys[i].nonce);
+        keys[i].player = lock_player(batch[i]);
         keys[i].index = i;
     }
     qsort(keys, (size_t)n, sizeof *keys, by_lock_key);

@@ -22,7 +22,13 @@ static const char *const stmt_sql[PS_COUNT] = {
      * (which would abort the batch's transaction) */
     [PS_PLAYER_INSERT] = "INSERT INTO players (name, token_hash, created_at) VALUES ($1, $2, $3)"
                          " ON CONFLICT (token_hash) DO NOTHING RETURNING id",
-    [PS_PLAYER_BY_HASH] = "SELECT id, name, created_at FROM players WHERE token_hash = $1",
+    [PS_PLAYER_BY_HASH] = "SELECT id, name, created_at, banned_at IS NOT NULL FROM players"
+                          " WHERE token_hash = $1",
+    /* a score's first lock: the player's row, then its ban read (a ban
+     * being committed is waited for; its board recompute then sees this
+     * score once it is committed) */
+    [PS_PLAYER_BANNED] = "SELECT banned_at IS NOT NULL FROM players WHERE id = $1"
+                         " FOR NO KEY UPDATE",
     [PS_PLAYER_NAMES] = "SELECT id, name FROM players WHERE id = ANY ($1::bigint[])",
     /* a player's token issues run one at a time on every node: the limits
      * below count what the others committed (NO KEY UPDATE does not block
@@ -59,14 +65,15 @@ static const char *const stmt_sql[PS_COUNT] = {
     /* the score and its token's redeem in one round trip; scores_nonce
      * (unique) makes a second score for one token impossible */
     /* the score, its token's redeem and the player's level best in one
-     * round trip ($20: the score goes to a level board); scores_nonce
+     * round trip ($20: the score goes to a level board; $21: its
+     * suspicion); scores_nonce
      * (unique) makes a second score for one token impossible. The best is
      * replaced only by a strictly higher score. */
     [PS_SCORE_REDEEM] = "WITH s AS (INSERT INTO scores (score_id, nonce, player_id, game, level,"
                         " seed, version, daily_date, score, completed, received_at, moves_hash,"
-                        " receipt, moves_json, result_json, status, signals, duplicate_of)"
+                        " receipt, moves_json, result_json, status, signals, duplicate_of, suspicion)"
                         " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
-                        " $15, $16, $17, $18) RETURNING seq),"
+                        " $15, $16, $17, $18, $21) RETURNING seq),"
                         " u AS (UPDATE seed_tokens SET redeemed = true, outcome = $19,"
                         " score_seq = (SELECT seq FROM s) WHERE nonce = $2 AND NOT redeemed"
                         " RETURNING score_seq),"
@@ -80,7 +87,8 @@ static const char *const stmt_sql[PS_COUNT] = {
     [PS_SCORE_BY_NONCE] = "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
                           " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
                           " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json,"
-                          " s.status, s.signals, COALESCE(s.duplicate_of, 0), t.outcome"
+                          " s.status, s.signals, COALESCE(s.duplicate_of, 0), t.outcome,"
+                          " s.suspicion, COALESCE(s.voided_at, 0), s.void_reason"
                           " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq"
                           " JOIN players p ON p.id = s.player_id WHERE t.nonce = $1",
     [PS_REJECTION_INSERT] = "INSERT INTO rejections (nonce, player_id, game, level, seed, version,"
@@ -95,7 +103,19 @@ static const char *const stmt_sql[PS_COUNT] = {
     [PS_LOAD_LEVEL] = "SELECT score, seq, player_id, received_at, nonce FROM level_bests"
                       " WHERE game = $1 AND level = $2",
     [PS_LOAD_DAILY] = "SELECT score, seq, player_id, received_at, nonce FROM scores"
-                      " WHERE daily_date = $1 AND daily_date <> '' AND status = 'ranked'",
+                      " WHERE daily_date = $1 AND daily_date <> '' AND status = 'ranked'"
+                      " AND voided_at IS NULL"
+                      " AND player_id NOT IN (SELECT id FROM players WHERE banned_at IS NOT NULL)",
+    /* re-verification: the columns of PS_SCORE_BY_NONCE without the joins
+     * (no name, no outcome), by seq: $1 after seq, $2 game or NULL, $3 since */
+    [PS_SCORES_PAGE] = "SELECT score_id, nonce, player_id, '', game, level, seed, version,"
+                       " daily_date, score, completed, received_at, seq, moves_hash, receipt,"
+                       " moves_json, result_json, status, signals, COALESCE(duplicate_of, 0), NULL,"
+                       " suspicion, COALESCE(voided_at, 0), void_reason"
+                       " FROM scores WHERE seq > $1 AND ($2::text IS NULL OR game = $2)"
+                       " AND received_at >= $3 ORDER BY seq LIMIT $4",
+    [PS_SCORES_COUNT] = "SELECT COUNT(*) FROM scores WHERE ($1::text IS NULL OR game = $1)"
+                        " AND received_at >= $2",
     [PS_NOTIFY] = "SELECT pg_notify('" PG_CHANNEL "', $1)",
 };
 
@@ -268,6 +288,29 @@ PGresult *pg_run(pg_conn *c, int id, const pg_args *a, const char *where, store_
     }
 }
 
+PGresult *pg_query(pg_conn *c, const char *sql, const pg_args *a, const char *where,
+                   store_status *st)
+{
+    static const pg_args none = { 0 };
+    if (!a)
+        a = &none;
+    c->retry = false;
+    if (!c->pg) {
+        if (st)
+            *st = STORE_BUSY;
+        return NULL;
+    }
+    PGresult *r = PQexecParams(c->pg, sql, a->n, NULL, a->values, a->lengths, a->formats, 0);
+    ExecStatusType rs = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    if (rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK)
+        return r;
+    store_status s = failure(c, r, where);
+    PQclear(r);
+    if (st)
+        *st = s;
+    return NULL;
+}
+
 store_status pg_exec(pg_conn *c, const char *sql, const char *where)
 {
     if (!c->pg)
@@ -391,7 +434,7 @@ static char *dup_col(const PGresult *r, int row, int col)
     return strdup(v ? v : "");
 }
 
-static store_status read_score(const PGresult *r, int row, store_score *o)
+store_status pg_read_score(const PGresult *r, int row, store_score *o)
 {
     memset(o, 0, sizeof *o);
     pg_text(o->score_id, sizeof o->score_id, r, row, 0);
@@ -413,6 +456,9 @@ static store_status read_score(const PGresult *r, int row, store_score *o)
     }
     o->status = strcmp(PQgetvalue(r, row, 17), "ranked") == 0 ? SCORE_RANKED : SCORE_HELD;
     o->duplicate_of = pg_int(r, row, 19);
+    o->suspicion = pg_int(r, row, 21);
+    o->voided_at = pg_int(r, row, 22);
+    pg_text(o->void_reason, sizeof o->void_reason, r, row, 23);
     const char *outcome = PQgetisnull(r, row, 20) ? NULL : PQgetvalue(r, row, 20);
     o->outcome = !outcome                             ? (o->completed ? RUN_COMPLETED : RUN_INCOMPLETE)
                  : strcmp(outcome, "forfeit") == 0   ? RUN_FORFEIT
@@ -437,7 +483,7 @@ store_status pg_score_by_nonce(pg_conn *c, const uint8_t nonce[PLAY_NONCE_BYTES]
     PGresult *r = pg_run(c, PS_SCORE_BY_NONCE, &a, where, &st);
     if (!r)
         return st;
-    st = PQntuples(r) == 1 ? read_score(r, 0, out) : STORE_NOT_FOUND;
+    st = PQntuples(r) == 1 ? pg_read_score(r, 0, out) : STORE_NOT_FOUND;
     PQclear(r);
     return st;
 }

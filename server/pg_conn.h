@@ -24,6 +24,7 @@
 enum pg_stmt_id {
     PS_PLAYER_INSERT,
     PS_PLAYER_BY_HASH,
+    PS_PLAYER_BANNED,
     PS_PLAYER_NAMES,
     PS_PLAYER_LOCK,
     PS_TOKEN_INSERT,
@@ -40,6 +41,8 @@ enum pg_stmt_id {
     PS_QUOTA_PRUNE,
     PS_LOAD_LEVEL,
     PS_LOAD_DAILY,
+    PS_SCORES_PAGE,
+    PS_SCORES_COUNT,
     PS_NOTIFY,
     PS_COUNT
 };
@@ -66,7 +69,7 @@ void pg_disconnect(pg_conn *c);
 bool pg_usable(pg_conn *c);
 
 /* Statement parameters, all sent as text but bytea (binary). */
-#define PG_ARGS_MAX 20
+#define PG_ARGS_MAX 24
 typedef struct pg_args {
     int n;
     const char *values[PG_ARGS_MAX];
@@ -89,6 +92,11 @@ void pa_date(pg_args *a, const play *p); /* "YYYY-MM-DD", "" for a level play */
  * STORE_BUSY for a lock timeout, a lost connection or a retryable
  * failure, else STORE_ERROR, logged here once under `where`). */
 PGresult *pg_run(pg_conn *c, int id, const pg_args *a, const char *where, store_status *st);
+/* Runs sql (not prepared: the operators' statements, run a few times per
+ * action, not per submission) with a's parameters; results as pg_run, but
+ * never reconnects (it runs inside a transaction). */
+PGresult *pg_query(pg_conn *c, const char *sql, const pg_args *a, const char *where,
+                   store_status *st);
 /* A plain command (BEGIN, COMMIT, ROLLBACK); STORE_OK or as pg_run. */
 store_status pg_exec(pg_conn *c, const char *sql, const char *where);
 
@@ -107,6 +115,9 @@ const char *pg_status_text(score_status s);
  * into *rejections when not NULL); false when it names a game this build
  * does not serve or a date that is not one. */
 bool pg_read_token(const PGresult *r, int row, store_token *t, int64_t *rejections);
+/* A row of PS_SCORE_BY_NONCE or PS_SCORES_PAGE into o (heap strings:
+ * store_score_clear). */
+store_status pg_read_score(const PGresult *r, int row, store_score *o);
 store_status pg_score_by_nonce(pg_conn *c, const uint8_t nonce[PLAY_NONCE_BYTES],
                                store_score *out, const char *where);
 

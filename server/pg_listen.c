@@ -4,7 +4,11 @@
  *
  * Every commit that ranks scores sends NOTIFY replayd_scores inside its
  * transaction (pg_commit.c), one line per score: the sending node's id,
- * the board and the entry. PostgreSQL delivers it at the commit, to every
+ * the board and the entry. An operator's action (void, restore, approve,
+ * ban, unban) sends one line per board it changed, with the player's
+ * entry on it as it now stands (or none), which replaces the player's
+ * entry on this node's board as one step (board_cache_set); a rename makes
+ * the name cache forget the player. PostgreSQL delivers it at the commit, to every
  * connection listening then; the listener offers each entry to the board
  * cache (an entry offered twice, or one the board's load already read,
  * changes nothing). Notifications sent while this node was not listening
@@ -41,8 +45,87 @@ size_t pg_notify_line(const store_db *db, const store_score *sc, char *out, size
     return n > 0 && (size_t)n < cap ? (size_t)n : 0;
 }
 
+size_t pg_notify_change(const store_db *db, const store_board_change *ch, char *out, size_t cap)
+{
+    char nonce[PLAY_ID_LEN + 1] = "-";
+    if (ch->has_entry) {
+        play p = { 0 };
+        memcpy(p.nonce, ch->nonce, PLAY_NONCE_BYTES);
+        play_score_id(&p, nonce);
+    }
+    int n;
+    if (ch->board.day >= 0)
+        n = snprintf(out, cap, "%s d %ld %" PRId64 " %d %" PRId64 " %" PRId64 " %" PRId64 " %s",
+                     db->node, (long)ch->board.day, ch->player_id, ch->has_entry ? 1 : 0,
+                     ch->score, ch->seq, ch->received_at, nonce);
+    else
+        n = snprintf(out, cap, "%s l %s %d %" PRId64 " %d %" PRId64 " %" PRId64 " %" PRId64 " %s",
+                     db->node, ch->board.g->name, ch->board.level, ch->player_id,
+                     ch->has_entry ? 1 : 0, ch->score, ch->seq, ch->received_at, nonce);
+    return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+}
+
+size_t pg_notify_rename(const store_db *db, int64_t player_id, char *out, size_t cap)
+{
+    int n = snprintf(out, cap, "%s n %" PRId64, db->node, player_id);
+    return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+}
+
+size_t pg_notify_resync(const store_db *db, char *out, size_t cap)
+{
+    int n = snprintf(out, cap, "%s r", db->node);
+    return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+}
+
+/* A line of an operator's action ('d', 'l': a player's entry on a board as
+ * it now stands; 'n': a player renamed; 'r': resync) handed to the watch;
+ * false when it does not parse. */
+static bool deliver_change(const store_db *db, char kind, const char *rest)
+{
+    const pg_listener *l = &db->listen;
+    if (kind == 'r') {
+        l->w.resync(l->w.ctx);
+        return true;
+    }
+    long long player;
+    if (kind == 'n') {
+        if (sscanf(rest, "%lld", &player) != 1)
+            return false;
+        l->w.renamed(l->w.ctx, player);
+        return true;
+    }
+    store_board b = { .day = -1 };
+    rank_entry e;
+    memset(&e, 0, sizeof e);
+    char game_name[40], nonce[PLAY_ID_LEN + 1];
+    long long day, score, seq, received;
+    int level, has;
+    if (kind == 'd') {
+        if (sscanf(rest, "%lld %lld %d %lld %lld %lld %32s", &day, &player, &has, &score, &seq,
+                   &received, nonce) != 7 || day < 0 || day > INT32_MAX)
+            return false;
+        b.day = (int32_t)day;
+    } else if (kind == 'l') {
+        if (sscanf(rest, "%39s %d %lld %d %lld %lld %lld %32s", game_name, &level, &player, &has,
+                   &score, &seq, &received, nonce) != 8 || !(b.g = game_find(game_name)))
+            return false;
+        b.level = level;
+    } else {
+        return false;
+    }
+    e.score = score;
+    e.seq = seq;
+    e.player_id = player;
+    e.received_at = received;
+    if (has && (strlen(nonce) != PLAY_ID_LEN || !play_nonce_from_id(nonce, e.nonce)))
+        return false;
+    l->w.set(l->w.ctx, &b, player, has ? &e : NULL);
+    return true;
+}
+
 /* One payload line back into a board and an entry; false when it is this
- * node's own or does not parse (a newer node's format: skipped). */
+ * node's own, an operator's action's (delivered here) or does not parse (a
+ * newer node's format: skipped). */
 static bool parse_line(const store_db *db, const char *line, store_board *b, rank_entry *e)
 {
     char node[17], kind, game_name[40], nonce[PLAY_ID_LEN + 1];
@@ -51,6 +134,10 @@ static bool parse_line(const store_db *db, const char *line, store_board *b, ran
     if (sscanf(line, "%16s %c%n", node, &kind, &used) != 2 || strcmp(node, db->node) == 0)
         return false;
     const char *rest = line + used;
+    if (kind == 'd' || kind == 'l' || kind == 'n' || kind == 'r') {
+        deliver_change(db, kind, rest);
+        return false;
+    }
     memset(e, 0, sizeof *e);
     *b = (store_board){ .day = -1 };
     if (kind == 'D') {

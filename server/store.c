@@ -76,6 +76,20 @@ static void remote_resync(void *ctx)
     board_cache_resync(s->boards);
 }
 
+/* Another node's operator action: the player's entry on a board in
+ * memory replaced as one step, as this node's own actions are. */
+static void remote_set(void *ctx, const store_board *b, int64_t player_id, const rank_entry *e)
+{
+    store *s = ctx;
+    board_cache_set(s->boards, b, player_id, e);
+}
+
+static void remote_renamed(void *ctx, int64_t player_id)
+{
+    store *s = ctx;
+    name_cache_forget(s->names, player_id);
+}
+
 static void entry_of(const store_score *sc, rank_entry *e)
 {
     memset(e, 0, sizeof *e);
@@ -172,7 +186,7 @@ store_status store_open(const store_config *cfg, store **out, char *err, size_t 
     if (!s->queue)
         goto fail;
     if (s->be->watch) {
-        store_watch w = { remote_offer, remote_resync, s };
+        store_watch w = { remote_offer, remote_resync, remote_set, remote_renamed, s };
         st = s->be->watch(s->db, &w, err, err_len);
         if (st != STORE_OK)
             goto fail;

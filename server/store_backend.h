@@ -32,10 +32,15 @@ typedef struct store_db store_db;
 /* What a backend shared by several processes (nodes) calls to keep this
  * process's boards current: offer() for each score another node committed
  * (from any one thread of the backend's), resync() when some may have been
- * missed (a dropped connection: every board then reloads on its next read). */
+ * missed (a dropped connection: every board then reloads on its next read),
+ * set() and renamed() for another node's operator actions. */
 typedef struct store_watch {
     void (*offer)(void *ctx, const store_board *b, const rank_entry *e);
     void (*resync)(void *ctx);
+    /* another node's operator action: the player's entry on b as it now
+     * stands (NULL: off it), and a renamed player */
+    void (*set)(void *ctx, const store_board *b, int64_t player_id, const rank_entry *e);
+    void (*renamed)(void *ctx, int64_t player_id);
     void *ctx;
 } store_watch;
 

@@ -16,7 +16,7 @@
 #include "schema.h"
 #include "store_pg.h"
 
-static pg_conn *reader_get(store_db *s)
+pg_conn *pg_reader_get(store_db *s)
 {
     pthread_mutex_lock(&s->pool_mu);
     for (;;) {
@@ -32,7 +32,7 @@ static pg_conn *reader_get(store_db *s)
     }
 }
 
-static void reader_put(store_db *s, pg_conn *c)
+void pg_reader_put(store_db *s, pg_conn *c)
 {
     pthread_mutex_lock(&s->pool_mu);
     s->reader_busy[c - s->readers] = false;
@@ -126,9 +126,9 @@ static store_status migrate(pg_conn *c, char *err, size_t err_len)
 
 static int pg_schema_version(store_db *s)
 {
-    pg_conn *c = reader_get(s);
+    pg_conn *c = pg_reader_get(s);
     int v = c->pg && PQstatus(c->pg) == CONNECTION_OK ? read_version(c) : -1;
-    reader_put(s, c);
+    pg_reader_put(s, c);
     return v;
 }
 
@@ -136,7 +136,7 @@ static int pg_schema_version(store_db *s)
 
 static store_status pg_load_board(store_db *s, const store_board *b, rank_board *into)
 {
-    pg_conn *c = reader_get(s);
+    pg_conn *c = pg_reader_get(s);
     bool daily = b->day >= 0;
     pg_args a = { 0 };
     if (daily) {
@@ -163,7 +163,7 @@ static store_status pg_load_board(store_db *s, const store_board *b, rank_board 
         }
         PQclear(r);
     }
-    reader_put(s, c);
+    pg_reader_put(s, c);
     return st;
 }
 
@@ -238,7 +238,7 @@ static store_status pg_watch(store_db *s, const store_watch *w, char *err, size_
 static store_status pg_player_by_token(store_db *s, const uint8_t token_hash[STORE_HASH_BYTES],
                                        store_player *out)
 {
-    pg_conn *c = reader_get(s);
+    pg_conn *c = pg_reader_get(s);
     pg_args a = { 0 };
     pa_bytes(&a, token_hash, STORE_HASH_BYTES);
     store_status st = STORE_ERROR;
@@ -250,11 +250,12 @@ static store_status pg_player_by_token(store_db *s, const uint8_t token_hash[STO
             out->id = pg_int(r, 0, 0);
             pg_text(out->name, sizeof out->name, r, 0, 1);
             out->created_at = pg_int(r, 0, 2);
+            out->banned = pg_bool(r, 0, 3);
             st = STORE_OK;
         }
         PQclear(r);
     }
-    reader_put(s, c);
+    pg_reader_put(s, c);
     return st;
 }
 
@@ -275,7 +276,7 @@ static store_status pg_player_names(store_db *s, int n, const int64_t *ids,
         at += (size_t)sprintf(list + at, i ? ",%lld" : "%lld", (long long)ids[i]);
     list[at++] = '}';
     list[at] = '\0';
-    pg_conn *c = reader_get(s);
+    pg_conn *c = pg_reader_get(s);
     pg_args a = { 0 };
     pa_text(&a, list);
     store_status st = STORE_ERROR;
@@ -290,7 +291,7 @@ static store_status pg_player_names(store_db *s, int n, const int64_t *ids,
         st = STORE_OK;
         PQclear(r);
     }
-    reader_put(s, c);
+    pg_reader_put(s, c);
     free(list);
     return st;
 }
@@ -298,7 +299,7 @@ static store_status pg_player_names(store_db *s, int n, const int64_t *ids,
 static store_status pg_token_stats(store_db *s, int64_t player_id, int64_t now,
                                    store_token_stats *out)
 {
-    pg_conn *c = reader_get(s);
+    pg_conn *c = pg_reader_get(s);
     pg_args a = { 0 };
     pa_int(&a, now);
     pa_int(&a, player_id);
@@ -314,7 +315,7 @@ static store_status pg_token_stats(store_db *s, int64_t player_id, int64_t now,
         st = STORE_OK;
         PQclear(r);
     }
-    reader_put(s, c);
+    pg_reader_put(s, c);
     return st;
 }
 
@@ -324,9 +325,9 @@ static store_status pg_score_get(store_db *s, const uint8_t nonce[PLAY_NONCE_BYT
     out->moves_json = NULL;
     out->result_json = NULL;
     out->signals_json = NULL;
-    pg_conn *c = reader_get(s);
+    pg_conn *c = pg_reader_get(s);
     store_status st = pg_score_by_nonce(c, nonce, out, "pg_score_get");
-    reader_put(s, c);
+    pg_reader_put(s, c);
     return st;
 }
 
@@ -341,6 +342,9 @@ const store_backend store_pg_backend = {
     .player_names = pg_player_names,
     .score_get = pg_score_get,
     .token_stats = pg_token_stats,
+    .scores_page = pg_scores_page,
+    .scores_count = pg_scores_count,
     .load_board = pg_load_board,
+    .admin_read = pg_admin_read,
     .watch = pg_watch,
 };

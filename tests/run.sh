@@ -159,7 +159,7 @@ if command -v node >/dev/null 2>&1; then
       pgfiles=("$here"/http/*.test.mjs)
     else
       pgfiles=()
-      for f in flow boards fairplay durability daily errors; do pgfiles+=("$here/http/$f.test.mjs"); done
+      for f in flow boards fairplay durability daily errors moderation review admin reverify; do pgfiles+=("$here/http/$f.test.mjs"); done
     fi
     REPLAYD_PG=$pgurl run_node_files http-pg "${TEST_JOBS:-2}" "${pgfiles[@]}"
     REPLAYD_PG=$pgurl run_node "pg/multinode" "$here"/pg/*.test.mjs

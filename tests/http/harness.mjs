@@ -1,6 +1,6 @@
 // harness: starts the real bin/replayd on a free loopback port with a fresh
 // data dir, and gives the tests small helpers to drive it over HTTP.
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,10 +29,21 @@ export function pgDatabase(name) {
   return `${PG}/${name}`;
 }
 
+function pgName(dir) {
+  return 't_' + createHash('sha256').update(dir).digest('hex').slice(0, 24);
+}
+
 function pgArgs(dir, args) {
   if (!PG || args.some((a) => String(a).startsWith('database='))) return [];
-  const name = 't_' + createHash('sha256').update(dir).digest('hex').slice(0, 24);
-  return ['--set', `database=${pgDatabase(name)}`];
+  return ['--set', `database=${pgDatabase(pgName(dir))}`];
+}
+
+// One SQL statement on the database of the server with that data dir, as
+// an operator (or an attacker with the database) would run it: sqlite3 on
+// its file, or psql on its PostgreSQL database. The spawnSync result.
+export function dbExec(dir, sql) {
+  if (PG) return spawnSync('psql', [`${PG}/${pgName(dir)}`, '-qAt', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' });
+  return spawnSync('sqlite3', [join(dir, 'replayd.db'), sql], { encoding: 'utf8' });
 }
 
 // host: the loopback address to listen on ("127.0.0.1", or "::1" for IPv6);

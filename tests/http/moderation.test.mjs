@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { startServer, call, register, seed, solve, solveSchulte, ADMIN_TOKEN } from './harness.mjs';
+import { startServer, call, register, seed, solve, solveSchulte, ADMIN_TOKEN, dbExec } from './harness.mjs';
 
 let srv;
 // No waiting for runs to take their claimed time: the slack covers it.
@@ -235,7 +235,7 @@ test('rename, the player view (404 for nobody, counts), rejections paged and fil
   assert.equal((await call(srv, 'GET', '/v1/admin/log')).status, 401, 'the log is behind the admin token');
   // append-only: the database itself refuses to change or drop a row
   for (const sql of ["UPDATE admin_log SET reason = 'edited'", 'DELETE FROM admin_log']) {
-    const r = spawnSync('sqlite3', [join(srv.dir, 'replayd.db'), sql], { encoding: 'utf8' });
+    const r = dbExec(srv.dir, sql);
     assert.notEqual(r.status, 0, sql);
     assert.match(r.stderr, /admin_log is append-only/);
   }

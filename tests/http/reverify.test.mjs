@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, call, register, seed, solve, awaitRun, sleep } from './harness.mjs';
+import { startServer, call, register, seed, solve, awaitRun, sleep, dbExec, PG } from './harness.mjs';
 
 const ADMIN = 'reverify-admin-token-0123456789abcdef';
 
@@ -65,7 +65,7 @@ test('reverify over HTTP: 0 divergences, then a planted one is named', async () 
     await srv.stop();
 
     // an operator (or an attacker with the database) changes a score by hand
-    execFileSync('sqlite3', [join(dir, 'replayd.db'), `UPDATE scores SET score = score + 7 WHERE score_id = '${ids[1]}'`]);
+    assert.equal(dbExec(dir, `UPDATE scores SET score = score + 7 WHERE score_id = '${ids[1]}'`).status, 0);
     srv = await startServer({ dataDir: dir, admin: ADMIN });
     assert.equal((await call(srv, 'POST', '/v1/admin/reverify', { token: ADMIN, body: { game: 'pipes', jobs: 2 } })).status, 202);
     done = await finished(srv);
@@ -88,11 +88,18 @@ test('reverify over HTTP: 0 divergences, then a planted one is named', async () 
     // A long run: 30,000 copies of one stored row (copies replay like the
     // original, so none diverges but the altered one's). One run at a time,
     // and a shutdown cancels the run and waits for its thread.
-    execFileSync('sqlite3', [join(dir, 'replayd.db'), `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
-      INSERT INTO scores (score_id, nonce, player_id, game, level, seed, version, daily_date, score, completed,
-        received_at, moves_hash, receipt, moves_json, result_json, status, signals)
-      SELECT score_id, nonce, player_id, game, level, seed, version, daily_date, score, completed, received_at,
-        moves_hash, receipt, moves_json, result_json, status, signals FROM scores, n WHERE score_id = '${ids[2]}'`]);
+    // (PostgreSQL: each copy a nonce of its own, scores_nonce is unique)
+    const cols = `player_id, game, level, seed, version, daily_date, score, completed,
+        received_at, moves_hash, receipt, moves_json, result_json, status, signals`;
+    const copy = PG
+      ? `INSERT INTO scores (score_id, nonce, ${cols}) SELECT score_id,
+          decode(md5(encode(nonce, 'hex') || i::text), 'hex'), ${cols}
+          FROM scores, generate_series(1, 30000) AS i WHERE score_id = '${ids[2]}'`
+      : `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
+      INSERT INTO scores (score_id, nonce, ${cols})
+      SELECT score_id, nonce, ${cols} FROM scores, n WHERE score_id = '${ids[2]}'`;
+    const copied = dbExec(dir, copy);
+    assert.equal(copied.status, 0, copied.stderr);
     srv = await startServer({ dataDir: dir, admin: ADMIN });
     const long = await call(srv, 'POST', '/v1/admin/reverify', { token: ADMIN, body: { jobs: 1 } });
     assert.equal(long.status, 202);

@@ -10,11 +10,11 @@
 // boards agree.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, call, register, seed, solve, PG, pgDatabase, sleep } from '../http/harness.mjs';
+import { startServer, call, register, seed, solve, PG, pgDatabase, sleep, ADMIN_TOKEN, BIN } from '../http/harness.mjs';
 
 const skip = PG ? false : 'needs REPLAYD_PG (tests/run.sh starts PostgreSQL)';
 const VISIBLE_MS = 1000; // the bound docs/STORAGE.md states
@@ -27,7 +27,8 @@ const dirs = [];
 const nodes = [];
 
 function startNode(i) {
-  return startServer({ dataDir: dirs[i], args: ['--set', `database=${url}`, ...ARGS] });
+  mkdirSync(dirs[i], { recursive: true }); // the admin token's file goes there first
+  return startServer({ dataDir: dirs[i], admin: ADMIN_TOKEN, args: ['--set', `database=${url}`, ...ARGS] });
 }
 
 function sql(query) {
@@ -154,6 +155,90 @@ test(`a score committed on one node is on the others' boards within ${VISIBLE_MS
   t.diagnostic(`cross-node visibility (ack to seen by polling): p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, n=${delays.length}`);
 });
 
+// Polls until cond(board) holds on node n, bounded by VISIBLE_MS; the delay.
+async function until(n, path, cond, what) {
+  const from = performance.now();
+  let ok = false;
+  for (let k = 0; k < 2000 && !ok; k++) { // bounded: 2000 polls
+    ok = cond(await board(n, path));
+    if (!ok) await sleep(1);
+    if (performance.now() - from > VISIBLE_MS) break;
+  }
+  const delay = performance.now() - from;
+  assert.ok(ok, `${what} within ${VISIBLE_MS} ms (${delay.toFixed(0)} ms)`);
+  return delay;
+}
+
+test(`moderation on one node reaches the others within ${VISIBLE_MS} ms: a void leaves every board, a ban refuses the player on every node`, { skip }, async (t) => {
+  const path = '/v1/leaderboards/schulte/5?limit=200';
+  for (const n of nodes) await board(n, path); // in every node's memory
+  const p = await register(nodes[0], 'moderated');
+  const ids = [];
+  for (let i = 0; i < 2; i++) {
+    const s = await seed(nodes[i], p.token, { game: 'schulte', level: 5 });
+    const r = await call(nodes[i], 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 5, s.seed) } });
+    assert.equal(r.status, 200, r.text);
+    ids.push(r.json.score_id);
+  }
+  const entryOf = (b) => b.entries.find((e) => e.player_id === p.player_id);
+  for (const n of nodes) await until(n, path, (b) => entryOf(b) !== undefined, 'the score on the board');
+  const best = entryOf(await board(nodes[0], path)).score_id;
+  const next = ids.find((id) => id !== best);
+  const admin = (n, m, path, body) => call(n, m, path, { token: ADMIN_TOKEN, body });
+  const v = await admin(nodes[0], 'POST', `/v1/admin/scores/${best}/void`, { reason: 'cheat' });
+  assert.equal(v.status, 200, v.text);
+  const delays = [];
+  for (const n of nodes.slice(1)) {
+    delays.push(await until(n, path, (b) => entryOf(b)?.score_id === next &&
+      !b.entries.some((e) => e.score_id === best), 'the voided score off, the next best in its place'));
+  }
+  // a second void of it, on another node, is a conflict: the database said so
+  assert.equal((await admin(nodes[1], 'POST', `/v1/admin/scores/${best}/void`, { reason: 'again' })).status, 409);
+  const ban = await admin(nodes[1], 'POST', `/v1/admin/players/${p.player_id}/ban`, { reason: 'cheat' });
+  assert.equal(ban.status, 200, ban.text);
+  for (const n of [nodes[0], nodes[2]]) delays.push(await until(n, path, (b) => entryOf(b) === undefined, 'the banned player off'));
+  for (const n of nodes) {
+    const s = await call(n, 'POST', '/v1/seeds', { token: p.token, body: { game: 'schulte', level: 5 } });
+    assert.equal(s.status, 403, s.text);
+    assert.equal(s.json.error.code, 'banned');
+  }
+  const log = await admin(nodes[2], 'GET', '/v1/admin/log');
+  assert.equal(log.status, 200, log.text);
+  const actions = log.json.items.map((l) => `${l.action} ${l.target}`);
+  assert.ok(actions.includes(`void ${best}`) && actions.includes(`ban player:${p.player_id}`), actions.join());
+  t.diagnostic(`cross-node moderation (ack to seen by polling): max ${Math.max(...delays).toFixed(1)} ms, n=${delays.length}`);
+});
+
+test('a player\'s scores on one node while an operator voids and restores theirs on another: no failure, every node\'s board ends as the database has it', { skip }, async () => {
+  const path = '/v1/leaderboards/schulte/6?limit=200';
+  for (const n of nodes) await board(n, path);
+  const p = await register(nodes[0], 'contested');
+  const submit = async (n) => {
+    const s = await seed(n, p.token, { game: 'schulte', level: 6 });
+    const r = await call(n, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 6, s.seed) } });
+    assert.equal(r.status, 200, r.text);
+    return r.json.score_id;
+  };
+  const first = await submit(nodes[0]);
+  const admin = (n, path, body) => call(n, 'POST', path, { token: ADMIN_TOKEN, body });
+  const operator = (async () => {
+    for (let i = 0; i < 8; i++) { // bounded: 8 actions, void and restore in turn
+      const r = await admin(nodes[1], `/v1/admin/scores/${first}/${i % 2 ? 'restore' : 'void'}`, { reason: 'check' });
+      assert.equal(r.status, 200, r.text);
+    }
+  })();
+  const player = (async () => { for (let i = 0; i < 6; i++) await submit(nodes[i % 2 ? 2 : 0]); })();
+  await Promise.all([operator, player]);
+  const best = sql(`SELECT score_id FROM scores WHERE player_id = ${p.player_id} AND game = 'schulte' AND level = 6
+    AND status = 'ranked' AND voided_at IS NULL ORDER BY score DESC, seq LIMIT 1`);
+  assert.equal(sql(`SELECT s.score_id FROM level_bests b JOIN scores s ON s.seq = b.seq
+    WHERE b.player_id = ${p.player_id} AND b.game = 'schulte' AND b.level = 6`), best, 'level_bests holds the best valid score');
+  for (const n of nodes) {
+    await until(n, path, (b) => b.entries.filter((e) => e.player_id === p.player_id).map((e) => e.score_id).join() === best,
+      'the node\'s board as the database has it');
+  }
+});
+
 test('a node whose listener lost PostgreSQL resyncs its boards from the database', { skip }, async () => {
   const path = '/v1/leaderboards/schulte/3?limit=50';
   const p = await register(nodes[0], 'real');
@@ -272,4 +357,18 @@ test('kill -9 of one node under load: nothing acknowledged lost, the others serv
   }
   const total = Number(sql("SELECT COUNT(DISTINCT player_id) FROM level_bests WHERE game = 'schulte' AND level = 1"));
   assert.equal((await board(nodes[2], '/v1/leaderboards/schulte/1?limit=1')).total, total, 'the board is the database\'s');
+});
+
+test('replayd reverify on the shared database (--set database=...): every score checked, only the rows planted by hand diverge', { skip }, () => {
+  const stored = Number(sql('SELECT COUNT(*) FROM scores'));
+  const planted = Number(sql('SELECT COUNT(*) FROM scores WHERE score = 999999'));
+  assert.ok(stored > 100 && planted >= 1, `${stored} scores, ${planted} planted`);
+  const r = spawnSync(BIN, ['reverify', '--data', dirs[0], '--set', `database=${url}`, '--jobs', '2'], { encoding: 'utf8' });
+  assert.notEqual(r.status, 0, 'a divergence exits non-zero');
+  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const summary = lines.pop();
+  assert.equal(summary.checked, stored);
+  assert.equal(summary.receipts_checked, true);
+  assert.equal(summary.divergent, planted);
+  for (const d of lines) assert.equal(d.stored.score, 999999, JSON.stringify(d));
 });
