@@ -521,6 +521,7 @@ struct http_daemon {
 
 /* libmicrohttpd's own messages (a failed TLS handshake, a socket error)
  * as JSON log lines like every other line. */
+__attribute__((format(printf, 2, 0))) /* a printf format from libmicrohttpd */
 static void log_mhd(void *cls, const char *fmt, va_list ap)
 {
     (void)cls;
