@@ -77,6 +77,9 @@ test('reverify over HTTP: 0 divergences, then a planted one is named', async () 
     assert.equal(d.score_id, ids[1]);
     assert.deepEqual(d.differs, ['score', 'receipt'], 'off from its replay, and from its receipt');
     assert.equal(d.stored.score, d.replayed.score + 7);
+    // the log line comes through the server's stderr pipe, which may lag
+    // the HTTP answer that said the run was done: wait for it (bounded)
+    for (let i = 0; i < 50 && !/"event":"reverify_divergence"/.test(srv.stderr()); i++) await sleep(100);
     assert.match(srv.stderr(), /"event":"reverify_divergence"/);
     const later = await call(srv, 'POST', '/v1/admin/reverify', { token: ADMIN, body: { since: '2099-01-01' } });
     assert.equal(later.status, 202);
