@@ -18,4 +18,25 @@ extern const int schema_migration_count;
 extern const schema_migration schema_pg_migrations[];
 extern const int schema_pg_migration_count;
 
+#include <stddef.h>
+#include <stdio.h>
+
+/* The newest version of a migration table (0 when empty), or -1 (and err
+ * says which) unless its versions strictly increase: both backends check
+ * this before applying anything. `dir` prefixes the name in the message
+ * ("" or "pg/"). */
+static inline int schema_newest(const schema_migration *list, int count, const char *dir,
+                                char *err, size_t err_len)
+{
+    int latest = 0;
+    for (int i = 0; i < count; i++) {
+        if (list[i].version <= latest) {
+            snprintf(err, err_len, "migration %s%s out of order", dir, list[i].name);
+            return -1;
+        }
+        latest = list[i].version;
+    }
+    return latest;
+}
+
 #endif

@@ -60,14 +60,9 @@ static int read_version(pg_conn *c)
  * every node starting at once takes in turn, re-reading the version. */
 static store_status migrate(pg_conn *c, char *err, size_t err_len)
 {
-    int latest = 0;
-    for (int i = 0; i < schema_pg_migration_count; i++) {
-        if (schema_pg_migrations[i].version <= latest) {
-            snprintf(err, err_len, "migration pg/%s out of order", schema_pg_migrations[i].name);
-            return STORE_ERROR;
-        }
-        latest = schema_pg_migrations[i].version;
-    }
+    int latest = schema_newest(schema_pg_migrations, schema_pg_migration_count, "pg/", err, err_len);
+    if (latest < 0)
+        return STORE_ERROR;
     for (int i = 0; i < schema_pg_migration_count; i++) {
         const schema_migration *m = &schema_pg_migrations[i];
         const char *failed_at = NULL;

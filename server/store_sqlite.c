@@ -82,14 +82,9 @@ static int read_version(conn *c, int *version)
  * version, so two processes starting at once cannot apply one twice. */
 static store_status migrate(conn *c, char *err, size_t err_len)
 {
-    int latest = 0;
-    for (int i = 0; i < schema_migration_count; i++) {
-        if (schema_migrations[i].version <= latest) {
-            snprintf(err, err_len, "migration %s out of order", schema_migrations[i].name);
-            return STORE_ERROR;
-        }
-        latest = schema_migrations[i].version;
-    }
+    int latest = schema_newest(schema_migrations, schema_migration_count, "", err, err_len);
+    if (latest < 0)
+        return STORE_ERROR;
     for (int i = 0; i < schema_migration_count; i++) {
         const schema_migration *m = &schema_migrations[i];
         int rc = sqlite3_exec(c->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
