@@ -38,6 +38,7 @@ void config_defaults(config *c)
     c->busy_timeout_ms = 5000;
     c->group_commit_max = 256;
     c->group_commit_wait_us = 500;
+    c->wal_checkpoint_frames = 10000;
     c->level_cache_entries = 4096;
     c->board_cache_bytes = (size_t)256 << 20;
     c->rejections_per_token = 5;
@@ -96,6 +97,7 @@ static const key_def keys[] = {
     INT(busy_timeout_ms, 0, 600000),
     INT(group_commit_max, 1, 100000),
     INT(group_commit_wait_us, 0, 1000000),
+    INT(wal_checkpoint_frames, 100, 1000000),
     INT(level_cache_entries, 16, 10000000),
     SIZE(board_cache_bytes, 1 << 20, (int64_t)1 << 40),
     INT(rejections_per_token, 1, 1000000),

@@ -50,6 +50,7 @@ typedef struct config {
     int busy_timeout_ms;
     int group_commit_max;
     int group_commit_wait_us;
+    int wal_checkpoint_frames;
     int level_cache_entries;
     size_t board_cache_bytes; /* leaderboards held in memory, LRU past this */
     /* rejected replays: a token burns after rejections_per_token; moves are

@@ -202,6 +202,7 @@ store_status serve_open_store(const config *c, store **db)
         .busy_timeout_ms = c->busy_timeout_ms,
         .group_commit_max = c->group_commit_max,
         .group_commit_wait_us = c->group_commit_wait_us,
+        .wal_checkpoint_frames = c->wal_checkpoint_frames,
         .board_cache_bytes = c->board_cache_bytes,
         .rejections_per_token = c->rejections_per_token,
         .rejection_moves_per_token = c->rejection_moves_per_token,

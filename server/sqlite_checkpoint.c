@@ -2,13 +2,18 @@
  * sqlite_checkpoint: WAL checkpoints in their own thread on their own
  * connection, so a commit never waits for one. The writer connection's WAL
  * hook (which replaces SQLite's auto-checkpoint) wakes the thread once the
- * WAL holds CHECKPOINT_FRAMES frames.
+ * WAL holds `wal_checkpoint_frames` frames. Ten times SQLite's own default
+ * of 1000: a submission dirties a few pages, the same hot pages (the
+ * scores table's tail, index interiors, the level bests) recur in many
+ * commits, and a checkpoint copies each page once however often the WAL
+ * holds it; at 1000 the checkpointer cost about a third as much CPU as
+ * the writer (docs/BENCH.md).
  */
 #include <stdio.h>
 
 #include "store_sqlite.h"
 
-#define CHECKPOINT_FRAMES 1000 /* SQLite's own auto-checkpoint threshold */
+#define CHECKPOINT_FRAMES_DEFAULT 10000
 
 /* Called by SQLite on the writer connection after each commit. */
 static int wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
@@ -16,7 +21,7 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
     (void)db;
     (void)name;
     sqlite_checkpointer *k = arg;
-    if (frames >= CHECKPOINT_FRAMES) {
+    if (frames >= k->frames) {
         pthread_mutex_lock(&k->mu);
         k->pending = true;
         pthread_cond_signal(&k->cv);
@@ -54,6 +59,7 @@ store_status sqlite_checkpointer_start(store_db *db, const store_config *cfg, ch
     pthread_mutex_init(&k->mu, NULL);
     pthread_cond_init(&k->cv, NULL);
     k->initialized = true;
+    k->frames = cfg->wal_checkpoint_frames > 0 ? cfg->wal_checkpoint_frames : CHECKPOINT_FRAMES_DEFAULT;
     store_status st = sq_open(&k->c, cfg, SQ_CHECKPOINTER, err, err_len);
     if (st != STORE_OK)
         return st;

@@ -61,6 +61,8 @@ typedef struct store_config {
     int busy_timeout_ms;
     int group_commit_max;     /* most writes in one transaction */
     int group_commit_wait_us; /* how long the writer waits to fill a batch */
+    /* SQLite: WAL frames (pages) a checkpoint waits for (0: 10000) */
+    int wal_checkpoint_frames;
     /* Bytes of leaderboards kept in memory (0: 256 MiB); see board_cache.h */
     size_t board_cache_bytes;
     /* Rejected replays (0: no cap): a token is burned after this many */

@@ -26,6 +26,7 @@ typedef struct sqlite_checkpointer {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool initialized, pending, stopping, started;
+    int frames; /* the WAL size that wakes the thread */
     pthread_t thread;
 } sqlite_checkpointer;
 

@@ -39,7 +39,8 @@
 #include "http_client.h"
 #include "solutions.h"
 
-#define PER_RUN 2400
+/* Submissions per timed run; BENCH_PER_RUN changes it (for profiling). */
+static int PER_RUN = 2400;
 #define MAX_CONNS 64
 
 /* ---- the work: one prepared submission ---- */
@@ -227,6 +228,20 @@ out:
     return rate;
 }
 
+/* CPU time a process has used so far (user + system), in microseconds. */
+static double proc_cpu_us(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    unsigned long long utime = 0, stime = 0;
+    /* fields 14 and 15, after the command name in parentheses */
+    int got = f ? fscanf(f, "%*d (%*[^)]) %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) : 0;
+    if (f)
+        fclose(f);
+    return got == 2 ? (double)(utime + stime) * 1e6 / (double)sysconf(_SC_CLK_TCK) : 0;
+}
+
 /* A line of /proc/PID/status ("VmHWM", "Threads"), as a number. */
 static long proc_status(pid_t pid, const char *key)
 {
@@ -405,9 +420,36 @@ static void free_jobs(job *jobs, int n)
     free(jobs);
 }
 
+/* BENCH_CONNS="8" or "8 64" times only those connection counts, and
+ * BENCH_GAMES="pipes" only that game (for profiling one case). */
+static int pick_conns(int *out)
+{
+    static const int all[] = { 1, 8, 64 };
+    const char *want = getenv("BENCH_CONNS");
+    int n = 0;
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        char word[8];
+        snprintf(word, sizeof word, "%d", all[i]);
+        const char *hit = want ? strstr(want, word) : NULL;
+        bool whole = hit && (hit == want || hit[-1] == ' ') && (hit[strlen(word)] == '\0' || hit[strlen(word)] == ' ');
+        if (!want || whole)
+            out[n++] = all[i];
+    }
+    return n;
+}
+
+static bool game_wanted(const char *name)
+{
+    const char *want = getenv("BENCH_GAMES");
+    return !want || strstr(want, name) != NULL;
+}
+
 int main(void)
 {
-    static const int conn_counts[] = { 1, 8, 64 };
+    int conn_counts[3];
+    int n_counts = pick_conns(conn_counts);
+    if (getenv("BENCH_PER_RUN") && atoi(getenv("BENCH_PER_RUN")) >= 48)
+        PER_RUN = atoi(getenv("BENCH_PER_RUN"));
     char dir[] = "/tmp/replayd-bench-XXXXXX";
     if (!mkdtemp(dir))
         return 1;
@@ -449,18 +491,20 @@ int main(void)
 
     printf("\n== HTTP: verified submissions over loopback (level 1, %d per run; the load "
            "generator shares the 2 cores) ==\n", PER_RUN);
-    printf("%-8s %5s | %9s %7s %7s | %9s %7s %7s | %6s", "game", "conns", "replayd/s", "p50 ms", "p99 ms",
-           "bare/s", "p50 ms", "p99 ms", "ratio");
+    printf("%-8s %5s | %9s %7s %7s %6s | %9s %7s %7s | %6s", "game", "conns", "replayd/s", "p50 ms", "p99 ms",
+           "cpu us", "bare/s", "p50 ms", "p99 ms", "ratio");
     if (with_node)
-        printf(" | %9s %7s %7s | %6s", "node/s", "p50 ms", "p99 ms", "r/node");
+        printf(" | %9s %7s %7s %6s | %6s", "node/s", "p50 ms", "p99 ms", "cpu us", "r/node");
     printf("\n");
     const char *games[] = { "schulte", "pipes" };
     for (int gi = 0; gi < 2; gi++) {
+        if (!game_wanted(games[gi]))
+            continue;
         const game *g = game_find(games[gi]);
         if (honesty_check("replayd", port, g, bearers[0]) != 0 ||
             (with_node && honesty_check("the Node.js reference", node_port, g, node_bearers[0]) != 0))
             goto out;
-        for (size_t k = 0; k < sizeof conn_counts / sizeof conn_counts[0]; k++) {
+        for (int k = 0; k < n_counts; k++) {
             max_claimed_ms = 0;
             int n = PLAYERS * (PER_RUN / PLAYERS);
             job *jobs = prepare(port, g, PLAYERS, PER_RUN / PLAYERS, bearers);
@@ -474,15 +518,19 @@ int main(void)
              * no more than the time since its token was issued. */
             struct timespec wait = { (time_t)(max_claimed_ms / 1000 + 1), 0 };
             nanosleep(&wait, NULL);
+            double cpu0 = proc_cpu_us(pid);
             figures real = timed(port, jobs, n, conn_counts[k]);
+            double real_cpu = (proc_cpu_us(pid) - cpu0) / n;
             figures base = timed(bare_port, jobs, n, conn_counts[k]);
-            printf("%-8s %5d | %9.0f %7.2f %7.2f | %9.0f %7.2f %7.2f | %5.1f%%", g->name, conn_counts[k],
-                   real.per_s, real.p50_ms, real.p99_ms, base.per_s, base.p50_ms, base.p99_ms,
+            printf("%-8s %5d | %9.0f %7.2f %7.2f %6.0f | %9.0f %7.2f %7.2f | %5.1f%%", g->name, conn_counts[k],
+                   real.per_s, real.p50_ms, real.p99_ms, real_cpu, base.per_s, base.p50_ms, base.p99_ms,
                    100.0 * real.per_s / base.per_s);
             figures node = { 0 };
             if (with_node) {
+                double node_cpu0 = proc_cpu_us(node_pid);
                 node = timed(node_port, node_jobs, n, conn_counts[k]);
-                printf(" | %9.0f %7.2f %7.2f | %5.2fx", node.per_s, node.p50_ms, node.p99_ms,
+                double node_cpu = (proc_cpu_us(node_pid) - node_cpu0) / n;
+                printf(" | %9.0f %7.2f %7.2f %6.0f | %5.2fx", node.per_s, node.p50_ms, node.p99_ms, node_cpu,
                        real.per_s / node.per_s);
             }
             printf("%s\n", real.bad || node.bad ? "  (errors!)" : "");
@@ -496,6 +544,8 @@ int main(void)
         }
     }
     printf("ratio = replayd's verified-and-committed rate as a share of the bare handler's rate\n");
+    printf("cpu us = the server process's CPU time (user + system, all threads) per submission in the timed run:"
+           " steadier than the rates, which move with the shared disk's fsync time\n");
     if (with_node)
         printf("r/node = replayd's rate divided by the Node.js reference's (tests/bench/node_ref: the same"
                " checks, replay with the JavaScript port, WAL + synchronous=FULL, group commit per event-loop"
