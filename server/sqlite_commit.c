@@ -132,11 +132,17 @@ static store_status run_token(conn *c, store_write *w)
     return rc == SQLITE_DONE ? STORE_OK : failed(c, rc, "token_insert");
 }
 
+/* What the redeem check reads beside the token's row. */
+typedef struct token_state {
+    int64_t rejections; /* the token's rejected replays so far */
+    bool banned;        /* its player is banned now */
+} token_state;
+
 /* The token's record, read inside the transaction: STORE_NOT_FOUND when
  * it is not on record, STORE_ERROR when it disagrees with the play (the
  * token text was MAC-checked upstream: that is a bug and must not reach a
  * board). */
-static store_status token_record(conn *c, const play *p, store_token *tok)
+static store_status token_record(conn *c, const play *p, store_token *tok, token_state *ts)
 {
     sqlite3_stmt *st = sq_stmt(c, ST_TOKEN_GET);
     if (!st)
@@ -144,6 +150,10 @@ static store_status token_record(conn *c, const play *p, store_token *tok)
     sqlite3_bind_blob(st, 1, p->nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     bool readable = rc == SQLITE_ROW && sq_read_token(st, tok);
+    if (rc == SQLITE_ROW) {
+        ts->rejections = sqlite3_column_int64(st, 11);
+        ts->banned = sqlite3_column_int(st, 12) != 0;
+    }
     sq_done(st);
     if (rc == SQLITE_DONE)
         return STORE_NOT_FOUND;
@@ -156,19 +166,6 @@ static store_status token_record(conn *c, const play *p, store_token *tok)
         return STORE_ERROR;
     }
     return STORE_OK;
-}
-
-/* How many rejections the token has had (0 when it has no row). */
-static store_status token_rejections(conn *c, const uint8_t nonce[PLAY_NONCE_BYTES], int64_t *n)
-{
-    sqlite3_stmt *st = sq_stmt(c, ST_TOKEN_REJECTIONS);
-    if (!st)
-        return failed(c, SQLITE_ERROR, "token_rejections");
-    sqlite3_bind_blob(st, 1, nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    *n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-    sq_done(st);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? STORE_OK : failed(c, rc, "token_rejections");
 }
 
 static bool burned(const store_db *db, int64_t rejections)
@@ -210,19 +207,16 @@ static store_status take_moves_quota(store_db *db, conn *c, const store_rejectio
     return STORE_OK;
 }
 
-/* Keeps a rejection of an open token: nothing on a burned token (limit);
- * otherwise the reason, index and hash, the moves within quota, and the
- * token's count goes up (the last allowed one burns it). */
-static store_status record_rejection(store_db *db, conn *c, store_rejection *r)
+/* Keeps a rejection of an open token that had `earlier` rejections:
+ * nothing on a burned token (limit); otherwise the reason, index and hash,
+ * the moves within quota, and the token's count goes up (the last allowed
+ * one burns it). */
+static store_status record_rejection(store_db *db, conn *c, store_rejection *r, int64_t earlier)
 {
-    int64_t earlier;
     bool keep;
-    store_status checked = token_rejections(c, r->p.nonce, &earlier);
-    if (checked != STORE_OK)
-        return checked;
     if (burned(db, earlier))
         return STORE_LIMIT;
-    checked = take_moves_quota(db, c, r, earlier, &keep);
+    store_status checked = take_moves_quota(db, c, r, earlier, &keep);
     if (checked != STORE_OK)
         return checked;
     sqlite3_stmt *st = sq_stmt(c, ST_REJECTION_INSERT);
@@ -262,27 +256,27 @@ static store_status run_rejection(store_db *db, conn *c, store_write *w)
 {
     store_rejection *r = &w->u.rejection.rejection;
     store_token tok;
-    store_status checked = token_record(c, &r->p, &tok);
+    token_state ts = { 0, false };
+    store_status checked = token_record(c, &r->p, &tok, &ts);
     if (checked != STORE_OK)
         return checked;
     if (tok.redeemed)
         return STORE_CONFLICT;
-    return record_rejection(db, c, r);
+    return record_rejection(db, c, r, ts.rejections);
 }
 
 /* The one redeem check, inside the transaction: a burned token redeems
- * nothing. */
-static store_status check_token(store_db *db, conn *c, const store_score *sc, store_score *existing)
+ * nothing, and a ban committed after the request was authenticated still
+ * holds (the player's ban is read with the token's row). */
+static store_status check_token(store_db *db, conn *c, const store_score *sc, store_score *existing,
+                                token_state *ts)
 {
     store_token tok;
-    store_status checked = token_record(c, &sc->p, &tok);
+    store_status checked = token_record(c, &sc->p, &tok, ts);
     if (checked != STORE_OK)
         return checked;
-    if (!tok.redeemed) {
-        int64_t rejections;
-        checked = token_rejections(c, sc->p.nonce, &rejections);
-        return checked == STORE_OK && burned(db, rejections) ? STORE_LIMIT : checked;
-    }
+    if (!tok.redeemed)
+        return burned(db, ts->rejections) ? STORE_LIMIT : ts->banned ? STORE_BANNED : STORE_OK;
     /* also the case for a second submission of one token in one batch:
      * the first one's row is visible inside the transaction */
     store_status got = sq_score_by_nonce(c, sc->p.nonce, existing);
@@ -317,7 +311,7 @@ static int64_t find_duplicate(conn *c, const store_score *sc)
 /* A run identical to another player's earlier one is never ranked above
  * or beside it: a timed one is refused and kept as a rejection (the token
  * stays open for a run of one's own), an untimed one is held for review. */
-static store_status check_duplicate(store_db *db, conn *c, store_score *sc)
+static store_status check_duplicate(store_db *db, conn *c, store_score *sc, const token_state *ts)
 {
     int64_t original = find_duplicate(c, sc);
     if (original < 0)
@@ -329,36 +323,18 @@ static store_status check_duplicate(store_db *db, conn *c, store_score *sc)
     store_rejection rej = { .p = sc->p, .reason = "duplicate_run", .move_index = -1,
                             .received_at = sc->received_at, .moves_json = sc->moves_json };
     memcpy(rej.moves_hash, sc->moves_hash, STORE_HASH_BYTES);
-    store_status st = record_rejection(db, c, &rej);
+    store_status st = record_rejection(db, c, &rej, ts->rejections);
     return st == STORE_OK ? STORE_DUPLICATE : st;
-}
-
-/* A ban committed after the request was authenticated still holds: the
- * check is here, in the transaction. */
-static store_status check_banned(conn *c, int64_t player_id)
-{
-    sqlite3_stmt *st = sq_stmt(c, ST_PLAYER_BANNED);
-    if (!st)
-        return failed(c, SQLITE_ERROR, "player_banned");
-    sqlite3_bind_int64(st, 1, player_id);
-    int rc = sqlite3_step(st);
-    bool banned = rc == SQLITE_ROW && sqlite3_column_int(st, 0) != 0;
-    sq_done(st);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return failed(c, rc, "player_banned");
-    return banned ? STORE_BANNED : STORE_OK;
 }
 
 static store_status run_score(store_db *db, conn *c, store_write *w)
 {
     store_score *sc = &w->u.score.score;
-    store_status checked = check_token(db, c, sc, &w->u.score.existing);
+    token_state ts = { 0, false };
+    store_status checked = check_token(db, c, sc, &w->u.score.existing, &ts);
     if (checked != STORE_OK)
         return checked;
-    checked = check_banned(c, sc->p.player_id);
-    if (checked != STORE_OK)
-        return checked;
-    checked = check_duplicate(db, c, sc);
+    checked = check_duplicate(db, c, sc, &ts);
     if (checked != STORE_OK)
         return checked;
     /* at review_hold_threshold: off the boards until approved */

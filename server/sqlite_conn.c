@@ -26,10 +26,13 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_PLAYER_INSERT] = "INSERT INTO players (name, token_hash, created_at) VALUES (?, ?, ?)",
     [ST_PLAYER_BY_HASH] = "SELECT id, name, created_at, banned_at IS NOT NULL FROM players"
                           " WHERE token_hash = ?",
-    [ST_PLAYER_BANNED] = "SELECT banned_at IS NOT NULL FROM players WHERE id = ?",
     [ST_PLAYER_NAME] = "SELECT name FROM players WHERE id = ?",
     [ST_TOKEN_INSERT] = "INSERT INTO seed_tokens (" TOKEN_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,0)",
-    [ST_TOKEN_GET] = "SELECT " TOKEN_COLS " FROM seed_tokens WHERE nonce = ?",
+    /* with what the redeem check needs beside the row, in one lookup: the
+     * token's rejections and whether its player is banned */
+    [ST_TOKEN_GET] = "SELECT " TOKEN_COLS ", rejections,"
+                     " (SELECT banned_at IS NOT NULL FROM players WHERE id = player_id)"
+                     " FROM seed_tokens WHERE nonce = ?",
     [ST_TOKEN_DAILY] = "SELECT " TOKEN_COLS
                        " FROM seed_tokens WHERE player_id = ? AND daily_date = ? AND daily_date <> ''",
     /* level tokens only: the daily is exempt from max_outstanding_tokens */
@@ -74,7 +77,6 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_REJECTION_INSERT] = "INSERT INTO rejections (nonce, player_id, game, level, seed, version,"
                             " reason, move_index, received_at, moves_hash, moves_json)"
                             " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-    [ST_TOKEN_REJECTIONS] = "SELECT rejections FROM seed_tokens WHERE nonce = ?",
     [ST_TOKEN_REJECTED] = "UPDATE seed_tokens SET rejections = rejections + 1 WHERE nonce = ?",
     /* changes() is 1 when the quota had room (a row added or counted up) */
     [ST_QUOTA_TAKE] = "INSERT INTO rejection_moves_quota (player_id, day, kept) VALUES (?, ?, 1)"
