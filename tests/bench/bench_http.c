@@ -40,7 +40,7 @@
 #include "solutions.h"
 
 /* Submissions per timed run; BENCH_PER_RUN changes it (for profiling). */
-static int PER_RUN = 2400;
+static int per_run = 2400;
 #define MAX_CONNS 64
 
 /* ---- the work: one prepared submission ---- */
@@ -448,8 +448,9 @@ int main(void)
 {
     int conn_counts[3];
     int n_counts = pick_conns(conn_counts);
+    /* at least one submission per player */
     if (getenv("BENCH_PER_RUN") && atoi(getenv("BENCH_PER_RUN")) >= 48)
-        PER_RUN = atoi(getenv("BENCH_PER_RUN"));
+        per_run = atoi(getenv("BENCH_PER_RUN"));
     char dir[] = "/tmp/replayd-bench-XXXXXX";
     if (!mkdtemp(dir))
         return 1;
@@ -490,7 +491,7 @@ int main(void)
     }
 
     printf("\n== HTTP: verified submissions over loopback (level 1, %d per run; the load "
-           "generator shares the 2 cores) ==\n", PER_RUN);
+           "generator shares the 2 cores) ==\n", per_run);
     printf("%-8s %5s | %9s %7s %7s %6s | %9s %7s %7s | %6s", "game", "conns", "replayd/s", "p50 ms", "p99 ms",
            "cpu us", "bare/s", "p50 ms", "p99 ms", "ratio");
     if (with_node)
@@ -506,9 +507,9 @@ int main(void)
             goto out;
         for (int k = 0; k < n_counts; k++) {
             max_claimed_ms = 0;
-            int n = PLAYERS * (PER_RUN / PLAYERS);
-            job *jobs = prepare(port, g, PLAYERS, PER_RUN / PLAYERS, bearers);
-            job *node_jobs = with_node ? prepare(node_port, g, PLAYERS, PER_RUN / PLAYERS, node_bearers) : NULL;
+            int n = PLAYERS * (per_run / PLAYERS);
+            job *jobs = prepare(port, g, PLAYERS, per_run / PLAYERS, bearers);
+            job *node_jobs = with_node ? prepare(node_port, g, PLAYERS, per_run / PLAYERS, node_bearers) : NULL;
             if (!jobs || (with_node && !node_jobs)) {
                 free_jobs(jobs, n);
                 free_jobs(node_jobs, n);
