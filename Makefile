@@ -67,7 +67,8 @@ LDFLAGS_ALL = $(OPT) $(LDFLAGS) $(PKG_LIBS) -lpthread -lm
 # Pure code: core/ and the games. No I/O, no libraries; what the vector
 # runner, the cross-build check and the fuzzer build on.
 PURE_SRC := $(wildcard core/*.c) $(wildcard games/*/*.c)
-SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
+# server/'s rooms (docs/ARCHITECTURE.md); main.c alone is not in the library.
+SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c server/*/*.c server/*/*/*.c))
 LIB_SRC := $(PURE_SRC) $(SERVER_SRC)
 SCHEMA_SQL := $(sort $(wildcard schema/*.sql))
 SCHEMA_OBJ := $(BUILD)/gen/schema_sql.o
@@ -94,7 +95,7 @@ REPLAY_SO := $(BUILD)/libreplay.so.$(VERSION)
 REPLAY_PC := $(BUILD)/replay.pc
 # The submission path without HTTP or storage, for the fuzzer.
 FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
-            $(addprefix server/,json_game.c token.c keys.c parse.c)
+            $(addprefix server/,base/json_game.c trust/token.c trust/keys.c base/parse.c)
 
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
         cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate \

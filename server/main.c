@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "serve.h"
+#include "cli/cli.h"
+#include "cli/serve.h"
 
 #ifndef REPLAYD_VERSION
 #error "REPLAYD_VERSION comes from the VERSION file, through the Makefile"

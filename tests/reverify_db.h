@@ -23,9 +23,9 @@
 #include "../core/civil.h"
 #include "../core/daily.h"
 #include "../core/replay.h"
-#include "../server/json_game.h"
-#include "../server/receipt.h"
-#include "../server/store.h"
+#include "../server/base/json_game.h"
+#include "../server/trust/receipt.h"
+#include "../server/store/store.h"
 #include "bench/solutions.h"
 
 #define RDB_PLAYERS 500

@@ -35,7 +35,7 @@
 #include <sqlite3.h>
 
 #include "../../core/game.h"
-#include "../../server/json_game.h"
+#include "../../server/base/json_game.h"
 #include "http_client.h"
 #include "solutions.h"
 

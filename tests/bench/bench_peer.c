@@ -14,7 +14,7 @@
 
 #include "../../core/game.h"
 #include "../../core/replay.h"
-#include "../../server/json_game.h"
+#include "../../server/base/json_game.h"
 #include "solutions.h"
 
 #define SEEDS 40

@@ -29,7 +29,7 @@
 #include <jansson.h>
 
 #include "../../core/game.h"
-#include "../../server/json_game.h"
+#include "../../server/base/json_game.h"
 #include "http_client.h"
 #include "solutions.h"
 

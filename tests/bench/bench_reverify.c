@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../server/reverify.h"
+#include "../../server/trust/reverify.h"
 #include "../reverify_db.h"
 
 #define SCORES 6000

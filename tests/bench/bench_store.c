@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../server/store.h"
+#include "../../server/store/store.h"
 
 #ifndef BOARD_SIZE
 #define BOARD_SIZE 1000000

@@ -17,7 +17,7 @@
 #include "../../games/opposites/opposites.h"
 #include "../../games/target-sums/board.h"
 #include "../../games/target-sums/target_sums.h"
-#include "../../server/json_game.h"
+#include "../../server/base/json_game.h"
 
 #define SEEDS 2000
 

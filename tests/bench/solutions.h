@@ -11,7 +11,7 @@
 #include <jansson.h>
 
 #include "../../core/game.h"
-#include "../../server/json_game.h"
+#include "../../server/base/json_game.h"
 
 #define MAX_MOVES 512
 

@@ -23,7 +23,7 @@ for cc in gcc clang; do
   command -v $cc >/dev/null || { fail "$cc is not installed"; continue; }
   for opt in -O0 -O2; do
     name="$cc$opt"
-    if ! $cc $std $warn -Werror $opt tests/unit/test_vectors.c $srcs server/json_game.c -o "$out/vectors-$name" $jansson \
+    if ! $cc $std $warn -Werror $opt tests/unit/test_vectors.c $srcs server/base/json_game.c -o "$out/vectors-$name" $jansson \
        || ! $cc $std $warn -Werror $opt tests/cross/digest.c $srcs -o "$out/digest-$name"; then
       fail "$name does not build"
       continue

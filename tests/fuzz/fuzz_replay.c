@@ -13,8 +13,8 @@
 #include <jansson.h>
 
 #include "../../core/replay.h"
-#include "../../server/json_game.h"
-#include "../../server/token.h"
+#include "../../server/base/json_game.h"
+#include "../../server/trust/token.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

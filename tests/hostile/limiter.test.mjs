@@ -17,7 +17,7 @@ function fnv1a32(h, bytes) {
   return h >>> 0;
 }
 
-// The old slot of (kind, key), as main's server/ratelimit.c computed it.
+// The old slot of (kind, key), as main's server/trust/ratelimit.c computed it.
 function oldSlot(kind, key) {
   const enc = (s) => Buffer.from(s, 'latin1');
   let h1 = fnv1a32(0x811c9dc5, enc(kind));

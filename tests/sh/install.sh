@@ -78,9 +78,9 @@ else
   bad "systemd-analyze is not installed (make deps-test installs it)"
 fi
 
-# Every setting of server/config.c is in the man page and the example.
-keys=$(sed -n 's/^ *\(STR\|INT\|SIZE\|BOOL\)(\([a-z_0-9]*\).*/\2/p' "$root/server/config.c")
-[ -n "$keys" ] || bad "no settings found in server/config.c"
+# Every setting of server/base/config.c is in the man page and the example.
+keys=$(sed -n 's/^ *\(STR\|INT\|SIZE\|BOOL\)(\([a-z_0-9]*\).*/\2/p' "$root/server/base/config.c")
+[ -n "$keys" ] || bad "no settings found in server/base/config.c"
 missing_man=""; missing_example=""
 for k in $keys; do
   grep -q "^\.BR $k " "$root/docs/replayd.8" || missing_man="$missing_man $k"

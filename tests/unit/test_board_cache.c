@@ -1,4 +1,4 @@
-/* Unit tests for board_cache_set (server/board_cache.c): an operator's
+/* Unit tests for board_cache_set (server/store/board_cache.c): an operator's
  * change to a board in memory is one step (the old entry out, the new one
  * in), a board being loaded when a change commits is loaded again, and a
  * board not in memory is left alone. The loads are fakes that play the
@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "../../server/board_cache.h"
+#include "../../server/store/board_cache.h"
 
 typedef struct fake_db {
     int loads;

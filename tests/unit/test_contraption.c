@@ -17,8 +17,8 @@
 #include "../../core/rng.h"
 #include "../../games/contraption/contraption.h"
 #include "../../games/contraption/level.h"
-#include "../../server/json_game.h"
-#include "../../server/receipt.h"
+#include "../../server/base/json_game.h"
+#include "../../server/trust/receipt.h"
 
 #define SWEEP_SEEDS 500
 

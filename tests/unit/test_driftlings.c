@@ -10,7 +10,7 @@
 
 #include "../../core/fnv.h"
 #include "../../core/replay.h"
-#include "../../server/json_game.h"
+#include "../../server/base/json_game.h"
 #include "../../games/driftlings/driftlings.h"
 #include "../../games/driftlings/generate.h"
 #include "../../games/driftlings/solver.h"

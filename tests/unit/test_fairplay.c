@@ -1,4 +1,4 @@
-/* Unit tests for the review's features and suspicion (server/fairplay.c)
+/* Unit tests for the review's features and suspicion (server/trust/fairplay.c)
  * and the games' move_slack_ms hooks (core/timed.c): a floor-paced script
  * and a jittered person on the same Schulte level, the weights as
  * documented in OPERATIONS.md, and the hooks changing no result. */
@@ -9,8 +9,8 @@
 
 #include "../../core/replay.h"
 #include "../../core/timed.h"
-#include "../../server/config.h"
-#include "../../server/fairplay.h"
+#include "../../server/base/config.h"
+#include "../../server/trust/fairplay.h"
 
 #define MAX_MOVES 64
 

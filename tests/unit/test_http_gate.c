@@ -1,10 +1,10 @@
-/* Unit tests for http_raw_error (server/http_gate.c): the answers the
+/* Unit tests for http_raw_error (server/http/http_gate.c): the answers the
  * connection gate and guard write to a raw socket themselves. */
 #include "../check.h"
 
 #include <stdlib.h>
 
-#include "../../server/http_gate.h"
+#include "../../server/http/http_gate.h"
 
 static void a_timeout_is_json_and_closes(void)
 {

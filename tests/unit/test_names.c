@@ -1,7 +1,7 @@
-/* Unit tests for server/names.c: what a player name may hold, and NFC. */
+/* Unit tests for server/trust/names.c: what a player name may hold, and NFC. */
 #include "../check.h"
 
-#include "../../server/names.h"
+#include "../../server/trust/names.h"
 
 static names_verdict check(const char *s)
 {

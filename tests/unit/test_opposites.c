@@ -10,7 +10,7 @@
 
 #include "../../core/replay.h"
 #include "../../games/opposites/opposites.h"
-#include "../../server/json_game.h"
+#include "../../server/base/json_game.h"
 
 static const game *G = &opposites_game;
 

@@ -1,8 +1,8 @@
-/* Unit tests for server/ratelimit.c: buckets, refill, and that no other
+/* Unit tests for server/trust/ratelimit.c: buckets, refill, and that no other
  * key's traffic ever resets an active key's bucket. */
 #include "../check.h"
 
-#include "../../server/ratelimit.h"
+#include "../../server/trust/ratelimit.h"
 
 #define SEC 1000000LL
 

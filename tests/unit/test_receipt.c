@@ -1,4 +1,4 @@
-/* Unit tests for server/receipt.c and the key lifecycle of server/keys.c:
+/* Unit tests for server/trust/receipt.c and the key lifecycle of server/trust/keys.c:
  * the v2 receipt is exactly docs/API.md's worked example (text and
  * signature, read from the document), v1 receipts still verify, a retired
  * key checks receipts but MACs nothing, and `keygen --retire`'s files. */
@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "../../core/civil.h"
-#include "../../server/keys.h"
-#include "../../server/receipt.h"
+#include "../../server/trust/keys.h"
+#include "../../server/trust/receipt.h"
 
 /* The example key of docs/API.md: the Ed25519 seed 0x00..0x1f, id 7. */
 static void example_keyring(keyring *kr)

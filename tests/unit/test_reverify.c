@@ -1,4 +1,4 @@
-/* Re-verification (server/reverify.c, `replayd reverify`): a database of
+/* Re-verification (server/trust/reverify.c, `replayd reverify`): a database of
  * 12,000 real scores from every game replays to 0 divergences; a score
  * row altered by hand (sqlite3 UPDATE) is named, with exit status 3; the
  * filters and bad arguments. Runs the real binary ($REPLAYD). */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 
-#include "../../server/reverify.h"
+#include "../../server/trust/reverify.h"
 #include "../reverify_db.h"
 
 #define SCORES 12000

@@ -11,7 +11,7 @@
 
 #include "../../core/replay.h"
 #include "../../games/schulte/schulte.h"
-#include "../../server/json_game.h"
+#include "../../server/base/json_game.h"
 
 static json_t *describe(const game_level *level)
 {

@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "../../core/civil.h"
-#include "../../server/rank.h"
-#include "../../server/schema.h"
-#include "../../server/store.h"
+#include "../../server/store/rank.h"
+#include "../../server/store/schema.h"
+#include "../../server/store/store.h"
 
 #define T0 1764633600000LL /* 2025-12-02T00:00:00Z */
 #define HOUR 3600000LL

@@ -15,7 +15,7 @@
 #include "../../core/rng.h"
 #include "../../games/target-sums/board.h"
 #include "../../games/target-sums/target_sums.h"
-#include "../../server/json_game.h"
+#include "../../server/base/json_game.h"
 
 #define SWEEP_SEEDS 2000
 #define BRUTE_MAX_CELLS 16 /* 2^16 patterns per board at most */

@@ -26,7 +26,7 @@
 #include "../../games/contraption/contraption.h"
 #include "../../games/contraption/physics.h"
 #include "../../games/driftlings/driftlings.h"
-#include "../../server/json_game.h"
+#include "../../server/base/json_game.h"
 
 static int passed, failed;
 

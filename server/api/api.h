@@ -1,0 +1,56 @@
+/* api: the HTTP handlers, one function per endpoint (api_*.c). Each reads
+ * the request and answers with reply_json / reply_error. */
+#ifndef REPLAYD_SERVER_API_H
+#define REPLAYD_SERVER_API_H
+
+#include "../http/http.h"
+
+void api_players_create(request *r);
+void api_games(request *r);
+void api_seeds_create(request *r);
+void api_scores_submit(request *r);
+void api_score_get(request *r);
+void api_daily(request *r);
+void api_board_daily(request *r);
+void api_board_daily_me(request *r);
+void api_board_level(request *r);
+void api_board_level_me(request *r);
+void api_keys(request *r);
+void api_healthz(request *r);
+void api_metrics(request *r);
+void api_admin_player(request *r);
+void api_admin_score(request *r);
+void api_admin_void(request *r);
+void api_admin_restore(request *r);
+void api_admin_approve(request *r);
+void api_admin_ban(request *r);
+void api_admin_unban(request *r);
+void api_admin_rename(request *r);
+void api_admin_review(request *r);
+void api_admin_rejections(request *r);
+void api_admin_log(request *r);
+void api_admin_reverify_start(request *r);
+void api_admin_reverify_status(request *r);
+void api_web_index(request *r);
+void api_web_replay(request *r);
+void api_web_asset(request *r);
+
+/* Shared by handlers: the authenticated player, or NULL after a 401. */
+#include "../store/store.h"
+bool api_auth(request *r, store_player *out);
+/* Hands w to the store's writer and suspends r until it committed (or
+ * failed); then `then` answers from w. w must live as long as r (req_own). */
+void api_write(request *r, store_write *w, void (*then)(request *r));
+/* The admin bearer token (admin_token) is present; else answers 404 (no
+ * admin token configured) or 401 and returns false. */
+bool api_admin_ok(request *r);
+/* Maps a store failure to 503/500 and answers. */
+void api_store_error(request *r, store_status st);
+/* The admin re-verification job (api_reverify.c): made once the store is
+ * open, freed (its run cancelled and joined) before it closes. */
+reverify_job *reverify_job_new(store *db, const keyring *keys);
+void reverify_job_free(reverify_job *j);
+/* "2026-12-02T13:10:35.123Z" */
+void api_format_time(int64_t unix_ms, char buf[32]);
+
+#endif

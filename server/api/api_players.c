@@ -1,0 +1,89 @@
+/* api_players: registration (the name is checked and NFC-normalised by
+ * names.c). The bearer token is shown once and stored
+ * only as a keyed BLAKE2b hash; the request is suspended until the new
+ * player's row committed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <stdio.h>
+
+#include "api.h"
+#include "../trust/names.h"
+
+#define PLAYER_TOKEN_LEN (3 + sodium_base64_ENCODED_LEN(32, sodium_base64_VARIANT_URLSAFE_NO_PADDING))
+
+/* What a registration keeps until its commit: the write, the name it
+ * points to, and the bearer token to show once. */
+typedef struct registration {
+    store_write w;
+    char name[STORE_NAME_MAX + 1];
+    char token[PLAYER_TOKEN_LEN];
+} registration;
+
+static void registration_free(void *p)
+{
+    registration *reg = p;
+    if (reg)
+        sodium_memzero(reg->token, sizeof reg->token);
+    free(reg);
+}
+
+static void player_committed(request *r)
+{
+    registration *reg = r->work;
+    if (reg->w.status != STORE_OK) {
+        api_store_error(r, reg->w.status);
+        return;
+    }
+    const store_player *p = &reg->w.u.player.created;
+    reply_json(r, 201, json_pack("{s:I,s:s,s:s}", "player_id", (json_int_t)p->id, "name", p->name,
+                                 "token", reg->token));
+}
+
+void api_players_create(request *r)
+{
+    if (!ratelimit_allow(&r->app->limits, "register", r->ip, r->live->rate_register_per_ip,
+                         r->started_us)) {
+        reply_rate_limited(r, r->live->rate_register_per_ip, "too many registrations from this address");
+        return;
+    }
+    json_t *doc = req_json_object(r);
+    if (!doc)
+        return;
+    const json_t *name = json_object_get(doc, "name");
+    if (json_object_size(doc) != 1 || !json_is_string(name)) {
+        json_decref(doc);
+        reply_error(r, 400, "bad_request", "expected {\"name\": string}");
+        return;
+    }
+    char normal[NAMES_MAX_BYTES + 1];
+    names_verdict verdict = names_normalize(json_string_value(name), json_string_length(name), normal);
+    json_decref(doc);
+    if (verdict != NAME_OK) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "name must be 1 to 64 bytes of visible text: %s", names_why(verdict));
+        reply_error(r, 400, "bad_name", msg);
+        return;
+    }
+    registration *reg = calloc(1, sizeof *reg);
+    if (!reg) {
+        reply_error(r, 500, "internal", "out of memory");
+        return;
+    }
+    req_own(r, reg, registration_free);
+    memcpy(reg->name, normal, sizeof reg->name);
+
+    unsigned char raw[32];
+    randombytes_buf(raw, sizeof raw);
+    memcpy(reg->token, "pt_", 3);
+    sodium_bin2base64(reg->token + 3, sizeof reg->token - 3, raw, sizeof raw,
+                      sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+    sodium_memzero(raw, sizeof raw);
+    reg->w.kind = STORE_WRITE_PLAYER;
+    reg->w.u.player.name = reg->name;
+    reg->w.u.player.now = now_ms();
+    crypto_generichash(reg->w.u.player.token_hash, STORE_HASH_BYTES, (const unsigned char *)reg->token,
+                       strlen(reg->token), r->app->keys.token_hash_key,
+                       sizeof r->app->keys.token_hash_key);
+    api_write(r, &reg->w, player_committed);
+}

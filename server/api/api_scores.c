@@ -1,0 +1,456 @@
+/*
+ * api_scores: the submission path and the public audit read of a score.
+ *
+ * A submission flows one way: decode (token, moves) → verify (pure: the
+ * level rebuilt, every move replayed, the claimed time against the time
+ * that passed, fairplay.h) → one store_score
+ * record handed to the writer, with the connection suspended → the
+ * writer's transaction makes the only redeem check and commits one row →
+ * the request resumes and the reply is built once from that row. A
+ * rejected replay is a rejection record instead, answered after its commit.
+ *
+ * Ownership: a submission (one per request) is owned by its request and
+ * freed when the request ends; it holds the decoded moves, the result as
+ * JSON and the write handed to the store.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/daily.h"
+#include "../../core/replay.h"
+#include "api.h"
+#include "../trust/fairplay.h"
+#include "../base/json_game.h"
+#include "../trust/receipt.h"
+#include "../trust/token.h"
+
+static int game_index(const game *g)
+{
+    for (size_t i = 0; i < game_catalog_count; i++)
+        if (game_catalog[i] == g)
+            return (int)i;
+    return -1;
+}
+
+typedef struct submission {
+    seed_token t;
+    game_move *moves;
+    long n;
+    uint8_t hash[STORE_HASH_BYTES];
+    json_t *result;   /* the verified result, kept as JSON for the reply */
+    json_t *features; /* the review's features (fairplay_features) */
+    int64_t suspicion;
+    store_write w;    /* the record handed to the writer */
+} submission;
+
+static void submission_free(void *p)
+{
+    submission *s = p;
+    if (!s)
+        return;
+    free(s->moves);
+    json_decref(s->result);
+    json_decref(s->features);
+    if (s->w.kind == STORE_WRITE_SCORE) {
+        store_score_clear(&s->w.u.score.score);
+        store_score_clear(&s->w.u.score.existing);
+    } else if (s->w.kind == STORE_WRITE_REJECTION) {
+        free((char *)s->w.u.rejection.rejection.moves_json);
+    }
+    free(s);
+}
+
+/* The 200 answer for a recorded score: the first time and on every retry.
+ * `result` is the score's result (borrowed). */
+static void answer_recorded(request *r, const store_score *sc, json_t *result)
+{
+    char hex[2 * STORE_HASH_BYTES + 1];
+    sodium_bin2hex(hex, sizeof hex, sc->moves_hash, STORE_HASH_BYTES);
+    json_t *out = json_pack("{s:b,s:s,s:I,s:b,s:s}", "verified", 1, "score_id", sc->score_id, "score",
+                            (json_int_t)sc->score, "completed", sc->completed, "status",
+                            sc->status == SCORE_RANKED ? "ranked" : "held");
+    store_board b = store_board_of(&sc->p);
+    store_entry e;
+    if (store_board_rank(r->app->db, &b, sc->p.player_id, &e) == STORE_OK) {
+        json_object_set_new(out, "rank", json_integer(e.rank));
+        json_object_set_new(out, "best", json_boolean(strcmp(e.score_id, sc->score_id) == 0));
+    } else {
+        json_object_set_new(out, "rank", json_null());
+    }
+    json_object_set_new(out, "moves_hash", json_string(hex));
+    /* with the answer's other fields, what a v2 receipt signs: an app can
+     * check its receipt offline without reading the audit */
+    json_object_set_new(out, "submitted_at_ms", json_integer((json_int_t)sc->received_at));
+    json_object_set_new(out, "receipt", json_string(sc->receipt));
+    if (play_is_daily(&sc->p)) {
+        char date[11];
+        play_date(&sc->p, date);
+        json_object_set_new(out, "date", json_string(date));
+    }
+    json_object_set(out, "result", result ? result : json_null());
+    reply_json(r, 200, out);
+}
+
+static void reply_burned(request *r)
+{
+    reply_error(r, 409, "token_burned",
+                "this seed token was rejected too many times and can no longer be submitted");
+}
+
+/* A token already redeemed: same moves is a retry, other moves a conflict. */
+static void answer_redeemed(request *r, const store_score *existing, const uint8_t *hash)
+{
+    int gi = game_index(existing->p.g);
+    if (memcmp(existing->moves_hash, hash, STORE_HASH_BYTES) != 0) {
+        metrics_verification(&r->app->stats, gi, VERIFY_CONFLICT);
+        reply_error(r, 409, "token_used", "this seed token was already redeemed with other moves");
+        return;
+    }
+    metrics_verification(&r->app->stats, gi, VERIFY_RETRY);
+    json_t *result = existing->result_json ? json_loads(existing->result_json, 0, NULL) : NULL;
+    answer_recorded(r, existing, result);
+    json_decref(result);
+}
+
+/* Resumed after the score's commit. */
+static void score_committed(request *r)
+{
+    submission *s = r->work;
+    store_write *w = &s->w;
+    switch (w->status) {
+    case STORE_OK:
+        metrics_verification(&r->app->stats, game_index(s->t.p.g), VERIFY_ACCEPTED);
+        answer_recorded(r, &w->u.score.score, s->result);
+        break;
+    case STORE_CONFLICT:
+        answer_redeemed(r, &w->u.score.existing, s->hash);
+        break;
+    case STORE_NOT_FOUND:
+        reply_error(r, 400, "invalid_seed_token", "the seed token is not on record");
+        break;
+    case STORE_DUPLICATE:
+        metrics_verification(&r->app->stats, game_index(s->t.p.g), VERIFY_REJECTED);
+        reply_error(r, 409, "duplicate_run",
+                    "these moves are another player's run on the same level and seed; play your own");
+        break;
+    case STORE_LIMIT:
+        reply_burned(r);
+        break;
+    case STORE_BANNED: /* banned after this request was authenticated */
+        reply_error(r, 403, "banned", "this player is banned");
+        break;
+    default:
+        api_store_error(r, w->status);
+    }
+}
+
+/* Resumed after a rejection's commit. A token already redeemed is a
+ * conflict whatever these moves were; a rejection that could not be kept
+ * is still a rejection (the store logged why). */
+static void rejection_committed(request *r)
+{
+    submission *s = r->work;
+    const store_rejection *rej = &s->w.u.rejection.rejection;
+    if (s->w.status == STORE_CONFLICT) {
+        metrics_verification(&r->app->stats, game_index(s->t.p.g), VERIFY_CONFLICT);
+        reply_error(r, 409, "token_used", "this seed token was already redeemed with other moves");
+        return;
+    }
+    if (s->w.status == STORE_NOT_FOUND) {
+        reply_error(r, 400, "invalid_seed_token", "the seed token is not on record");
+        return;
+    }
+    if (s->w.status == STORE_LIMIT) {
+        reply_burned(r);
+        return;
+    }
+    metrics_verification(&r->app->stats, game_index(s->t.p.g), VERIFY_REJECTED);
+    char msg[120];
+    snprintf(msg, sizeof msg, "the replay was rejected at move %ld: %s", rej->move_index, rej->reason);
+    /* token_burned: this was the token's last allowed rejection */
+    reply_error_with(r, 422, "replay_rejected", msg,
+                     json_pack("{s:s,s:I,s:b}", "reason", rej->reason, "move", (json_int_t)rej->move_index,
+                               "token_burned", s->w.status == STORE_OK && rej->burned));
+}
+
+static void reject_replay(request *r, submission *s, const char *reason, long move)
+{
+    s->w.kind = STORE_WRITE_REJECTION;
+    store_rejection *rej = &s->w.u.rejection.rejection;
+    rej->p = s->t.p;
+    snprintf(rej->reason, sizeof rej->reason, "%s", reason);
+    rej->move_index = move;
+    rej->received_at = r->started_us / 1000;
+    memcpy(rej->moves_hash, s->hash, STORE_HASH_BYTES);
+    json_t *canon = moves_to_json(s->t.p.g, s->t.p.version, s->moves, (size_t)s->n);
+    rej->moves_json = json_dumps(canon, JSON_COMPACT);
+    json_decref(canon);
+    api_write(r, &s->w, rejection_committed);
+}
+
+/* The first move whose "t" is later than the allowed elapsed time. */
+static long first_move_after(const game *g, int version, const game_move *moves, size_t n,
+                             int64_t allowed)
+{
+    for (int f = 0; f < g->n_fields; f++) {
+        if (strcmp(g->fields[f].name, "t") != 0 || !game_field_in(&g->fields[f], version))
+            continue;
+        for (size_t i = 0; i < n; i++)
+            if (moves[i].v[f] > allowed)
+                return (long)i;
+    }
+    return n ? (long)n - 1 : 0;
+}
+
+static bool token_checks(request *r, const store_player *player, const char *text, seed_token *t)
+{
+    switch (token_verify(&r->app->keys, text, t)) {
+    case TOKEN_OK:
+        break;
+    case TOKEN_UNKNOWN_KEY:
+        reply_error(r, 400, "unknown_key", "the seed token names a key this server does not hold");
+        return false;
+    case TOKEN_MALFORMED:
+    case TOKEN_BAD_MAC:
+        reply_error(r, 400, "invalid_seed_token", "the seed token is not one this server issued");
+        return false;
+    case TOKEN_UNKNOWN_GAME:
+        reply_error(r, 400, "invalid_seed_token", "the seed token names a game or version not served");
+        return false;
+    }
+    if (t->p.player_id != player->id) {
+        reply_error(r, 403, "not_your_token", "this seed token was issued to another player");
+        return false;
+    }
+    const game *g = t->p.g;
+    if (t->p.version < g->min_version || t->p.version > g->version || t->p.level < 1 ||
+        t->p.level > g->levels) {
+        reply_error(r, 400, "invalid_seed_token", "the seed token names a game or version not served");
+        return false;
+    }
+    if (play_is_daily(&t->p)) {
+        daily_pick p;
+        if (!daily_for_date(civil_from_days(t->p.day), &p) || p.game != g || p.level != t->p.level ||
+            p.seed != t->p.seed) {
+            reply_error(r, 400, "bad_daily", "the token does not match that date's daily challenge");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* An expired token: its score, if it was redeemed, still answers a retry. */
+static void answer_expired(request *r, submission *s)
+{
+    store_score existing;
+    memset(&existing, 0, sizeof existing);
+    store_status st = store_score_get(r->app->db, s->t.p.nonce, &existing);
+    if (st == STORE_OK)
+        answer_redeemed(r, &existing, s->hash);
+    else if (st == STORE_NOT_FOUND)
+        reply_error(r, 400, "token_expired", "the seed token has expired");
+    else
+        api_store_error(r, st);
+    store_score_clear(&existing);
+}
+
+/* Builds the score record from a verified replay; false after a 500. */
+static bool build_score(request *r, submission *s, const game_result *res, int64_t elapsed_ms)
+{
+    const game *g = s->t.p.g;
+    store_score *sc = &s->w.u.score.score;
+    sc->p = s->t.p;
+    play_score_id(&sc->p, sc->score_id);
+    sc->score = res->score;
+    sc->completed = res->completed;
+    sc->outcome = fairplay_outcome(&r->app->cfg, res, elapsed_ms);
+    sc->timed = res->duration_ms >= 0;
+    json_t *signals = fairplay_signals(&r->app->cfg, res, elapsed_ms);
+    if (signals && s->features)
+        json_object_set(signals, "features", s->features);
+    sc->signals_json = signals ? json_dumps(signals, JSON_COMPACT) : NULL;
+    sc->suspicion = s->suspicion;
+    sc->duplicate_weight = FAIRPLAY_W_DUPLICATE;
+    sc->review_threshold = r->app->cfg.review_hold_threshold;
+    json_decref(signals);
+    sc->received_at = r->started_us / 1000;
+    memcpy(sc->moves_hash, s->hash, sizeof sc->moves_hash);
+    json_t *canon = moves_to_json(g, sc->p.version, s->moves, (size_t)s->n);
+    sc->moves_json = json_dumps(canon, JSON_COMPACT);
+    json_decref(canon);
+    s->result = result_to_json(g, res);
+    sc->result_json = json_dumps(s->result, JSON_COMPACT);
+    receipt_fields f = { &sc->p, sc->score_id, sc->score, sc->completed, sc->received_at,
+                         sc->moves_hash };
+    if (!sc->moves_json || !sc->result_json || !sc->signals_json ||
+        receipt_sign(&r->app->keys, &f, sc->receipt, sizeof sc->receipt) != 0) {
+        reply_error(r, 500, "internal", "the score could not be prepared");
+        return false;
+    }
+    return true;
+}
+
+/* Decodes the body into s: the token checked, the moves decoded and
+ * hashed. false after answering. */
+static bool decode(request *r, const store_player *player, submission *s)
+{
+    json_t *doc = req_json_object(r);
+    if (!doc)
+        return false;
+    bool ok = false;
+    const json_t *tok = json_object_get(doc, "seed_token"), *moves_json = json_object_get(doc, "moves");
+    if (json_object_size(doc) != 2 || !json_is_string(tok) || !json_is_array(moves_json)) {
+        reply_error(r, 400, "bad_request", "expected {\"seed_token\": string, \"moves\": [...]}");
+        goto done;
+    }
+    if (!token_checks(r, player, json_string_value(tok), &s->t))
+        goto done;
+    const game *g = s->t.p.g;
+    size_t cap = (size_t)r->app->cfg.max_moves < (size_t)g->max_moves ? (size_t)r->app->cfg.max_moves
+                                                                       : (size_t)g->max_moves;
+    if (json_array_size(moves_json) > cap) {
+        char msg[80];
+        snprintf(msg, sizeof msg, "at most %zu moves", cap);
+        reply_error(r, 413, "too_many_moves", msg);
+        goto done;
+    }
+    s->moves = calloc(json_array_size(moves_json) + 1, sizeof *s->moves);
+    if (!s->moves) {
+        reply_error(r, 500, "internal", "out of memory");
+        goto done;
+    }
+    move_error merr;
+    s->n = moves_from_json(g, s->t.p.version, moves_json, s->moves, cap, &merr);
+    if (s->n < 0) {
+        reply_error_with(r, 400, "bad_moves", merr.message, json_pack("{s:I}", "move", (json_int_t)merr.index));
+        goto done;
+    }
+    moves_hash(g, s->t.p.version, s->moves, (size_t)s->n, s->hash);
+    ok = true;
+done:
+    json_decref(doc);
+    return ok;
+}
+
+void api_scores_submit(request *r)
+{
+    store_player player;
+    if (!api_auth(r, &player))
+        return;
+    if (player.banned) {
+        reply_error(r, 403, "banned", "this player is banned");
+        return;
+    }
+    char key[24];
+    snprintf(key, sizeof key, "%lld", (long long)player.id);
+    if (!ratelimit_allow(&r->app->limits, "scores", key, r->live->rate_scores_per_player,
+                         r->started_us)) {
+        reply_rate_limited(r, r->live->rate_scores_per_player, "too many submissions");
+        return;
+    }
+    submission *s = calloc(1, sizeof *s);
+    if (s)
+        s->w.kind = STORE_WRITE_SCORE; /* until it becomes a rejection */
+    if (!s) {
+        reply_error(r, 500, "internal", "out of memory");
+        return;
+    }
+    req_own(r, s, submission_free);
+    if (!decode(r, &player, s))
+        return;
+    const game *g = s->t.p.g;
+    int64_t now = now_ms();
+    if (now > s->t.expires_at) {
+        answer_expired(r, s);
+        return;
+    }
+
+    game_level *level = malloc(g->level_size);
+    game_state *state = malloc(g->state_size);
+    replay_report rep;
+    bool rebuilt = level && state &&
+                   level_cache_get(&r->app->levels, g, s->t.p.version, s->t.p.level, s->t.p.seed,
+                                   level) == GEN_OK;
+    if (rebuilt)
+        replay_run(g, level, state, s->moves, (size_t)s->n, NULL, &rep);
+    /* measured here, while the level is at hand */
+    if (rebuilt && !rep.rejected)
+        s->features = fairplay_features(&r->app->cfg, g, level, s->t.p.version, s->moves, (size_t)s->n,
+                                        rep.applied, &rep.result, now - s->t.issued_at, &s->suspicion);
+    free(level);
+    free(state);
+    if (!rebuilt) {
+        reply_error(r, 500, "internal", "the level could not be rebuilt");
+        return;
+    }
+    if (rep.rejected) {
+        reject_replay(r, s, g->outcomes[rep.rejected_outcome].code, (long)rep.rejected_move);
+        return;
+    }
+    int64_t elapsed = now - s->t.issued_at;
+    int64_t allowed = fairplay_allowed_ms(&r->app->cfg, elapsed);
+    if (rep.result.duration_ms > allowed) {
+        reject_replay(r, s, "duration_exceeds_elapsed",
+                      first_move_after(g, s->t.p.version, s->moves, (size_t)s->n, allowed));
+        return;
+    }
+    if (!build_score(r, s, &rep.result, elapsed))
+        return;
+    s->w.kind = STORE_WRITE_SCORE;
+    api_write(r, &s->w, score_committed);
+}
+
+void api_score_get(request *r)
+{
+    uint8_t nonce[PLAY_NONCE_BYTES];
+    const char *id = r->seg[2];
+    if (strspn(id, "0123456789abcdef") != PLAY_ID_LEN || !play_nonce_from_id(id, nonce)) {
+        reply_error(r, 404, "not_found", "no such score");
+        return;
+    }
+    store_score sc;
+    memset(&sc, 0, sizeof sc);
+    store_status st = store_score_get(r->app->db, nonce, &sc);
+    if (st == STORE_NOT_FOUND) {
+        reply_error(r, 404, "not_found", "no such score");
+        return;
+    }
+    if (st != STORE_OK) {
+        api_store_error(r, st);
+        return;
+    }
+    char hex[2 * STORE_HASH_BYTES + 1], at[32];
+    sodium_bin2hex(hex, sizeof hex, sc.moves_hash, STORE_HASH_BYTES);
+    api_format_time(sc.received_at, at);
+    /* a daily run's moves stay private while others can still play that
+     * daily, so nobody can copy the leader's run */
+    int64_t public_at = fairplay_moves_public_at(&r->app->cfg, &sc.p);
+    bool moves_public = now_ms() >= public_at;
+    json_t *moves = moves_public && sc.moves_json ? json_loads(sc.moves_json, 0, NULL) : NULL;
+    json_t *result = sc.result_json ? json_loads(sc.result_json, 0, NULL) : NULL;
+    json_t *out = json_pack("{s:s,s:I,s:s,s:s,s:i,s:I,s:i,s:I,s:b,s:s,s:s,s:I,s:s,s:s,s:b,s:o,s:o}",
+                            "score_id", sc.score_id, "player_id", (json_int_t)sc.p.player_id, "name",
+                            sc.player_name, "game", sc.p.g->name, "level", sc.p.level, "seed",
+                            (json_int_t)sc.p.seed, "version", sc.p.version, "score", (json_int_t)sc.score,
+                            "completed", sc.completed, "status",
+                            sc.status == SCORE_RANKED ? "ranked" : "held", "submitted_at", at,
+                            "submitted_at_ms", (json_int_t)sc.received_at, "moves_hash", hex, "receipt",
+                            sc.receipt, "moves_public", moves_public, "moves",
+                            moves ? moves : moves_public ? json_array() : json_null(), "result",
+                            result ? result : json_null());
+    /* an operator's void shows, with its reason: the audit hides nothing */
+    if (sc.voided_at) {
+        json_object_set_new(out, "status", json_string("voided"));
+        json_object_set_new(out, "void_reason", json_string(sc.void_reason));
+    }
+    if (play_is_daily(&sc.p)) {
+        char date[11], when[32];
+        play_date(&sc.p, date);
+        api_format_time(public_at, when);
+        json_object_set_new(out, "date", json_string(date));
+        json_object_set_new(out, "moves_public_at", json_string(when));
+    }
+    store_score_clear(&sc);
+    reply_json(r, 200, out);
+}

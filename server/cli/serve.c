@@ -1,0 +1,403 @@
+/*
+ * serve: start-up and shutdown of the daemon. Order matters: SIGTERM/SIGINT
+ * blocked before any thread exists, config, keys, store (migrations),
+ * caches, the metrics listener, the connection guard, then the gate and
+ * libmicrohttpd; on SIGTERM/SIGINT the gate stops accepting, in-flight
+ * requests drain, and the store closes cleanly (its writer commits what it
+ * holds first).
+ */
+#include "serve.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "../../core/game.h"
+#include "../api/api.h"
+#include "../http/app.h"
+#include "cli.h"
+#include "../http/http.h"
+#include "../http/routes.h"
+#include "../http/serving.h"
+#include "../http/metrics_http.h"
+#include "../base/parse.h"
+
+
+/* Reads issue_versions ("game=version,game=version") into
+ * a->issue_version, over each game's current version. Returns false with
+ * a message when an entry does not name a game and a version that game
+ * still replays. */
+static bool read_issue_versions(app *a, char *err, size_t err_len)
+{
+    if (game_catalog_count > sizeof a->issue_version / sizeof a->issue_version[0]) {
+        snprintf(err, err_len, "more games than issue_version slots");
+        return false;
+    }
+    for (size_t i = 0; i < game_catalog_count; i++)
+        a->issue_version[i] = game_catalog[i]->version;
+    char buf[sizeof ((config *)0)->issue_versions];
+    snprintf(buf, sizeof buf, "%s", a->cfg.issue_versions);
+    char *save = NULL;
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        const game *named = NULL;
+        int64_t v = 0;
+        if (eq) {
+            *eq = '\0';
+            named = game_find(item);
+        }
+        if (!named || !parse_i64(eq + 1, named->min_version, named->version, &v)) {
+            snprintf(err, err_len, "issue_versions: entry \"%s\" is not game=version with a version it replays",
+                     item);
+            return false;
+        }
+        for (size_t i = 0; i < game_catalog_count; i++)
+            if (game_catalog[i] == named)
+                a->issue_version[i] = (int)v;
+    }
+    return true;
+}
+
+int app_issue_version(const app *a, const game *g)
+{
+    for (size_t i = 0; i < game_catalog_count; i++)
+        if (game_catalog[i] == g)
+            return a->issue_version[i];
+    return g->version;
+}
+
+/* --config FILE, --listen ADDR:PORT, --data DIR, --set KEY=VALUE. The file
+ * is read first, so flags override it wherever they appear. Returns
+ * EXIT_OK, EXIT_BAD_INPUT (a bad value) or CLI_USAGE (an unknown option or a
+ * missing value), after one line on stderr. */
+int serve_load_config(config *c, int argc, char **argv)
+{
+    char err[512];
+    config_defaults(c);
+    for (int i = 0; i < argc; i++) {
+        const char *flag = argv[i];
+        if (strcmp(flag, "--config") != 0 && strcmp(flag, "--data") != 0 &&
+            strcmp(flag, "--listen") != 0 && strcmp(flag, "--set") != 0) {
+            fprintf(stderr, "replayd: unknown option \"%s\"\n", flag);
+            return CLI_USAGE;
+        }
+        if (++i >= argc) {
+            fprintf(stderr, "replayd: %s needs a value\n", flag);
+            return CLI_USAGE;
+        }
+        if (strcmp(flag, "--config") == 0 && !config_load_file(c, argv[i], err, sizeof err)) {
+            fprintf(stderr, "replayd: %s\n", err);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    for (int i = 0; i + 1 < argc; i += 2) {
+        const char *flag = argv[i], *value = argv[i + 1];
+        bool ok = true;
+        if (strcmp(flag, "--data") == 0) {
+            ok = config_set(c, "data_dir", value, err, sizeof err);
+        } else if (strcmp(flag, "--listen") == 0) {
+            const char *colon = strrchr(value, ':');
+            char addr[64];
+            if (!colon || (size_t)(colon - value) >= sizeof addr) {
+                snprintf(err, sizeof err, "--listen expects ADDR:PORT");
+                ok = false;
+            } else {
+                /* "[::1]:8088": an IPv6 address in brackets */
+                bool bracketed = value[0] == '[' && colon > value && colon[-1] == ']';
+                size_t n = (size_t)(colon - value) - (bracketed ? 2 : 0);
+                memcpy(addr, value + (bracketed ? 1 : 0), n);
+                addr[n] = '\0';
+                ok = config_set(c, "listen_addr", addr, err, sizeof err) &&
+                     config_set(c, "port", colon + 1, err, sizeof err);
+            }
+        } else if (strcmp(flag, "--set") == 0) {
+            char kv[600];
+            snprintf(kv, sizeof kv, "%s", value);
+            char *eq = strchr(kv, '=');
+            if (!eq) {
+                snprintf(err, sizeof err, "--set expects KEY=VALUE");
+                ok = false;
+            } else {
+                *eq = '\0';
+                /* every process on the machine can read /proc/PID/cmdline */
+                if (strcmp(kv, "admin_token") == 0) {
+                    snprintf(err, sizeof err, "admin_token is not taken from the command line (any "
+                                              "local user can read it there); set admin_token_file "
+                                              "or put it in the config file");
+                    ok = false;
+                } else {
+                    ok = config_set(c, kv, eq + 1, err, sizeof err);
+                }
+            }
+        }
+        if (!ok) {
+            fprintf(stderr, "replayd: %s\n", err);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if (!config_admin_token(c, err, sizeof err)) {
+        fprintf(stderr, "replayd: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
+static void database_path(const config *c, char *path, size_t n)
+{
+    if (c->database[0])
+        snprintf(path, n, "%s", c->database);
+    else
+        snprintf(path, n, "%s/replayd.db", c->data_dir);
+}
+
+/* A database URL (PostgreSQL) rather than a file. */
+static bool database_is_url(const config *c)
+{
+    return strstr(c->database, "://") != NULL;
+}
+
+/* "Nothing signed yet": the database file does not exist or is empty.
+ * Keys are made before the database is first created, so a first start
+ * interrupted while writing keys leaves no database; once it exists,
+ * tokens may have been MACed and receipts signed with the keys on disk,
+ * and a damaged key file must stop the server instead of being replaced. */
+static bool nothing_signed_yet(const config *c)
+{
+    char path[600];
+    struct stat st;
+    /* a shared database may hold what other nodes signed: never "nothing" */
+    if (database_is_url(c))
+        return false;
+    database_path(c, path, sizeof path);
+    return stat(path, &st) != 0 ? errno == ENOENT : st.st_size == 0;
+}
+
+/* The database, its WAL and shared-memory files are the operator's only:
+ * created 0600 (the umask SQLite's 0644 is filtered through), and tightened
+ * to 0600 when an older build left them wider. */
+static void private_files(const char *db_path)
+{
+    umask(077);
+    static const char *const suffixes[] = { "", "-wal", "-shm" };
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        char p[700];
+        snprintf(p, sizeof p, "%s%s", db_path, suffixes[i]);
+        chmod(p, 0600);
+    }
+}
+
+store_status serve_open_store(const config *c, store **db)
+{
+    char path[600], err[256];
+    database_path(c, path, sizeof path);
+    if (!database_is_url(c))
+        private_files(path);
+    store_config sc = {
+        .database = path,
+        .busy_timeout_ms = c->busy_timeout_ms,
+        .group_commit_max = c->group_commit_max,
+        .group_commit_wait_us = c->group_commit_wait_us,
+        .wal_checkpoint_frames = c->wal_checkpoint_frames,
+        .board_cache_bytes = c->board_cache_bytes,
+        .rejections_per_token = c->rejections_per_token,
+        .rejection_moves_per_token = c->rejection_moves_per_token,
+        .rejection_moves_per_player_day = c->rejection_moves_per_player_day,
+    };
+    store_status st = store_open(&sc, db, err, sizeof err);
+    if (st != STORE_OK)
+        fprintf(stderr, "replayd: cannot open %s: %s\n",
+                database_is_url(c) ? "the database" : path, err);
+    return st;
+}
+
+/* SIGTERM/SIGINT blocked in the calling thread (and so in every thread it
+ * starts afterwards): only sigwait sees them, at whatever point of
+ * start-up they arrive. */
+/* Many slow clients mean many descriptors: the soft limit is raised to
+ * the hard one (the gate and libmicrohttpd each hold up to about
+ * max_connections). */
+static void raise_fd_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+static void block_stop_signals(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/* The command line of `serve`, kept for SIGHUP to read the same file and
+ * flags again. */
+static int serve_argc;
+static char **serve_argv;
+
+static bool reread_config(config *out)
+{
+    return serve_load_config(out, serve_argc, serve_argv) == EXIT_OK;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    static app a; /* large; lives for the whole process */
+    char err[512];
+    int rc;
+    /* Before anything starts a thread: the store starts its writer and
+     * checkpointer, libmicrohttpd its pool. */
+    sigset_t set;
+    block_stop_signals(&set);
+    raise_fd_limit();
+    memset(&a, 0, sizeof a);
+    serve_argc = argc;
+    serve_argv = argv;
+    rc = serve_load_config(&a.cfg, argc, argv);
+    if (rc != EXIT_OK)
+        return rc;
+    rc = EXIT_RUNTIME;
+    if (!read_issue_versions(&a, err, sizeof err)) {
+        fprintf(stderr, "replayd: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    live_settings *live = live_from_config(&a.cfg, NULL, err, sizeof err);
+    if (!live) {
+        fprintf(stderr, "replayd: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    atomic_store(&a.live, live);
+    http_set_clock_offset(a.cfg.clock_offset_s);
+    bool repaired = false;
+    if (!keys_load(&a.keys, a.cfg.data_dir, nothing_signed_yet(&a.cfg), &repaired, err, sizeof err)) {
+        fprintf(stderr, "replayd: %s\n", err);
+        goto live;
+    }
+    if (repaired)
+        fprintf(stderr, "{\"event\":\"keys_repaired\",\"why\":\"an interrupted first start left a partial key set\"}\n");
+    if (serve_open_store(&a.cfg, &a.db) != STORE_OK)
+        goto keys;
+    const char *const *names;
+    int n_names;
+    http_route_names(&names, &n_names);
+    metrics_init(&a.stats, names, n_names);
+    a.reverify = reverify_job_new(a.db, &a.keys);
+    if (!a.reverify || !ratelimit_init(&a.limits) ||
+        !level_cache_init(&a.levels, (size_t)a.cfg.level_cache_entries)) {
+        fprintf(stderr, "replayd: out of memory\n");
+        goto db;
+    }
+
+    unsigned metrics_port = 0;
+    struct MHD_Daemon *md = NULL;
+    if (a.cfg.metrics_listen[0] && !(md = metrics_http_start(&a, &metrics_port, err, sizeof err))) {
+        fprintf(stderr, "replayd: %s\n", err);
+        goto caches;
+    }
+    conn_guard_config gcfg = {
+        .max_connections = a.cfg.max_connections,
+        .header_timeout_ms = a.cfg.header_timeout_ms,
+        .body_timeout_ms = a.cfg.body_timeout_ms,
+        .body_min_rate = a.cfg.body_min_rate,
+        .tls = a.cfg.tls_cert[0] != '\0',
+    };
+    if (!conn_guard_start(&a.guard, &gcfg)) {
+        fprintf(stderr, "replayd: cannot start the connection guard\n");
+        goto metrics;
+    }
+    rc = serving_run(&a, reread_config, metrics_port) == 0 ? EXIT_OK : EXIT_RUNTIME;
+    conn_guard_stop(&a.guard);
+metrics:
+    if (md)
+        MHD_stop_daemon(md);
+caches:
+    level_cache_free(&a.levels);
+    ratelimit_free(&a.limits);
+db:
+    reverify_job_free(a.reverify); /* its run reads the store */
+    store_close(a.db);
+keys:
+    keys_wipe(&a.keys);
+live:
+    live_free_all(atomic_load(&a.live));
+    if (rc == 0)
+        fprintf(stderr, "{\"event\":\"stopped\"}\n");
+    return rc;
+}
+
+/* keygen [--retire ID] [config options]: adds the next key id, or retires
+ * one (keys.h says what stays). */
+int cmd_keygen(int argc, char **argv)
+{
+    config c;
+    char err[512];
+    char *rest[64];
+    int nrest = 0;
+    const char *retire = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--retire") == 0) {
+            if (i + 1 >= argc || retire) {
+                fprintf(stderr, "replayd: --retire needs one key id\n");
+                return CLI_USAGE;
+            }
+            retire = argv[++i];
+        } else if (nrest < (int)(sizeof rest / sizeof rest[0])) {
+            rest[nrest++] = argv[i];
+        } else {
+            fprintf(stderr, "replayd: too many arguments\n");
+            return CLI_USAGE;
+        }
+    }
+    int rc = serve_load_config(&c, nrest, rest);
+    if (rc != EXIT_OK)
+        return rc;
+    if (retire) {
+        uint32_t rid;
+        key_entry k;
+        if (!parse_u32(retire, &rid) || rid == 0) {
+            fprintf(stderr, "replayd: bad key id \"%s\"\n", retire);
+            return EXIT_BAD_INPUT;
+        }
+        if (!keys_retire(c.data_dir, rid, &k, err, sizeof err)) {
+            fprintf(stderr, "replayd: %s\n", err);
+            return EXIT_RUNTIME;
+        }
+        char from[32], until[32];
+        api_format_time(k.valid_from_ms, from);
+        api_format_time(k.valid_until_ms, until);
+        printf("{\"retired\":%u,\"valid_from\":\"%s\",\"valid_until\":\"%s\",\"data\":\"%s\"}\n",
+               (unsigned)rid, from, until, c.data_dir);
+        return 0;
+    }
+    uint32_t id = keys_generate(c.data_dir, err, sizeof err);
+    if (!id) {
+        fprintf(stderr, "replayd: %s\n", err);
+        return EXIT_RUNTIME;
+    }
+    printf("{\"key_id\":%u,\"data\":\"%s\"}\n", (unsigned)id, c.data_dir);
+    return 0;
+}
+
+int cmd_migrate(int argc, char **argv)
+{
+    config c;
+    store *db = NULL;
+    int rc = serve_load_config(&c, argc, argv);
+    if (rc != EXIT_OK)
+        return rc;
+    if (serve_open_store(&c, &db) != STORE_OK)
+        return EXIT_RUNTIME;
+    printf("{\"schema_version\":%d}\n", store_schema_version(db));
+    store_close(db);
+    return 0;
+}

@@ -1,0 +1,42 @@
+/*
+ * app: the running server's shared state, created by `serve` and read by
+ * every handler. Owned by serve.c; handlers never free any of it.
+ */
+#ifndef REPLAYD_SERVER_APP_H
+#define REPLAYD_SERVER_APP_H
+
+#include <stdatomic.h>
+
+#include "../base/config.h"
+#include "conn_guard.h"
+#include "../trust/keys.h"
+#include "live.h"
+#include "../base/level_cache.h"
+#include "metrics.h"
+#include "../trust/ratelimit.h"
+#include "../store/store.h"
+
+typedef struct reverify_job reverify_job; /* api_reverify.c */
+
+typedef struct app {
+    config cfg;
+    keyring keys;
+    store *db;
+    metrics stats;
+    ratelimit limits;
+    level_cache levels;
+    conn_guard guard; /* deadlines and shedding for the main listener */
+    /* the version new tokens of game_catalog[i] are issued under: the
+     * game's current one, or issue_versions' override, read at start-up */
+    int issue_version[METRICS_GAMES];
+    live_settings *_Atomic live; /* the settings SIGHUP can change (live.h) */
+    atomic_bool draining;         /* shutdown began: /healthz says so */
+    atomic_int in_flight; /* requests begun and not yet completed */
+    atomic_int suspended; /* of those, deferred ones waiting for their work */
+    reverify_job *reverify; /* the admin re-verification (api_reverify.c) */
+} app;
+
+/* The version new seed tokens of g are issued under. */
+int app_issue_version(const app *a, const game *g);
+
+#endif

@@ -1,0 +1,386 @@
+/*
+ * store: everything replayd keeps, behind one interface.
+ *
+ * Nothing outside server/store/ (and its backends) knows which database is
+ * underneath. store_open picks the backend that claims `database` (the
+ * embedded default is a SQLite file; see store_backend.h for the table of
+ * backends). Above the backend, the store owns what every backend shares:
+ * the writer queue that group-commits writes, the leaderboards held in
+ * memory (board_cache.h) and the cache of player names shown on boards.
+ * Operators' actions (STORE_WRITE_ADMIN) are writes like the others: their
+ * board changes reach the boards in memory on the writer thread, in order
+ * with the scores committed around them.
+ *
+ * Writes are asynchronous records: the caller fills a store_write, hands it
+ * to store_write_async and gets it back through its `done` callback, once,
+ * on the writer thread, after the transaction that holds it committed (or
+ * failed). Nothing is acknowledged before its commit. store_write_wait is
+ * the same write for callers that may block (the CLI, tests, admin tools).
+ *
+ * Thread safety: every function may be called from any thread at once.
+ *
+ * Ownership: a store_write belongs to its caller, who must keep it alive
+ * until `done` ran. Out-structs are filled by the store; the only heap
+ * strings in them are store_score's moves_json and result_json, freed with
+ * store_score_clear. Times are unix milliseconds.
+ */
+#ifndef REPLAYD_SERVER_STORE_H
+#define REPLAYD_SERVER_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "../base/play.h"
+
+typedef enum store_status {
+    STORE_OK = 0,
+    STORE_NOT_FOUND,
+    STORE_CONFLICT, /* e.g. a token already redeemed */
+    STORE_LIMIT,    /* e.g. too many outstanding tokens, a burned token */
+    STORE_BUSY,     /* the database stayed locked past the busy timeout: 503 */
+    STORE_DUPLICATE, /* a timed run identical to another player's: refused */
+    STORE_BANNED,   /* the player is banned: 403 */
+    STORE_ERROR     /* anything else: 500, logged once where it happened */
+} store_status;
+
+#define STORE_NAME_MAX 64   /* player names, bytes of UTF-8 */
+#define STORE_TOKEN_MAX 255 /* a seed token's text */
+#define STORE_HASH_BYTES 32
+#define STORE_RECEIPT_MAX 255
+#define STORE_REASON_MAX 47
+#define STORE_REASON_TEXT_MAX 500 /* an operator's reason for an action */
+#define STORE_ACTOR_MAX 127
+
+typedef struct store store;
+
+typedef struct store_config {
+    const char *database;     /* a SQLite file path (created with its directory) */
+    int busy_timeout_ms;
+    int group_commit_max;     /* most writes in one transaction */
+    int group_commit_wait_us; /* how long the writer waits to fill a batch */
+    /* SQLite: WAL frames (pages) a checkpoint waits for (0: 10000) */
+    int wal_checkpoint_frames;
+    /* Bytes of leaderboards kept in memory (0: 256 MiB); see board_cache.h */
+    size_t board_cache_bytes;
+    /* Rejected replays (0: no cap): a token is burned after this many */
+    int rejections_per_token;
+    /* their moves are kept for the first this-many rejections of a token */
+    int rejection_moves_per_token;
+    /* and for at most this many rejections of a player in a UTC day */
+    int rejection_moves_per_player_day;
+} store_config;
+
+store_status store_open(const store_config *cfg, store **out, char *err, size_t err_len);
+/* Commits what the writer holds, stops it, closes the database. */
+void store_close(store *s);
+/* The newest schema migration applied (store_open applies them all), or
+ * -1 when the database cannot say. */
+int store_schema_version(store *s);
+
+/* ---- records ---- */
+
+/* A leaderboard: a daily board (day >= 0) or a level board (g + level);
+ * see "leaderboards" below. */
+typedef struct store_board {
+    int32_t day;  /* a daily board's day number, or -1 */
+    const game *g; /* a level board's game (NULL for a daily board) */
+    int level;
+} store_board;
+
+
+typedef struct store_player {
+    int64_t id;
+    char name[STORE_NAME_MAX + 1];
+    int64_t created_at;
+    bool banned;
+} store_player;
+
+/* An issued seed token, as recorded. */
+typedef struct store_token {
+    play p;
+    int64_t issued_at;
+    int64_t expires_at;
+    char text[STORE_TOKEN_MAX + 1]; /* the token as issued, for re-issue */
+    bool redeemed;
+} store_token;
+
+/* A player's tokens by how their runs ended. issued = completed +
+ * incomplete + forfeited + outstanding + abandoned (expired unredeemed). */
+typedef struct store_token_stats {
+    int64_t issued, completed, incomplete, forfeited, outstanding, abandoned;
+} store_token_stats;
+
+/* How a redeemed token's run ended. A forfeit is an incomplete run that
+ * gave up early (the server's forfeit_short_ms rule): with abandons it is
+ * what drawing seeds until an easy one comes up leaves behind. */
+typedef enum run_outcome { RUN_COMPLETED, RUN_INCOMPLETE, RUN_FORFEIT } run_outcome;
+
+/* Where a score stands: on the public boards, or held off them until an
+ * operator looks. */
+typedef enum score_status { SCORE_RANKED, SCORE_HELD } score_status;
+
+/* A verified score: one per seed token. */
+typedef struct store_score {
+    play p;
+    char score_id[PLAY_ID_LEN + 1]; /* play_score_id(&p), computed once by whoever builds it */
+    char player_name[STORE_NAME_MAX + 1]; /* filled by reads (store_score_get) */
+    int64_t score;
+    bool completed;
+    run_outcome outcome;
+    bool timed;            /* the game measures time (an untimed duplicate is held, not refused) */
+    score_status status;   /* set by the store when it commits (and by reads) */
+    int64_t duplicate_of;  /* set by the store: the seq of an identical earlier run, or 0 */
+    int64_t received_at;
+    int64_t seq; /* the server-received order, assigned by the store at commit */
+    uint8_t moves_hash[STORE_HASH_BYTES];
+    char receipt[STORE_RECEIPT_MAX + 1];
+    char *moves_json;   /* owned */
+    char *result_json;  /* owned */
+    char *signals_json; /* owned: facts measured at verification, a JSON object */
+    int64_t suspicion;  /* the features' weighted sum (fairplay.h); the store adds duplicate_weight */
+    int64_t duplicate_weight; /* in: added to suspicion when the store finds the run a duplicate */
+    int64_t review_threshold; /* in: a suspicion at or above it is held until approved (0: never) */
+    int64_t voided_at;  /* read: when an operator voided it, or 0 */
+    char void_reason[STORE_REASON_TEXT_MAX + 1]; /* read */
+} store_score;
+
+void store_score_clear(store_score *sc);
+
+/* A rejected replay, kept for abuse review: its reason, move index and
+ * moves hash always; its moves only within the store_config quotas. */
+typedef struct store_rejection {
+    play p;
+    char reason[STORE_REASON_MAX + 1];
+    long move_index;
+    int64_t received_at;
+    uint8_t moves_hash[STORE_HASH_BYTES];
+    const char *moves_json; /* borrowed until done */
+    /* out (STORE_OK): the moves were kept; this rejection burned the token */
+    bool moves_kept;
+    bool burned;
+} store_rejection;
+
+/* ---- writes ---- */
+
+typedef enum store_write_kind {
+    STORE_WRITE_PLAYER,    /* register a player */
+    STORE_WRITE_TOKEN,     /* record an issued seed token */
+    STORE_WRITE_SCORE,     /* redeem a token with its verified score */
+    STORE_WRITE_REJECTION, /* record a rejected replay */
+    STORE_WRITE_ADMIN      /* an operator's action (admin_action) */
+} store_write_kind;
+
+/* What an operator can do. Each is one transaction that also writes its
+ * admin_log row and, when it moves entries, changes the boards in memory
+ * in the same writer step (see store_board_change). */
+typedef enum admin_action {
+    ADMIN_VOID,    /* a score leaves every board; a level board takes the player's next best */
+    ADMIN_RESTORE, /* a voided score is valid again */
+    ADMIN_APPROVE, /* a score held for review (or as a duplicate) is ranked */
+    ADMIN_BAN,     /* the player's entries leave every board; new tokens and scores refused */
+    ADMIN_UNBAN,   /* the player's entries come back */
+    ADMIN_RENAME   /* the player's name (e.g. an offensive one) */
+} admin_action;
+
+/* A board as an action left it for one player: that player's entry now
+ * (or none). The store applies it to the board in memory under the
+ * board's write lock, as one step: the old entry out, the new one in. */
+typedef struct store_board_change {
+    store_board board;
+    int64_t player_id;
+    bool has_entry;
+    int64_t score, seq, received_at;
+    uint8_t nonce[PLAY_NONCE_BYTES];
+} store_board_change;
+
+typedef struct store_write store_write;
+typedef void (*store_write_done)(store_write *w);
+
+struct store_write {
+    store_write_kind kind;
+    store_write_done done; /* once, on the writer thread, after the commit; keep it short */
+    void *ctx;             /* the caller's */
+    store_status status;   /* set before done */
+    union {
+        /* in: name, token_hash, now. out: created (on STORE_OK). A taken
+         * token hash is STORE_CONFLICT. */
+        struct {
+            const char *name;
+            uint8_t token_hash[STORE_HASH_BYTES];
+            int64_t now;
+            store_player created;
+        } player;
+        /* in: token, max_outstanding, max_forfeits, day_start, now.
+         * For a level token, STORE_LIMIT with `limit` saying which: the
+         * player already holds max_outstanding unexpired unredeemed level
+         * tokens, or has max_forfeits tokens of that game and level issued
+         * since day_start that were forfeited, abandoned or are still open
+         * (0: no cap). The daily is exempt from both. A daily token when
+         * the player has one for that day already: STORE_CONFLICT with
+         * `existing` filled (the caller re-issues an outstanding one, or
+         * answers 409 once it is redeemed). */
+        struct {
+            store_token token;
+            int max_outstanding;
+            int max_forfeits;
+            int64_t day_start;
+            int64_t now;
+            enum { TOKEN_LIMIT_OUTSTANDING, TOKEN_LIMIT_FORFEITS } limit;
+            store_token existing;
+        } token;
+        /* in: score (everything but seq, status, duplicate_of and
+         * player_name). The only redeem check: in one transaction the
+         * token is marked redeemed with its run's outcome, the score
+         * inserted and its board's rows updated; score.seq is set. When the
+         * token was redeemed already: STORE_CONFLICT with `existing` filled
+         * by the recorded score (same moves hash: a retry; other moves: a
+         * conflict). STORE_NOT_FOUND when the token is not on record,
+         * STORE_LIMIT when it was burned by rejections_per_token rejections.
+         * A run identical to another player's earlier one (same game,
+         * level, seed, version and moves hash): a timed one is
+         * STORE_DUPLICATE (kept as a rejection, the token stays open); an
+         * untimed one is recorded with status SCORE_HELD (off the boards).
+         * Either way score.duplicate_of is that run's seq. */
+        struct {
+            store_score score;
+            store_score existing;
+        } score;
+        /* STORE_CONFLICT when the token was redeemed, STORE_LIMIT when it
+         * was burned already (nothing is kept then). */
+        struct {
+            store_rejection rejection;
+        } rejection;
+        /* in: action, the score (nonce) or player_id, reason, actor, now,
+         * name (rename). STORE_NOT_FOUND: no such score or player;
+         * STORE_CONFLICT: nothing to do (already voided, not voided, not
+         * held, already banned, not banned). out (STORE_OK): log_id,
+         * player_id (a score's), changes: heap, freed by
+         * store_admin_clear (n_changes entries). */
+        struct {
+            admin_action action;
+            uint8_t nonce[PLAY_NONCE_BYTES];
+            int64_t player_id;
+            char name[STORE_NAME_MAX + 1];
+            char reason[STORE_REASON_TEXT_MAX + 1];
+            char actor[STORE_ACTOR_MAX + 1];
+            int64_t now;
+            int64_t log_id;
+            store_board_change *changes;
+            int n_changes;
+        } admin;
+    } u;
+    store_write *next; /* the writer queue's link */
+};
+
+/* Frees what an admin write's commit filled (its board changes). */
+void store_admin_clear(store_write *w);
+
+/* Queues w; w->done runs once it is committed or failed (also while the
+ * store is closing: then with STORE_ERROR). */
+void store_write_async(store *s, store_write *w);
+/* Runs w and waits for it; w->done may be NULL. Returns w->status. */
+store_status store_write_wait(store *s, store_write *w);
+
+/* ---- reads ---- */
+
+store_status store_player_by_token(store *s, const uint8_t token_hash[STORE_HASH_BYTES],
+                                   store_player *out);
+/* The score redeemed by the token with that nonce, with its player's name
+ * and its status. */
+store_status store_score_get(store *s, const uint8_t nonce[PLAY_NONCE_BYTES], store_score *out);
+store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
+                                   store_token_stats *out);
+
+/* Every stored score, for re-verification (reverify.h): those of game g
+ * (NULL: every game) received at or after since_ms. */
+typedef struct store_scan {
+    const game *g;
+    int64_t since_ms;
+} store_scan;
+
+/* The scan's scores with seq > after_seq, in seq order, at most limit of
+ * them into out[0..*n) (player_name left empty); each is cleared with
+ * store_score_clear by the caller. *n < limit: the scan is over. */
+store_status store_scores_page(store *s, const store_scan *scan, int64_t after_seq, int limit,
+                               store_score *out, int *n);
+/* How many scores the scan holds now. */
+store_status store_scores_count(store *s, const store_scan *scan, int64_t *out);
+
+/* ---- leaderboards ----
+ * A board is either a daily board (day >= 0: every daily score of that
+ * day) or a level board (g + level: each player's best level score).
+ * Order: higher score first, then lower seq (the earlier server-received
+ * submission). Ranks are 1-based and unique. Cursors are opaque to
+ * callers: a store_board_key of the boundary entry, so pages stay correct
+ * under concurrent inserts. */
+
+/* The board a play's score goes to. */
+store_board store_board_of(const play *p);
+
+typedef struct store_board_key {
+    int64_t score;
+    int64_t seq;
+} store_board_key;
+
+typedef struct store_entry {
+    int64_t rank;
+    int64_t player_id;
+    char player_name[STORE_NAME_MAX + 1];
+    int64_t score;
+    int64_t seq;
+    int64_t submitted_at;
+    char score_id[PLAY_ID_LEN + 1];
+} store_entry;
+
+/* Up to limit entries strictly after `after` (NULL: from the top), or, when
+ * backwards, the limit entries strictly before `after`, returned in board
+ * order. *n is the number written; *more says whether entries remain in
+ * that direction. *total, when not NULL, is the board's size. */
+store_status store_board_page(store *s, const store_board *b, const store_board_key *after,
+                              bool backwards, int limit, store_entry *out, int *n, bool *more,
+                              int64_t *total);
+
+/* The player's entry and rank, STORE_NOT_FOUND if not on the board. */
+store_status store_board_rank(store *s, const store_board *b, int64_t player_id,
+                              store_entry *out);
+
+/* The player's entry with up to `around` entries either side, in board
+ * order (at most 2 * around + 1 entries). *self is the player's index in out. */
+store_status store_board_around(store *s, const store_board *b, int64_t player_id, int around,
+                                store_entry *out, int *n, int *self);
+
+/* Bytes the leaderboards in memory hold (bounded by board_cache_bytes). */
+size_t store_board_bytes(store *s);
+
+/* Number of entries on a board. */
+store_status store_board_size(store *s, const store_board *b, int64_t *out);
+
+/* ---- operators' reads ----
+ * Answers as JSON (a new reference the caller owns): these are listings an
+ * operator reads, built once from rows and sent as they are. Pages go by
+ * an opaque cursor string ("" for the first page); the answer's
+ * "next_cursor" is null on the last page. */
+typedef enum store_admin_query_kind {
+    ADMIN_Q_PLAYER,     /* {player_id, name, created_at, banned_at, counts{...}}; STORE_NOT_FOUND */
+    ADMIN_Q_REJECTIONS, /* {items:[...], next_cursor}: newest first */
+    ADMIN_Q_REVIEW,     /* {items:[...], next_cursor}: highest suspicion first */
+    ADMIN_Q_LOG         /* {items:[...], next_cursor}: oldest first */
+} store_admin_query_kind;
+
+typedef struct store_admin_query {
+    store_admin_query_kind kind;
+    int64_t player_id; /* PLAYER; REJECTIONS: 0 for every player */
+    const game *g;     /* REJECTIONS: NULL for every game */
+    int64_t since;     /* REJECTIONS: received at or after (unix ms), 0: any */
+    int64_t now;       /* PLAYER: for the open/abandoned split */
+    const char *cursor;
+    int limit;
+} store_admin_query;
+
+/* STORE_NOT_FOUND (unknown player), STORE_CONFLICT (a malformed cursor). */
+store_status store_admin_read(store *s, const store_admin_query *q, json_t **out);
+
+#endif
