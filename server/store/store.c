@@ -14,6 +14,7 @@
 #include "board_cache.h"
 #include "name_cache.h"
 #include "store_backend.h"
+#include "store_rules.h"
 #include "write_queue.h"
 
 #define NAME_SLOTS 8192
@@ -54,10 +55,26 @@ store_board store_board_of(const play *p)
     return b;
 }
 
+/* A reader connection of the backend's pool, seen through its driver,
+ * and back. */
+static sd_db reader_get(store *s)
+{
+    sd_db x = { s->be->driver, reader_pool_get(s->be->readers(s->db)) };
+    return x;
+}
+
+static void reader_put(store *s, const sd_db *x)
+{
+    reader_pool_put(s->be->readers(s->db), x->c);
+}
+
 static store_status load_board(void *ctx, const store_board *b, rank_board *into)
 {
     store *s = ctx;
-    return s->be->load_board(s->db, b, into);
+    sd_db x = reader_get(s);
+    store_status st = store_read_board(&x, b, into);
+    reader_put(s, &x);
+    return st;
 }
 
 /* Another node's committed score (the backend's watch): to its board if
@@ -281,35 +298,47 @@ store_status store_write_wait(store *s, store_write *w)
 store_status store_player_by_token(store *s, const uint8_t token_hash[STORE_HASH_BYTES],
                                    store_player *out)
 {
-    return s->be->player_by_token(s->db, token_hash, out);
+    sd_db x = reader_get(s);
+    store_status st = store_read_player_by_token(&x, token_hash, out);
+    reader_put(s, &x);
+    return st;
 }
 
 store_status store_score_get(store *s, const uint8_t nonce[PLAY_NONCE_BYTES], store_score *out)
 {
-    return s->be->score_get(s->db, nonce, out);
+    out->moves_json = NULL;
+    out->result_json = NULL;
+    out->signals_json = NULL;
+    sd_db x = reader_get(s);
+    store_status st = store_score_by_nonce(&x, nonce, out);
+    reader_put(s, &x);
+    return st;
 }
 
 store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
                                    store_token_stats *out)
 {
-    return s->be->token_stats(s->db, player_id, now, out);
+    sd_db x = reader_get(s);
+    store_status st = store_read_token_stats(&x, player_id, now, out);
+    reader_put(s, &x);
+    return st;
 }
 
 store_status store_scores_page(store *s, const store_scan *scan, int64_t after_seq, int limit,
                                store_score *out, int *n)
 {
-    *n = 0;
-    if (!s->be->scores_page)
-        return STORE_ERROR;
-    return s->be->scores_page(s->db, scan, after_seq, limit, out, n);
+    sd_db x = reader_get(s);
+    store_status st = store_read_scores_page(&x, scan, after_seq, limit, out, n);
+    reader_put(s, &x);
+    return st;
 }
 
 store_status store_scores_count(store *s, const store_scan *scan, int64_t *out)
 {
-    *out = 0;
-    if (!s->be->scores_count)
-        return STORE_ERROR;
-    return s->be->scores_count(s->db, scan, out);
+    sd_db x = reader_get(s);
+    store_status st = store_read_scores_count(&x, scan, out);
+    reader_put(s, &x);
+    return st;
 }
 
 /* ---- leaderboards ---- */
@@ -342,7 +371,10 @@ static void fill_names(store *s, store_entry *out, int n)
             where[k++] = i;
         }
         if (k == CHUNK || (i == n && k > 0)) {
-            if (s->be->player_names(s->db, k, ids, names) == STORE_OK) {
+            sd_db x = reader_get(s);
+            store_status got = store_read_player_names(&x, k, ids, names);
+            reader_put(s, &x);
+            if (got == STORE_OK) {
                 for (int j = 0; j < k; j++) {
                     memcpy(out[where[j]].player_name, names[j], sizeof names[j]);
                     if (names[j][0])
@@ -465,9 +497,8 @@ store_status store_board_size(store *s, const store_board *b, int64_t *out)
 
 store_status store_admin_read(store *s, const store_admin_query *q, json_t **out)
 {
-    if (!s->be->admin_read) { /* a backend without the operators' reads */
-        store_log_error("admin_read", "this storage backend has no operators' reads");
-        return STORE_ERROR;
-    }
-    return s->be->admin_read(s->db, q, out);
+    sd_db x = reader_get(s);
+    store_status st = store_rules_admin_read(&x, q, out);
+    reader_put(s, &x);
+    return st;
 }

@@ -5,27 +5,31 @@
  * `database` and calls nothing else of it; the handlers above never see a
  * backend at all.
  *
- * A backend keeps the rows; store.c keeps what is shared above them (the
- * writer queue and its batching, the boards in memory, the name cache).
- * Contract:
- * - commit() runs a batch of writes in one transaction, each isolated so
- *   that one write's failure leaves the others to commit, sets every
- *   w->status (and the write's outputs) and returns after the commit is
- *   durable. It runs on the one writer thread only.
+ * A backend keeps the rows and the SQL; above it the store keeps what
+ * is shared: the writer queue and its batching, the boards in memory, the
+ * name cache (store.c), and every rule and read, written once over the
+ * backend's driver (store_rules.h, store_driver.h). Contract:
+ * - commit() runs a batch of writes in one transaction, each through
+ *   store_rules_write and isolated so that one write's failure leaves the
+ *   others to commit, sets every w->status (and the write's outputs) and
+ *   returns after the commit is durable. It runs on the one writer thread
+ *   only.
  * - Every other function may be called from any thread at once.
  * - A failure a backend reports as STORE_ERROR is logged by the backend,
  *   once, where it happened (store_log_error).
  * - A backend that several nodes share offers the others' committed scores
  *   through watch() (the PostgreSQL backend: LISTEN/NOTIFY).
  *
- * Ownership: the backend owns its store_db and everything in it; close()
- * frees it all. load_board fills a caller-owned rank_board.
+ * Ownership: the backend owns its store_db and everything in it (its
+ * reader pool's connections too); close() frees it all.
  */
 #ifndef REPLAYD_SERVER_STORE_BACKEND_H
 #define REPLAYD_SERVER_STORE_BACKEND_H
 
 #include "rank.h"
+#include "reader_pool.h"
 #include "store.h"
+#include "store_driver.h"
 
 typedef struct store_db store_db;
 
@@ -54,23 +58,10 @@ typedef struct store_backend {
 
     void (*commit)(store_db *db, store_write **batch, int n);
 
-    store_status (*player_by_token)(store_db *db, const uint8_t token_hash[STORE_HASH_BYTES],
-                                    store_player *out);
-    /* names[i] for ids[i]; "" for an id with no player */
-    store_status (*player_names)(store_db *db, int n, const int64_t *ids,
-                                 char (*names)[STORE_NAME_MAX + 1]);
-    store_status (*score_get)(store_db *db, const uint8_t nonce[PLAY_NONCE_BYTES], store_score *out);
-    store_status (*token_stats)(store_db *db, int64_t player_id, int64_t now,
-                                store_token_stats *out);
-    /* store_scores_page and store_scores_count (store.h); a backend
-     * without them leaves them NULL and re-verification answers STORE_ERROR */
-    store_status (*scores_page)(store_db *db, const store_scan *scan, int64_t after_seq, int limit,
-                                store_score *out, int *n);
-    store_status (*scores_count)(store_db *db, const store_scan *scan, int64_t *out);
-    /* every entry of board b as committed now, in any order */
-    store_status (*load_board)(store_db *db, const store_board *b, rank_board *into);
-    /* the operators' reads (store.h), answered from one snapshot */
-    store_status (*admin_read)(store_db *db, const store_admin_query *q, json_t **out);
+    /* Every read (store_reads.c, store_admin.c) runs once for all
+     * backends on a connection of this pool, through this driver. */
+    const store_driver *driver;
+    reader_pool *(*readers)(store_db *db);
     /* Optional (NULL: only this process writes the database). Starts
      * telling w about other nodes' commits, until close(). */
     store_status (*watch)(store_db *db, const store_watch *w, char *err, size_t err_len);

@@ -1,7 +1,7 @@
 /*
- * pg_conn: the PostgreSQL backend's statements and per-connection helpers
- * (see the header). The statement table holds the SQL of every request
- * the backend serves; migrations and BEGIN/COMMIT are plain commands.
+ * pg_conn: the PostgreSQL driver, its statement table and the
+ * per-connection helpers (see the header). The table holds the SQL of
+ * every request the backend serves; migrations are plain commands.
  */
 #include "pg_conn.h"
 
@@ -10,66 +10,73 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../core/civil.h"
 #include "../store_backend.h"
 
-#define TOKEN_COLS                                                                         \
+#define TOKEN_ROW                                                                          \
     "nonce, player_id, game, level, seed, version, issued_at, expires_at, daily_date, text, " \
     "redeemed, rejections"
+#define BANNED "(SELECT b.banned_at IS NOT NULL FROM players b WHERE b.id = seed_tokens.player_id)"
+#define ON_BOARD_PLAYER "NOT EXISTS (SELECT 1 FROM players b WHERE b.id = s.player_id AND b.banned_at IS NOT NULL)"
+#define ON_BOARD "s.status = 'ranked' AND s.voided_at IS NULL AND " ON_BOARD_PLAYER
 
-static const char *const stmt_sql[PS_COUNT] = {
+/* Parameters and columns: store_driver.h, beside each name. The row locks
+ * that make the rules hold across nodes are here: the player's row
+ * (NO KEY UPDATE does not block the foreign-key checks of other writes)
+ * before any other row of theirs, then the token's or the score's. */
+static const char *const stmt_sql[PG_STMT_COUNT] = {
+    [SD_BEGIN] = "BEGIN",
+    [SD_COMMIT] = "COMMIT",
+    [SD_ROLLBACK] = "ROLLBACK",
+    [SD_SAVEPOINT] = "SAVEPOINT job",
+    [SD_RELEASE] = "RELEASE SAVEPOINT job",
+    [SD_ROLLBACK_TO] = "ROLLBACK TO SAVEPOINT job",
+    [SD_READ_BEGIN] = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+    [SD_READ_END] = "COMMIT",
     /* a taken token hash returns no row: a conflict, not a failed statement
      * (which would abort the batch's transaction) */
-    [PS_PLAYER_INSERT] = "INSERT INTO players (name, token_hash, created_at) VALUES ($1, $2, $3)"
+    [SD_PLAYER_INSERT] = "INSERT INTO players (name, token_hash, created_at) VALUES ($1, $2, $3)"
                          " ON CONFLICT (token_hash) DO NOTHING RETURNING id",
-    [PS_PLAYER_BY_HASH] = "SELECT id, name, created_at, banned_at IS NOT NULL FROM players"
+    [SD_PLAYER_BY_HASH] = "SELECT id, name, created_at, banned_at IS NOT NULL FROM players"
                           " WHERE token_hash = $1",
-    /* a score's first lock: the player's row, then its ban read (a ban
-     * being committed is waited for; its board recompute then sees this
-     * score once it is committed) */
-    [PS_PLAYER_BANNED] = "SELECT banned_at IS NOT NULL FROM players WHERE id = $1"
-                         " FOR NO KEY UPDATE",
-    [PS_PLAYER_NAMES] = "SELECT id, name FROM players WHERE id = ANY ($1::bigint[])",
-    /* a player's token issues run one at a time on every node: the limits
-     * below count what the others committed (NO KEY UPDATE does not block
-     * the foreign-key checks of other writes) */
-    [PS_PLAYER_LOCK] = "SELECT 1 FROM players WHERE id = $1 FOR NO KEY UPDATE",
-    [PS_TOKEN_INSERT] = "INSERT INTO seed_tokens (nonce, player_id, game, level, seed, version,"
+    [SD_PLAYER_NAMES] = "SELECT id, name FROM players"
+                        " WHERE id IN (SELECT json_array_elements_text($1::json)::bigint)",
+    /* a player's writes run one at a time on every node: the token limits
+     * count what the others committed, a score's ban check waits for a
+     * ban being committed (whose board recompute then sees this score) */
+    [SD_PLAYER_LOCK] = "SELECT 1 FROM players WHERE id = $1 FOR NO KEY UPDATE",
+    [SD_TOKEN_INSERT] = "INSERT INTO seed_tokens (nonce, player_id, game, level, seed, version,"
                         " issued_at, expires_at, daily_date, text)"
                         " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
     /* the one redeem check holds the token's row until the commit: a second
      * node redeeming it waits here and then reads it redeemed */
-    [PS_TOKEN_LOCK] = "SELECT " TOKEN_COLS " FROM seed_tokens WHERE nonce = $1 FOR UPDATE",
+    [SD_TOKEN_GET] = "SELECT " TOKEN_ROW ", " BANNED " FROM seed_tokens WHERE nonce = $1"
+                     " FOR UPDATE OF seed_tokens",
     /* the same for a score, with the earliest run of another player with
      * the same seed, moves, game, level and version (0 if none) */
-    [PS_SCORE_LOCK] = "SELECT " TOKEN_COLS ", COALESCE((SELECT d.seq FROM scores d"
-                      " WHERE d.seed = $2 AND d.moves_hash = $3 AND d.game = $4 AND d.level = $5"
-                      " AND d.version = $6 AND d.player_id <> $7 ORDER BY d.seq LIMIT 1), 0)"
-                      " FROM seed_tokens WHERE nonce = $1 FOR UPDATE OF seed_tokens",
-    [PS_TOKEN_DAILY] = "SELECT " TOKEN_COLS " FROM seed_tokens"
+    [SD_SCORE_TOKEN] = "SELECT " TOKEN_ROW ", " BANNED ", COALESCE((SELECT d.seq FROM scores d"
+                       " WHERE d.seed = $2 AND d.moves_hash = $3 AND d.game = $4 AND d.level = $5"
+                       " AND d.version = $6 AND d.player_id <> $7 ORDER BY d.seq LIMIT 1), 0)"
+                       " FROM seed_tokens WHERE nonce = $1 FOR UPDATE OF seed_tokens",
+    [SD_TOKEN_DAILY] = "SELECT " TOKEN_ROW " FROM seed_tokens"
                        " WHERE player_id = $1 AND daily_date = $2 AND daily_date <> ''",
     /* outstanding level tokens (the daily is exempt), and the forfeited,
      * abandoned or still open level tokens of one (game, level) issued
      * since the start of the day: the forfeit cap */
-    [PS_TOKEN_LIMITS] = "SELECT (SELECT COUNT(*) FROM seed_tokens WHERE player_id = $1"
+    [SD_TOKEN_LIMITS] = "SELECT (SELECT COUNT(*) FROM seed_tokens WHERE player_id = $1"
                         " AND NOT redeemed AND expires_at > $2 AND daily_date = ''),"
                         " (SELECT COUNT(*) FROM seed_tokens WHERE player_id = $1 AND game = $3"
                         " AND level = $4 AND issued_at >= $5 AND daily_date = ''"
                         " AND (NOT redeemed OR outcome = 'forfeit'))",
-    [PS_TOKEN_STATS] = "SELECT COUNT(*), COUNT(*) FILTER (WHERE outcome = 'completed'),"
+    [SD_TOKEN_STATS] = "SELECT COUNT(*), COUNT(*) FILTER (WHERE outcome = 'completed'),"
                        " COUNT(*) FILTER (WHERE outcome = 'incomplete'),"
                        " COUNT(*) FILTER (WHERE outcome = 'forfeit'),"
                        " COUNT(*) FILTER (WHERE NOT redeemed AND expires_at > $1),"
                        " COUNT(*) FILTER (WHERE NOT redeemed AND expires_at <= $1)"
                        " FROM seed_tokens WHERE player_id = $2",
-    /* the score and its token's redeem in one round trip; scores_nonce
-     * (unique) makes a second score for one token impossible */
     /* the score, its token's redeem and the player's level best in one
-     * round trip ($20: the score goes to a level board; $21: its
-     * suspicion); scores_nonce
-     * (unique) makes a second score for one token impossible. The best is
-     * replaced only by a strictly higher score. */
-    [PS_SCORE_REDEEM] = "WITH s AS (INSERT INTO scores (score_id, nonce, player_id, game, level,"
+     * round trip; scores_nonce (unique) makes a second score for one token
+     * impossible. The best is replaced only by a strictly higher score. */
+    [SD_SCORE_RECORD] = "WITH s AS (INSERT INTO scores (score_id, nonce, player_id, game, level,"
                         " seed, version, daily_date, score, completed, received_at, moves_hash,"
                         " receipt, moves_json, result_json, status, signals, duplicate_of, suspicion)"
                         " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
@@ -84,39 +91,92 @@ static const char *const stmt_sql[PS_COUNT] = {
                         " received_at = excluded.received_at, nonce = excluded.nonce"
                         " WHERE excluded.score > level_bests.score)"
                         " SELECT score_seq FROM u",
-    [PS_SCORE_BY_NONCE] = "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
+    [SD_SCORE_BY_NONCE] = "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
                           " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
                           " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json,"
                           " s.status, s.signals, COALESCE(s.duplicate_of, 0), t.outcome,"
                           " s.suspicion, COALESCE(s.voided_at, 0), s.void_reason"
                           " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq"
                           " JOIN players p ON p.id = s.player_id WHERE t.nonce = $1",
-    [PS_REJECTION_INSERT] = "INSERT INTO rejections (nonce, player_id, game, level, seed, version,"
+    [SD_REJECTION_INSERT] = "INSERT INTO rejections (nonce, player_id, game, level, seed, version,"
                             " reason, move_index, received_at, moves_hash, moves_json)"
                             " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-    [PS_TOKEN_REJECTED] = "UPDATE seed_tokens SET rejections = rejections + 1 WHERE nonce = $1",
+    [SD_TOKEN_REJECTED] = "UPDATE seed_tokens SET rejections = rejections + 1 WHERE nonce = $1",
+    [SD_QUOTA_PRUNE] = "DELETE FROM rejection_moves_quota WHERE player_id = $1 AND day < $2",
     /* a row back when the quota had room (a row added or counted up) */
-    [PS_QUOTA_TAKE] = "INSERT INTO rejection_moves_quota AS q (player_id, day, kept)"
+    [SD_QUOTA_TAKE] = "INSERT INTO rejection_moves_quota AS q (player_id, day, kept)"
                       " VALUES ($1, $2, 1) ON CONFLICT (player_id, day)"
                       " DO UPDATE SET kept = q.kept + 1 WHERE q.kept < $3 RETURNING kept",
-    [PS_QUOTA_PRUNE] = "DELETE FROM rejection_moves_quota WHERE player_id = $1 AND day < $2",
-    [PS_LOAD_LEVEL] = "SELECT score, seq, player_id, received_at, nonce FROM level_bests"
+    [SD_LOAD_LEVEL] = "SELECT score, seq, player_id, received_at, nonce FROM level_bests"
                       " WHERE game = $1 AND level = $2",
-    [PS_LOAD_DAILY] = "SELECT score, seq, player_id, received_at, nonce FROM scores"
+    [SD_LOAD_DAILY] = "SELECT score, seq, player_id, received_at, nonce FROM scores"
                       " WHERE daily_date = $1 AND daily_date <> '' AND status = 'ranked'"
                       " AND voided_at IS NULL"
                       " AND player_id NOT IN (SELECT id FROM players WHERE banned_at IS NOT NULL)",
-    /* re-verification: the columns of PS_SCORE_BY_NONCE without the joins
-     * (no name, no outcome), by seq: $1 after seq, $2 game or NULL, $3 since */
-    [PS_SCORES_PAGE] = "SELECT score_id, nonce, player_id, '', game, level, seed, version,"
+    /* re-verification: the columns of SD_SCORE_BY_NONCE without the joins
+     * (no name, no outcome), by seq */
+    [SD_SCORES_PAGE] = "SELECT score_id, nonce, player_id, '', game, level, seed, version,"
                        " daily_date, score, completed, received_at, seq, moves_hash, receipt,"
                        " moves_json, result_json, status, signals, COALESCE(duplicate_of, 0), NULL,"
                        " suspicion, COALESCE(voided_at, 0), void_reason"
                        " FROM scores WHERE seq > $1 AND ($2::text IS NULL OR game = $2)"
                        " AND received_at >= $3 ORDER BY seq LIMIT $4",
-    [PS_SCORES_COUNT] = "SELECT COUNT(*) FROM scores WHERE ($1::text IS NULL OR game = $1)"
+    [SD_SCORES_COUNT] = "SELECT COUNT(*) FROM scores WHERE ($1::text IS NULL OR game = $1)"
                         " AND received_at >= $2",
-    [PS_NOTIFY] = "SELECT pg_notify('" PG_CHANNEL "', $1)",
+    [SD_BEST_DELETE] = "DELETE FROM level_bests WHERE player_id = $1 AND game = $2 AND level = $3",
+    /* the new best, read back as it was inserted */
+    [SD_BEST_RECOMPUTE] = "INSERT INTO level_bests (game, level, score, seq, player_id, received_at, nonce)"
+                          " SELECT s.game, s.level, s.score, s.seq, s.player_id, s.received_at, s.nonce"
+                          " FROM scores s WHERE s.player_id = $1 AND s.game = $2 AND s.level = $3"
+                          " AND s.daily_date = '' AND " ON_BOARD " ORDER BY s.score DESC, s.seq ASC LIMIT 1"
+                          " RETURNING score, seq, received_at, nonce",
+    [SD_DAILY_ENTRY] = "SELECT s.score, s.seq, s.received_at, s.nonce FROM scores s"
+                       " WHERE s.player_id = $1 AND s.daily_date = $2 AND " ON_BOARD
+                       " ORDER BY s.score DESC, s.seq ASC LIMIT 1",
+    [SD_PLAYER_BOARDS] = "SELECT DISTINCT game, level, daily_date FROM scores WHERE player_id = $1"
+                         " ORDER BY game, level, daily_date",
+    [SD_ADMIN_LOG_INSERT] = "INSERT INTO admin_log (at, actor, action, target, reason, detail)"
+                            " VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+    [SD_ADMIN_PLAYER_ROW] = "SELECT banned_at IS NOT NULL, name FROM players WHERE id = $1"
+                            " FOR NO KEY UPDATE",
+    /* NO KEY UPDATE: it does not wait for a score referring to this one
+     * (duplicate_of takes KEY SHARE) */
+    [SD_ADMIN_SCORE_ROW] = "SELECT s.seq, s.player_id, s.game, s.level, s.daily_date,"
+                           " s.status = 'ranked', s.voided_at IS NOT NULL,"
+                           " s.reviewed_at IS NOT NULL, s.score_id"
+                           " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq"
+                           " WHERE t.nonce = $1 FOR NO KEY UPDATE OF s",
+    [SD_SCORE_VOID] = "UPDATE scores SET voided_at = $1, void_reason = $2,"
+                      " reviewed_at = COALESCE(reviewed_at, $1) WHERE seq = $3",
+    [SD_SCORE_RESTORE] = "UPDATE scores SET voided_at = NULL, void_reason = '' WHERE seq = $1",
+    [SD_SCORE_APPROVE] = "UPDATE scores SET status = 'ranked', reviewed_at = $1 WHERE seq = $2",
+    [SD_PLAYER_RENAME] = "UPDATE players SET name = $1 WHERE id = $2",
+    [SD_PLAYER_BAN] = "UPDATE players SET banned_at = $1::bigint WHERE id = $2",
+    [SD_PLAYER_UNBAN] = "UPDATE players SET banned_at = NULL WHERE id = $1",
+    [SD_ADMIN_PLAYER] = "SELECT p.name, p.created_at, p.banned_at,"
+                        " (SELECT COUNT(*) FROM rejections WHERE player_id = p.id),"
+                        " (SELECT COUNT(*) FROM scores WHERE player_id = p.id AND voided_at IS NOT NULL),"
+                        " (SELECT COUNT(*) FROM scores WHERE player_id = p.id AND status = 'held'"
+                        " AND voided_at IS NULL)"
+                        " FROM players p WHERE p.id = $1",
+    [SD_ADMIN_FEATURES] = "SELECT COUNT(*), COUNT(*) FILTER (WHERE w = 0) FROM"
+                          " (SELECT (signals::jsonb #>> '{features,wasted}')::numeric AS w"
+                          " FROM scores WHERE player_id = $1 AND completed) f WHERE w IS NOT NULL",
+    [SD_ADMIN_TOKENS] = "SELECT COUNT(*) FILTER (WHERE outcome = 'forfeit'),"
+                        " COUNT(*) FILTER (WHERE NOT redeemed AND expires_at <= $1)"
+                        " FROM seed_tokens WHERE player_id = $2",
+    [SD_ADMIN_REVIEW] = "SELECT s.seq, s.score_id, s.player_id, p.name, s.game, s.level,"
+                        " s.daily_date, s.score, s.status, s.suspicion, s.signals, s.received_at,"
+                        " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0)"
+                        " FROM scores s JOIN players p ON p.id = s.player_id"
+                        " WHERE s.reviewed_at IS NULL AND s.voided_at IS NULL"
+                        " AND (s.suspicion < $1 OR (s.suspicion = $1 AND s.seq > $2))"
+                        " ORDER BY s.suspicion DESC, s.seq ASC LIMIT $3",
+    [SD_ADMIN_LOG] = "SELECT id, at, actor, action, target, reason, detail FROM admin_log"
+                     " WHERE id > $1 ORDER BY id LIMIT $2",
+    /* the backend's own: NOTIFY, and a score's player for the lock order */
+    [PG_NOTIFY] = "SELECT pg_notify('" PG_CHANNEL "', $1)",
+    [PG_ADMIN_PLAYER_OF] = "SELECT player_id FROM seed_tokens WHERE nonce = $1",
 };
 
 store_status pg_connect(pg_conn *c, const char *url, int busy_timeout_ms, char *err,
@@ -388,102 +448,158 @@ int64_t pg_changed(const PGresult *r)
     return t && t[0] ? strtoll(t, NULL, 10) : PQntuples(r);
 }
 
-const char *pg_outcome_text(run_outcome o)
+/* ---- the driver ---- */
+
+static sd_stmt *pq_start(sd_conn *sc, sd_id id)
 {
-    return o == RUN_COMPLETED ? "completed" : o == RUN_FORFEIT ? "forfeit" : "incomplete";
+    pg_conn *c = (pg_conn *)sc;
+    pg_stmt *s = &c->st[id];
+    s->c = c;
+    s->id = (int)id;
+    s->sql = NULL;
+    s->own_sql = NULL;
+    s->a.n = 0;
+    s->r = NULL;
+    s->ran = false;
+    c->last = STORE_ERROR;
+    return (sd_stmt *)s;
 }
 
-const char *pg_status_text(score_status s)
+/* The text with $N for each ?N (the rules write ?N; no literal of theirs
+ * holds a '?'). */
+static sd_stmt *pq_start_sql(sd_conn *sc, const char *sql)
 {
-    return s == SCORE_RANKED ? "ranked" : "held";
-}
-
-bool pg_game_day(const char *game_name, const char *date, play *p)
-{
-    p->g = game_find(game_name);
-    p->day = -1;
-    if (date && date[0]) {
-        civil_date d;
-        if (!civil_parse(date, &d))
-            return false;
-        p->day = (int32_t)civil_to_days(d);
+    pg_conn *c = (pg_conn *)sc;
+    char *text = strdup(sql);
+    if (!text) {
+        c->last = STORE_ERROR;
+        return NULL;
     }
-    return p->g != NULL;
+    for (char *q = text; (q = strchr(q, '?')) != NULL; q++)
+        *q = '$';
+    c->last = STORE_ERROR;
+    pg_stmt *s = &c->adhoc;
+    memset(s, 0, sizeof *s);
+    s->c = c;
+    s->id = -1;
+    s->sql = s->own_sql = text;
+    return (sd_stmt *)s;
 }
 
-bool pg_read_token(const PGresult *r, int row, store_token *t, int64_t *rejections)
+static void pq_bind_int(sd_stmt *st, int64_t v)
 {
-    memset(t, 0, sizeof *t);
-    pg_bytes(t->p.nonce, PLAY_NONCE_BYTES, r, row, 0);
-    t->p.player_id = pg_int(r, row, 1);
-    t->p.level = (int)pg_int(r, row, 3);
-    t->p.seed = (uint32_t)pg_int(r, row, 4);
-    t->p.version = (int)pg_int(r, row, 5);
-    t->issued_at = pg_int(r, row, 6);
-    t->expires_at = pg_int(r, row, 7);
-    pg_text(t->text, sizeof t->text, r, row, 9);
-    t->redeemed = pg_bool(r, row, 10);
-    if (rejections)
-        *rejections = pg_int(r, row, 11);
-    return pg_game_day(PQgetvalue(r, row, 2), PQgetvalue(r, row, 8), &t->p);
+    pa_int(&((pg_stmt *)st)->a, v);
 }
 
-static char *dup_col(const PGresult *r, int row, int col)
+static void pq_bind_text(sd_stmt *st, const char *v)
 {
-    const char *v = PQgetvalue(r, row, col);
-    return strdup(v ? v : "");
-}
-
-store_status pg_read_score(const PGresult *r, int row, store_score *o)
-{
-    memset(o, 0, sizeof *o);
-    pg_text(o->score_id, sizeof o->score_id, r, row, 0);
-    pg_bytes(o->p.nonce, PLAY_NONCE_BYTES, r, row, 1);
-    o->p.player_id = pg_int(r, row, 2);
-    pg_text(o->player_name, sizeof o->player_name, r, row, 3);
-    o->p.level = (int)pg_int(r, row, 5);
-    o->p.seed = (uint32_t)pg_int(r, row, 6);
-    o->p.version = (int)pg_int(r, row, 7);
-    o->score = pg_int(r, row, 9);
-    o->completed = pg_bool(r, row, 10);
-    o->received_at = pg_int(r, row, 11);
-    o->seq = pg_int(r, row, 12);
-    pg_bytes(o->moves_hash, STORE_HASH_BYTES, r, row, 13);
-    pg_text(o->receipt, sizeof o->receipt, r, row, 14);
-    if (!pg_game_day(PQgetvalue(r, row, 4), PQgetvalue(r, row, 8), &o->p)) {
-        store_log_error("pg_read_score", "a score row names a game this build does not serve");
-        return STORE_ERROR;
+    pg_args *a = &((pg_stmt *)st)->a;
+    size_t n = strlen(v);
+    if (n < SD_SHORT_TEXT && a->n < PG_ARGS_MAX) {
+        memcpy(a->buf[a->n], v, n + 1);
+        v = a->buf[a->n];
     }
-    o->status = strcmp(PQgetvalue(r, row, 17), "ranked") == 0 ? SCORE_RANKED : SCORE_HELD;
-    o->duplicate_of = pg_int(r, row, 19);
-    o->suspicion = pg_int(r, row, 21);
-    o->voided_at = pg_int(r, row, 22);
-    pg_text(o->void_reason, sizeof o->void_reason, r, row, 23);
-    const char *outcome = PQgetisnull(r, row, 20) ? NULL : PQgetvalue(r, row, 20);
-    o->outcome = !outcome                             ? (o->completed ? RUN_COMPLETED : RUN_INCOMPLETE)
-                 : strcmp(outcome, "forfeit") == 0   ? RUN_FORFEIT
-                 : strcmp(outcome, "completed") == 0 ? RUN_COMPLETED
-                                                     : RUN_INCOMPLETE;
-    o->moves_json = dup_col(r, row, 15);
-    o->result_json = dup_col(r, row, 16);
-    o->signals_json = dup_col(r, row, 18);
-    if (!o->moves_json || !o->result_json || !o->signals_json) {
-        store_score_clear(o);
-        return STORE_ERROR;
-    }
-    return STORE_OK;
+    pa_text(a, v);
 }
 
-store_status pg_score_by_nonce(pg_conn *c, const uint8_t nonce[PLAY_NONCE_BYTES],
-                               store_score *out, const char *where)
+static void pq_bind_blob(sd_stmt *st, const void *v, size_t n)
 {
-    pg_args a = { 0 };
-    pa_bytes(&a, nonce, PLAY_NONCE_BYTES);
-    store_status st = STORE_ERROR;
-    PGresult *r = pg_run(c, PS_SCORE_BY_NONCE, &a, where, &st);
-    if (!r)
-        return st;
-    st = PQntuples(r) == 1 ? pg_read_score(r, 0, out) : STORE_NOT_FOUND;
-    PQclear(r);
-    return st;
+    pa_bytes(&((pg_stmt *)st)->a, v, (int)n);
 }
+
+static void pq_bind_null(sd_stmt *st)
+{
+    pa_null(&((pg_stmt *)st)->a);
+}
+
+static int pq_step(sd_stmt *st)
+{
+    pg_stmt *s = (pg_stmt *)st;
+    pg_conn *c = s->c;
+    if (!s->ran) {
+        store_status res = STORE_ERROR;
+        if (s->id >= 0 && s->id <= SD_READ_END) { /* a transaction's command */
+            res = pg_exec(c, stmt_sql[s->id], sd_names[s->id]);
+            s->rows = 0;
+        } else {
+            s->r = s->id >= 0 ? pg_run(c, s->id, &s->a, sd_names[s->id], &res)
+                              : pg_query(c, s->sql, &s->a, "admin_rejections", &res);
+            if (s->r)
+                res = STORE_OK;
+            s->rows = s->r ? PQntuples(s->r) : 0;
+        }
+        if (res != STORE_OK) {
+            c->last = res;
+            return SD_FAIL;
+        }
+        s->ran = true;
+        s->row = -1;
+    }
+    return ++s->row < s->rows ? SD_ROW : SD_DONE;
+}
+
+/* Integers, and booleans as 0/1 ('t' and 'f' in the text form). */
+static int64_t pq_col_int(sd_stmt *st, int col)
+{
+    pg_stmt *s = (pg_stmt *)st;
+    const char *v = PQgetvalue(s->r, s->row, col);
+    if (!v)
+        return 0;
+    if (v[0] == 't' || v[0] == 'f')
+        return v[0] == 't';
+    return strtoll(v, NULL, 10);
+}
+
+static const char *pq_col_text(sd_stmt *st, int col)
+{
+    pg_stmt *s = (pg_stmt *)st;
+    return PQgetisnull(s->r, s->row, col) ? NULL : PQgetvalue(s->r, s->row, col);
+}
+
+static void pq_col_blob(sd_stmt *st, int col, uint8_t *dst, size_t n)
+{
+    pg_stmt *s = (pg_stmt *)st;
+    pg_bytes(dst, n, s->r, s->row, col);
+}
+
+static void pq_done(sd_stmt *st)
+{
+    pg_stmt *s = (pg_stmt *)st;
+    PQclear(s->r);
+    s->r = NULL;
+    free(s->own_sql);
+    s->own_sql = NULL;
+    s->sql = NULL;
+    s->a.n = 0;
+    s->ran = false;
+}
+
+/* Logged where it failed (pg_run), once. */
+static store_status pq_failed(sd_conn *sc, const char *where)
+{
+    (void)where;
+    return ((pg_conn *)sc)->last;
+}
+
+/* PostgreSQL has no savepoint per write here: aborting the transaction
+ * makes the batch run again without this write. */
+static void pq_abort_write(sd_conn *sc, const char *where)
+{
+    pg_exec((pg_conn *)sc, "SELECT 1/0", where);
+}
+
+const store_driver pg_driver = {
+    .start = pq_start,
+    .start_sql = pq_start_sql,
+    .bind_int = pq_bind_int,
+    .bind_text = pq_bind_text,
+    .bind_blob = pq_bind_blob,
+    .bind_null = pq_bind_null,
+    .step = pq_step,
+    .col_int = pq_col_int,
+    .col_text = pq_col_text,
+    .col_blob = pq_col_blob,
+    .done = pq_done,
+    .failed = pq_failed,
+    .abort_write = pq_abort_write,
+};

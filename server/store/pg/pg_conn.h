@@ -1,15 +1,14 @@
 /*
- * pg_conn: one libpq connection of the PostgreSQL backend and what the code
- * driving one shares: the table of the store's statements (prepared on a
- * connection at first use, again after a reconnect), parameter lists,
- * SQLSTATE to store_status, column readers, and the token and score row
- * readers.
+ * pg_conn: one libpq connection of the PostgreSQL backend, and the
+ * PostgreSQL driver (store_driver.h) over it: the table of the store's
+ * statements in PostgreSQL's dialect (prepared on a connection at first
+ * use, again after a reconnect), parameter lists, SQLSTATE to
+ * store_status and the column readers.
  *
  * Ownership: a pg_conn owns its PGconn; pg_disconnect frees it. A pg_conn
  * is used by one thread at a time (the backend's pool, its writer thread or
  * its listener see to that). Every PGresult a function here returns is the
- * caller's to PQclear. pg_read_score and pg_score_by_nonce fill heap
- * strings the caller frees with store_score_clear.
+ * caller's to PQclear; a driver statement's result is cleared at done().
  */
 #ifndef REPLAYD_SERVER_PG_CONN_H
 #define REPLAYD_SERVER_PG_CONN_H
@@ -19,44 +18,56 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../store.h"
+#include "../store_driver.h"
 
-enum pg_stmt_id {
-    PS_PLAYER_INSERT,
-    PS_PLAYER_BY_HASH,
-    PS_PLAYER_BANNED,
-    PS_PLAYER_NAMES,
-    PS_PLAYER_LOCK,
-    PS_TOKEN_INSERT,
-    PS_TOKEN_LOCK,
-    PS_SCORE_LOCK,
-    PS_TOKEN_DAILY,
-    PS_TOKEN_LIMITS,
-    PS_TOKEN_STATS,
-    PS_SCORE_REDEEM,
-    PS_SCORE_BY_NONCE,
-    PS_REJECTION_INSERT,
-    PS_TOKEN_REJECTED,
-    PS_QUOTA_TAKE,
-    PS_QUOTA_PRUNE,
-    PS_LOAD_LEVEL,
-    PS_LOAD_DAILY,
-    PS_SCORES_PAGE,
-    PS_SCORES_COUNT,
-    PS_NOTIFY,
-    PS_COUNT
-};
+/* Statement parameters, all sent as text but bytea (binary). */
+#define PG_ARGS_MAX 24
+typedef struct pg_args {
+    int n;
+    const char *values[PG_ARGS_MAX];
+    int lengths[PG_ARGS_MAX];
+    int formats[PG_ARGS_MAX];
+    char buf[PG_ARGS_MAX][SD_SHORT_TEXT];
+} pg_args;
+
+/* The backend's own statements, after the store's (store_driver.h). */
+enum { PG_NOTIFY = SD_COUNT, PG_ADMIN_PLAYER_OF, PG_STMT_COUNT };
 
 /* The channel every node LISTENs on; a payload line per committed score. */
 #define PG_CHANNEL "replayd_scores"
 
+/* A statement of the table (or pg_query's text) started on a connection:
+ * its parameters, and its rows once run. */
+typedef struct pg_stmt {
+    struct pg_conn *c;
+    int id;          /* -1: sql */
+    const char *sql; /* start_sql's, with $N for ?N */
+    char *own_sql;   /* that text, the statement's to free */
+    pg_args a;
+    PGresult *r;
+    int row, rows;
+    bool ran;
+} pg_stmt;
+
 typedef struct pg_conn {
     PGconn *pg;
-    bool prepared[PS_COUNT];
+    bool prepared[PG_STMT_COUNT];
     /* the last failure was a deadlock or serialization failure: the
      * transaction may be run again */
     bool retry;
+    store_status last; /* the last failure's status */
+    pg_stmt st[SD_COUNT];
+    pg_stmt adhoc;
 } pg_conn;
+
+extern const store_driver pg_driver;
+
+/* The connection as the store's rules take it. */
+static inline sd_db pg_db(pg_conn *c)
+{
+    sd_db x = { &pg_driver, (sd_conn *)c };
+    return x;
+}
 
 /* Opens url (a postgres:// URL or a libpq key=value string) and sets the
  * session up (lock_timeout from busy_timeout_ms, synchronous_commit on).
@@ -67,16 +78,6 @@ void pg_disconnect(pg_conn *c);
 /* Before use: a connection that broke is re-established (statements
  * prepare again). False when the database cannot be reached. */
 bool pg_usable(pg_conn *c);
-
-/* Statement parameters, all sent as text but bytea (binary). */
-#define PG_ARGS_MAX 24
-typedef struct pg_args {
-    int n;
-    const char *values[PG_ARGS_MAX];
-    int lengths[PG_ARGS_MAX];
-    int formats[PG_ARGS_MAX];
-    char buf[PG_ARGS_MAX][24];
-} pg_args;
 
 void pa_int(pg_args *a, int64_t v);
 void pa_bool(pg_args *a, bool v);
@@ -106,22 +107,5 @@ void pg_text(char *dst, size_t cap, const PGresult *r, int row, int col); /* tru
 void pg_bytes(uint8_t *dst, size_t n, const PGresult *r, int row, int col); /* zeros unless n */
 /* Rows a command changed or returned (PQcmdTuples as a number). */
 int64_t pg_changed(const PGresult *r);
-
-/* The text columns for a run's outcome and a score's status. */
-const char *pg_outcome_text(run_outcome o);
-const char *pg_status_text(score_status s);
-
-/* A row of PS_TOKEN_LOCK, PS_SCORE_LOCK or PS_TOKEN_DAILY (its 12th column, rejections,
- * into *rejections when not NULL); false when it names a game this build
- * does not serve or a date that is not one. */
-bool pg_read_token(const PGresult *r, int row, store_token *t, int64_t *rejections);
-/* A row of PS_SCORE_BY_NONCE or PS_SCORES_PAGE into o (heap strings:
- * store_score_clear). */
-store_status pg_read_score(const PGresult *r, int row, store_score *o);
-store_status pg_score_by_nonce(pg_conn *c, const uint8_t nonce[PLAY_NONCE_BYTES],
-                               store_score *out, const char *where);
-
-/* A game's name and a date (or "") back into a play's game and day. */
-bool pg_game_day(const char *game, const char *date, play *p);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * store_pg: the PostgreSQL backend of store.h, for several stateless nodes
- * on one database: opening, migrations, the reader pool, reads and board
- * loads; commits are in pg_commit.c, the listener that keeps boards
- * current across nodes in pg_listen.c.
+ * on one database: opening, migrations and the reader pool; its driver
+ * and statements are in pg_conn.c, commits in pg_commit.c, the listener
+ * that keeps boards current across nodes in pg_listen.c. Every read and
+ * rule above it is the store's.
  *
  * Ownership: see store_pg.h; pg_close frees everything.
  */
@@ -16,28 +17,15 @@
 #include "../schema.h"
 #include "store_pg.h"
 
-pg_conn *pg_reader_get(store_db *s)
+/* A reader connection that broke is re-established as it is taken. */
+static void reader_refresh(sd_conn *c)
 {
-    pthread_mutex_lock(&s->pool_mu);
-    for (;;) {
-        for (int i = 0; i < PG_READERS; i++) {
-            if (!s->reader_busy[i]) {
-                s->reader_busy[i] = true;
-                pthread_mutex_unlock(&s->pool_mu);
-                pg_usable(&s->readers[i]); /* reconnects one that broke */
-                return &s->readers[i];
-            }
-        }
-        pthread_cond_wait(&s->pool_cv, &s->pool_mu);
-    }
+    pg_usable((pg_conn *)c);
 }
 
-void pg_reader_put(store_db *s, pg_conn *c)
+static reader_pool *pg_readers(store_db *s)
 {
-    pthread_mutex_lock(&s->pool_mu);
-    s->reader_busy[c - s->readers] = false;
-    pthread_cond_signal(&s->pool_cv);
-    pthread_mutex_unlock(&s->pool_mu);
+    return &s->pool;
 }
 
 /* ---- migrations ---- */
@@ -121,45 +109,10 @@ static store_status migrate(pg_conn *c, char *err, size_t err_len)
 
 static int pg_schema_version(store_db *s)
 {
-    pg_conn *c = pg_reader_get(s);
+    pg_conn *c = (pg_conn *)reader_pool_get(&s->pool);
     int v = c->pg && PQstatus(c->pg) == CONNECTION_OK ? read_version(c) : -1;
-    pg_reader_put(s, c);
+    reader_pool_put(&s->pool, (sd_conn *)c);
     return v;
-}
-
-/* ---- board loading (a reader connection, for the board cache) ---- */
-
-static store_status pg_load_board(store_db *s, const store_board *b, rank_board *into)
-{
-    pg_conn *c = pg_reader_get(s);
-    bool daily = b->day >= 0;
-    pg_args a = { 0 };
-    if (daily) {
-        play p = { .day = b->day };
-        pa_date(&a, &p);
-    } else {
-        pa_text(&a, b->g->name);
-        pa_int(&a, b->level);
-    }
-    store_status st = STORE_ERROR;
-    PGresult *r = pg_run(c, daily ? PS_LOAD_DAILY : PS_LOAD_LEVEL, &a, "pg_load_board", &st);
-    if (r) {
-        st = STORE_OK;
-        rank_entry e;
-        memset(&e, 0, sizeof e);
-        for (int i = 0, n = PQntuples(r); i < n && st == STORE_OK; i++) {
-            e.score = pg_int(r, i, 0);
-            e.seq = pg_int(r, i, 1);
-            e.player_id = pg_int(r, i, 2);
-            e.received_at = pg_int(r, i, 3);
-            pg_bytes(e.nonce, PLAY_NONCE_BYTES, r, i, 4);
-            if (rank_offer(into, &e) < 0)
-                st = STORE_ERROR;
-        }
-        PQclear(r);
-    }
-    pg_reader_put(s, c);
-    return st;
 }
 
 /* ---- open / close ---- */
@@ -178,8 +131,7 @@ static void pg_close(store_db *s)
     for (int i = 0; i < PG_READERS; i++)
         pg_disconnect(&s->readers[i]);
     pg_disconnect(&s->writer);
-    pthread_cond_destroy(&s->pool_cv);
-    pthread_mutex_destroy(&s->pool_mu);
+    reader_pool_destroy(&s->pool);
     free(s->url);
     free(s);
 }
@@ -198,8 +150,7 @@ static store_status pg_open(const store_config *cfg, store_db **out, char *err, 
         s->cfg.busy_timeout_ms = 5000;
     s->cfg.database = NULL;
     s->listen.wake[0] = s->listen.wake[1] = -1;
-    pthread_mutex_init(&s->pool_mu, NULL);
-    pthread_cond_init(&s->pool_cv, NULL);
+    reader_pool_init(&s->pool, reader_refresh);
     uint8_t id[8];
     randombytes_buf(id, sizeof id);
     for (int i = 0; i < 8; i++)
@@ -215,6 +166,7 @@ static store_status pg_open(const store_config *cfg, store_db **out, char *err, 
         st = pg_connect(&s->readers[i], s->url, s->cfg.busy_timeout_ms, err, err_len);
         if (st != STORE_OK)
             goto fail;
+        reader_pool_add(&s->pool, (sd_conn *)&s->readers[i]);
     }
     *out = s;
     return STORE_OK;
@@ -228,104 +180,6 @@ static store_status pg_watch(store_db *s, const store_watch *w, char *err, size_
     return pg_listen_start(s, w, err, err_len);
 }
 
-/* ---- reads ---- */
-
-static store_status pg_player_by_token(store_db *s, const uint8_t token_hash[STORE_HASH_BYTES],
-                                       store_player *out)
-{
-    pg_conn *c = pg_reader_get(s);
-    pg_args a = { 0 };
-    pa_bytes(&a, token_hash, STORE_HASH_BYTES);
-    store_status st = STORE_ERROR;
-    PGresult *r = pg_run(c, PS_PLAYER_BY_HASH, &a, "pg_player_by_token", &st);
-    if (r) {
-        st = STORE_NOT_FOUND;
-        if (PQntuples(r) == 1) {
-            memset(out, 0, sizeof *out);
-            out->id = pg_int(r, 0, 0);
-            pg_text(out->name, sizeof out->name, r, 0, 1);
-            out->created_at = pg_int(r, 0, 2);
-            out->banned = pg_bool(r, 0, 3);
-            st = STORE_OK;
-        }
-        PQclear(r);
-    }
-    pg_reader_put(s, c);
-    return st;
-}
-
-/* One round trip for all of them: ids as a bigint array literal. */
-static store_status pg_player_names(store_db *s, int n, const int64_t *ids,
-                                    char (*names)[STORE_NAME_MAX + 1])
-{
-    for (int i = 0; i < n; i++)
-        names[i][0] = '\0';
-    if (n <= 0)
-        return STORE_OK;
-    char *list = malloc((size_t)n * 22 + 3);
-    if (!list)
-        return STORE_ERROR;
-    size_t at = 0;
-    list[at++] = '{';
-    for (int i = 0; i < n; i++)
-        at += (size_t)sprintf(list + at, i ? ",%lld" : "%lld", (long long)ids[i]);
-    list[at++] = '}';
-    list[at] = '\0';
-    pg_conn *c = pg_reader_get(s);
-    pg_args a = { 0 };
-    pa_text(&a, list);
-    store_status st = STORE_ERROR;
-    PGresult *r = pg_run(c, PS_PLAYER_NAMES, &a, "pg_player_names", &st);
-    if (r) {
-        for (int row = 0, rows = PQntuples(r); row < rows; row++) {
-            int64_t id = pg_int(r, row, 0);
-            for (int i = 0; i < n; i++)
-                if (ids[i] == id)
-                    pg_text(names[i], STORE_NAME_MAX + 1, r, row, 1);
-        }
-        st = STORE_OK;
-        PQclear(r);
-    }
-    pg_reader_put(s, c);
-    free(list);
-    return st;
-}
-
-static store_status pg_token_stats(store_db *s, int64_t player_id, int64_t now,
-                                   store_token_stats *out)
-{
-    pg_conn *c = pg_reader_get(s);
-    pg_args a = { 0 };
-    pa_int(&a, now);
-    pa_int(&a, player_id);
-    store_status st = STORE_ERROR;
-    PGresult *r = pg_run(c, PS_TOKEN_STATS, &a, "pg_token_stats", &st);
-    if (r) {
-        out->issued = pg_int(r, 0, 0);
-        out->completed = pg_int(r, 0, 1);
-        out->incomplete = pg_int(r, 0, 2);
-        out->forfeited = pg_int(r, 0, 3);
-        out->outstanding = pg_int(r, 0, 4);
-        out->abandoned = pg_int(r, 0, 5);
-        st = STORE_OK;
-        PQclear(r);
-    }
-    pg_reader_put(s, c);
-    return st;
-}
-
-static store_status pg_score_get(store_db *s, const uint8_t nonce[PLAY_NONCE_BYTES],
-                                 store_score *out)
-{
-    out->moves_json = NULL;
-    out->result_json = NULL;
-    out->signals_json = NULL;
-    pg_conn *c = pg_reader_get(s);
-    store_status st = pg_score_by_nonce(c, nonce, out, "pg_score_get");
-    pg_reader_put(s, c);
-    return st;
-}
-
 const store_backend store_pg_backend = {
     .name = "postgresql",
     .claims = pg_claims,
@@ -333,13 +187,7 @@ const store_backend store_pg_backend = {
     .close = pg_close,
     .schema_version = pg_schema_version,
     .commit = pg_commit,
-    .player_by_token = pg_player_by_token,
-    .player_names = pg_player_names,
-    .score_get = pg_score_get,
-    .token_stats = pg_token_stats,
-    .scores_page = pg_scores_page,
-    .scores_count = pg_scores_count,
-    .load_board = pg_load_board,
-    .admin_read = pg_admin_read,
+    .driver = &pg_driver,
+    .readers = pg_readers,
     .watch = pg_watch,
 };

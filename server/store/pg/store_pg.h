@@ -18,8 +18,9 @@
 #include <pthread.h>
 #include <stdbool.h>
 
-#include "pg_conn.h"
+#include "../reader_pool.h"
 #include "../store_backend.h"
+#include "pg_conn.h"
 
 #define PG_READERS 4
 
@@ -39,27 +40,13 @@ struct store_db {
     char node[17];
     pg_conn writer;
     pg_conn readers[PG_READERS];
-    bool reader_busy[PG_READERS];
-    pthread_mutex_t pool_mu;
-    pthread_cond_t pool_cv;
+    reader_pool pool; /* the readers, for store.c's reads */
     pg_listener listen;
 };
 
-/* pg_commit.c: the backend's commit() (one transaction per batch). */
+/* pg_commit.c: the backend's commit() (one transaction per batch, each
+ * write through store_rules_write, in the lock order). */
 void pg_commit(store_db *db, store_write **batch, int n);
-
-/* store_pg.c: a reader connection of the pool (waits for a free one). */
-pg_conn *pg_reader_get(store_db *db);
-void pg_reader_put(store_db *db, pg_conn *c);
-
-/* pg_admin.c: an operator's action inside the batch's transaction (the
- * player's row locked first), and the operators' reads and the
- * re-verification scan (store_backend.h). */
-store_status pg_run_admin(pg_conn *c, store_write *w);
-store_status pg_admin_read(store_db *db, const store_admin_query *q, json_t **out);
-store_status pg_scores_page(store_db *db, const store_scan *scan, int64_t after_seq, int limit,
-                            store_score *out, int *n);
-store_status pg_scores_count(store_db *db, const store_scan *scan, int64_t *out);
 
 /* pg_listen.c: starts the listener thread (its own connection); stops it. */
 store_status pg_listen_start(store_db *db, const store_watch *w, char *err, size_t err_len);

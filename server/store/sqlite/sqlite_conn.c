@@ -1,7 +1,7 @@
 /*
- * sqlite_conn: the store's statements and per-connection helpers (see the
- * header). The statement table holds the SQL of every request the store
- * serves; migrations and the short BEGIN/COMMIT of a board load are apart.
+ * sqlite_conn: the SQLite driver and its statement table (see the header).
+ * The table holds the SQL of every request the store serves; migrations
+ * are apart (store_sqlite.c).
  */
 #include "sqlite_conn.h"
 #include "../store_backend.h"
@@ -10,95 +10,156 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../core/civil.h"
-
-#define TOKEN_COLS                                                                         \
+#define TOKEN_ROW                                                                          \
     "nonce, player_id, game, level, seed, version, issued_at, expires_at, daily_date, text, " \
-    "redeemed"
+    "redeemed, rejections"
+#define BANNED "(SELECT banned_at IS NOT NULL FROM players WHERE id = player_id)"
+#define SCORE_COLS                                                                         \
+    "score_id, nonce, player_id, game, level, seed, version, daily_date, score, completed,"  \
+    " received_at, moves_hash, receipt, moves_json, result_json, status, signals, duplicate_of," \
+    " suspicion"
+#define ON_BOARD_PLAYER "NOT EXISTS (SELECT 1 FROM players b WHERE b.id = s.player_id AND b.banned_at IS NOT NULL)"
+#define ON_BOARD "s.status = 'ranked' AND s.voided_at IS NULL AND " ON_BOARD_PLAYER
 
-static const char *const stmt_sql[ST_COUNT] = {
-    [ST_BEGIN] = "BEGIN IMMEDIATE",
-    [ST_COMMIT] = "COMMIT",
-    [ST_ROLLBACK] = "ROLLBACK",
-    [ST_SAVEPOINT] = "SAVEPOINT job",
-    [ST_RELEASE] = "RELEASE job",
-    [ST_ROLLBACK_TO] = "ROLLBACK TO job",
-    [ST_PLAYER_INSERT] = "INSERT INTO players (name, token_hash, created_at) VALUES (?, ?, ?)",
-    [ST_PLAYER_BY_HASH] = "SELECT id, name, created_at, banned_at IS NOT NULL FROM players"
-                          " WHERE token_hash = ?",
-    [ST_PLAYER_NAME] = "SELECT name FROM players WHERE id = ?",
-    [ST_TOKEN_INSERT] = "INSERT INTO seed_tokens (" TOKEN_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,0)",
-    /* with what the redeem check needs beside the row, in one lookup: the
-     * token's rejections and whether its player is banned */
-    [ST_TOKEN_GET] = "SELECT " TOKEN_COLS ", rejections,"
-                     " (SELECT banned_at IS NOT NULL FROM players WHERE id = player_id)"
-                     " FROM seed_tokens WHERE nonce = ?",
-    [ST_TOKEN_DAILY] = "SELECT " TOKEN_COLS
-                       " FROM seed_tokens WHERE player_id = ? AND daily_date = ? AND daily_date <> ''",
-    /* level tokens only: the daily is exempt from max_outstanding_tokens */
-    [ST_TOKEN_OUTSTANDING] = "SELECT COUNT(*) FROM seed_tokens"
-                             " WHERE player_id = ? AND redeemed = 0 AND expires_at > ?"
-                             " AND daily_date = ''",
-    /* forfeited, abandoned or still open level tokens of one (game, level)
-     * issued since the start of the day: what the forfeit cap counts */
-    [ST_TOKEN_FORFEITS] = "SELECT COUNT(*) FROM seed_tokens WHERE player_id = ? AND game = ?"
-                          " AND level = ? AND issued_at >= ? AND daily_date = ''"
-                          " AND (redeemed = 0 OR outcome = 'forfeit')",
-    [ST_TOKEN_STATS] = "SELECT COUNT(*), COALESCE(SUM(outcome = 'completed'), 0),"
-                       " COALESCE(SUM(outcome = 'incomplete'), 0),"
-                       " COALESCE(SUM(outcome = 'forfeit'), 0),"
-                       " COALESCE(SUM(redeemed = 0 AND expires_at > ?1), 0),"
-                       " COALESCE(SUM(redeemed = 0 AND expires_at <= ?1), 0)"
-                       " FROM seed_tokens WHERE player_id = ?2",
-    [ST_TOKEN_REDEEM] = "UPDATE seed_tokens SET redeemed = 1, score_seq = ?, outcome = ?"
-                        " WHERE nonce = ? AND redeemed = 0",
-    [ST_SCORE_INSERT] = "INSERT INTO scores (score_id, nonce, player_id, game, level, seed, version,"
-                        " daily_date, score, completed, received_at, moves_hash, receipt,"
-                        " moves_json, result_json, status, signals, duplicate_of, suspicion)"
-                        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-    [ST_SCORE_BY_NONCE] = "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
-                          " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
-                          " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json,"
-                          " s.status, s.signals, COALESCE(s.duplicate_of, 0), t.outcome,"
-                          " s.suspicion, COALESCE(s.voided_at, 0), s.void_reason"
-                          " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq"
-                          " JOIN players p ON p.id = s.player_id WHERE t.nonce = ?",
-    /* the earliest run of another player with the same seed, moves, game,
-     * level and version */
-    [ST_SCORE_DUPLICATE] = "SELECT seq FROM scores WHERE seed = ? AND moves_hash = ? AND game = ?"
-                           " AND level = ? AND version = ? AND player_id <> ? ORDER BY seq LIMIT 1",
-    /* a player's best: replaced only by a strictly higher score */
-    [ST_BEST_UPSERT] = "INSERT INTO level_bests (game, level, score, seq, player_id, received_at,"
-                       " nonce) VALUES (?, ?, ?, ?, ?, ?, ?)"
-                       " ON CONFLICT (game, level, player_id) DO UPDATE"
-                       " SET score = excluded.score, seq = excluded.seq,"
-                       " received_at = excluded.received_at, nonce = excluded.nonce"
-                       " WHERE excluded.score > level_bests.score",
-    [ST_REJECTION_INSERT] = "INSERT INTO rejections (nonce, player_id, game, level, seed, version,"
-                            " reason, move_index, received_at, moves_hash, moves_json)"
-                            " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-    [ST_TOKEN_REJECTED] = "UPDATE seed_tokens SET rejections = rejections + 1 WHERE nonce = ?",
-    /* changes() is 1 when the quota had room (a row added or counted up) */
-    [ST_QUOTA_TAKE] = "INSERT INTO rejection_moves_quota (player_id, day, kept) VALUES (?, ?, 1)"
-                      " ON CONFLICT (player_id, day) DO UPDATE SET kept = kept + 1 WHERE kept < ?",
-    [ST_QUOTA_PRUNE] = "DELETE FROM rejection_moves_quota WHERE player_id = ? AND day < ?",
-    [ST_LOAD_LEVEL] = "SELECT score, seq, player_id, received_at, nonce FROM level_bests"
-                      " WHERE game = ? AND level = ? ORDER BY score DESC, seq ASC",
+/* Parameters and columns: store_driver.h, beside each name. An entry
+ * without text (SD_PLAYER_LOCK) steps straight to SD_DONE: one writer
+ * holds the whole file, so there is no row lock to take. */
+static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
+    [SD_BEGIN] = { "BEGIN IMMEDIATE" },
+    [SD_COMMIT] = { "COMMIT" },
+    [SD_ROLLBACK] = { "ROLLBACK" },
+    [SD_SAVEPOINT] = { "SAVEPOINT job" },
+    [SD_RELEASE] = { "RELEASE job" },
+    [SD_ROLLBACK_TO] = { "ROLLBACK TO job" },
+    [SD_READ_BEGIN] = { "BEGIN" },
+    [SD_READ_END] = { "COMMIT" },
+    [SD_PLAYER_INSERT] = { "INSERT INTO players (name, token_hash, created_at) VALUES (?1, ?2, ?3)"
+                           " ON CONFLICT (token_hash) DO NOTHING RETURNING id" },
+    [SD_PLAYER_BY_HASH] = { "SELECT id, name, created_at, banned_at IS NOT NULL FROM players"
+                            " WHERE token_hash = ?1" },
+    [SD_PLAYER_NAMES] = { "SELECT id, name FROM players WHERE id IN (SELECT value FROM json_each(?1))" },
+    [SD_TOKEN_INSERT] = { "INSERT INTO seed_tokens (nonce, player_id, game, level, seed, version,"
+                          " issued_at, expires_at, daily_date, text, redeemed)"
+                          " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0)" },
+    [SD_TOKEN_GET] = { "SELECT " TOKEN_ROW ", " BANNED " FROM seed_tokens WHERE nonce = ?1" },
+    /* the redeem check's row: the token, its player's ban and the earliest
+     * run of another player with the same seed, moves, game, level and
+     * version, in one lookup */
+    [SD_SCORE_TOKEN] = { "SELECT " TOKEN_ROW ", " BANNED ", COALESCE((SELECT d.seq FROM scores d"
+                         " WHERE d.seed = ?2 AND d.moves_hash = ?3 AND d.game = ?4 AND d.level = ?5"
+                         " AND d.version = ?6 AND d.player_id <> ?7 ORDER BY d.seq LIMIT 1), 0)"
+                         " FROM seed_tokens WHERE nonce = ?1" },
+    [SD_TOKEN_DAILY] = { "SELECT " TOKEN_ROW " FROM seed_tokens"
+                         " WHERE player_id = ?1 AND daily_date = ?2 AND daily_date <> ''" },
+    /* level tokens only: the daily is exempt from both caps */
+    [SD_TOKEN_LIMITS] = { "SELECT (SELECT COUNT(*) FROM seed_tokens WHERE player_id = ?1"
+                          " AND redeemed = 0 AND expires_at > ?2 AND daily_date = ''),"
+                          " (SELECT COUNT(*) FROM seed_tokens WHERE player_id = ?1 AND game = ?3"
+                          " AND level = ?4 AND issued_at >= ?5 AND daily_date = ''"
+                          " AND (redeemed = 0 OR outcome = 'forfeit'))" },
+    [SD_TOKEN_STATS] = { "SELECT COUNT(*), COALESCE(SUM(outcome = 'completed'), 0),"
+                         " COALESCE(SUM(outcome = 'incomplete'), 0),"
+                         " COALESCE(SUM(outcome = 'forfeit'), 0),"
+                         " COALESCE(SUM(redeemed = 0 AND expires_at > ?1), 0),"
+                         " COALESCE(SUM(redeemed = 0 AND expires_at <= ?1), 0)"
+                         " FROM seed_tokens WHERE player_id = ?2" },
+    /* the score; the player's level best (?20: it goes to a level board),
+     * replaced only by a strictly higher score; the token's redeem, whose
+     * row gives the seq */
+    [SD_SCORE_RECORD] = {
+        "INSERT INTO scores (" SCORE_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+        " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?21)",
+        "INSERT INTO level_bests (game, level, score, seq, player_id, received_at, nonce)"
+        " SELECT ?4, ?5, ?9, last_insert_rowid(), ?3, ?11, ?2 WHERE ?20"
+        " ON CONFLICT (game, level, player_id) DO UPDATE"
+        " SET score = excluded.score, seq = excluded.seq,"
+        " received_at = excluded.received_at, nonce = excluded.nonce"
+        " WHERE excluded.score > level_bests.score",
+        "UPDATE seed_tokens SET redeemed = 1, outcome = ?19,"
+        " score_seq = (SELECT seq FROM scores WHERE nonce = ?2)"
+        " WHERE nonce = ?2 AND redeemed = 0 RETURNING score_seq",
+    },
+    [SD_SCORE_BY_NONCE] = { "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
+                            " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
+                            " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json,"
+                            " s.status, s.signals, COALESCE(s.duplicate_of, 0), t.outcome,"
+                            " s.suspicion, COALESCE(s.voided_at, 0), s.void_reason"
+                            " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq"
+                            " JOIN players p ON p.id = s.player_id WHERE t.nonce = ?1" },
+    [SD_REJECTION_INSERT] = { "INSERT INTO rejections (nonce, player_id, game, level, seed, version,"
+                              " reason, move_index, received_at, moves_hash, moves_json)"
+                              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)" },
+    [SD_TOKEN_REJECTED] = { "UPDATE seed_tokens SET rejections = rejections + 1 WHERE nonce = ?1" },
+    [SD_QUOTA_PRUNE] = { "DELETE FROM rejection_moves_quota WHERE player_id = ?1 AND day < ?2" },
+    /* a row back when the quota had room (a row added or counted up) */
+    [SD_QUOTA_TAKE] = { "INSERT INTO rejection_moves_quota (player_id, day, kept) VALUES (?1, ?2, 1)"
+                        " ON CONFLICT (player_id, day) DO UPDATE SET kept = kept + 1"
+                        " WHERE kept < ?3 RETURNING kept" },
+    [SD_LOAD_LEVEL] = { "SELECT score, seq, player_id, received_at, nonce FROM level_bests"
+                        " WHERE game = ?1 AND level = ?2 ORDER BY score DESC, seq ASC" },
     /* the extra daily_date <> '' lets SQLite use the partial index */
-    [ST_LOAD_DAILY] = "SELECT score, seq, player_id, received_at, nonce FROM scores"
-                      " WHERE daily_date = ? AND daily_date <> '' AND status = 'ranked'"
-                      " AND voided_at IS NULL"
-                      " AND player_id NOT IN (SELECT id FROM players WHERE banned_at IS NOT NULL)"
-                      " ORDER BY score DESC, seq ASC",
-    /* re-verification: the columns of ST_SCORE_BY_NONCE without the joins
-     * (no name, no outcome), by seq: ?1 after seq, ?2 game or NULL, ?3 since */
-    [ST_SCORES_PAGE] = "SELECT score_id, nonce, player_id, '', game, level, seed, version,"
-                       " daily_date, score, completed, received_at, seq, moves_hash, receipt,"
-                       " moves_json, result_json, status, signals, COALESCE(duplicate_of, 0), NULL"
-                       " FROM scores WHERE seq > ?1 AND (?2 IS NULL OR game = ?2)"
-                       " AND received_at >= ?3 ORDER BY seq LIMIT ?4",
-    [ST_SCORES_COUNT] = "SELECT COUNT(*) FROM scores WHERE (?1 IS NULL OR game = ?1)"
-                        " AND received_at >= ?2",
+    [SD_LOAD_DAILY] = { "SELECT score, seq, player_id, received_at, nonce FROM scores"
+                        " WHERE daily_date = ?1 AND daily_date <> '' AND status = 'ranked'"
+                        " AND voided_at IS NULL"
+                        " AND player_id NOT IN (SELECT id FROM players WHERE banned_at IS NOT NULL)"
+                        " ORDER BY score DESC, seq ASC" },
+    /* re-verification: the columns of SD_SCORE_BY_NONCE without the joins
+     * (no name, no outcome), by seq */
+    [SD_SCORES_PAGE] = { "SELECT score_id, nonce, player_id, '', game, level, seed, version,"
+                         " daily_date, score, completed, received_at, seq, moves_hash, receipt,"
+                         " moves_json, result_json, status, signals, COALESCE(duplicate_of, 0), NULL,"
+                         " suspicion, COALESCE(voided_at, 0), void_reason"
+                         " FROM scores WHERE seq > ?1 AND (?2 IS NULL OR game = ?2)"
+                         " AND received_at >= ?3 ORDER BY seq LIMIT ?4" },
+    [SD_SCORES_COUNT] = { "SELECT COUNT(*) FROM scores WHERE (?1 IS NULL OR game = ?1)"
+                          " AND received_at >= ?2" },
+    [SD_BEST_DELETE] = { "DELETE FROM level_bests WHERE player_id = ?1 AND game = ?2 AND level = ?3" },
+    [SD_BEST_RECOMPUTE] = { "INSERT INTO level_bests (game, level, score, seq, player_id, received_at, nonce)"
+                            " SELECT s.game, s.level, s.score, s.seq, s.player_id, s.received_at, s.nonce"
+                            " FROM scores s WHERE s.player_id = ?1 AND s.game = ?2 AND s.level = ?3"
+                            " AND s.daily_date = '' AND " ON_BOARD
+                            " ORDER BY s.score DESC, s.seq ASC LIMIT 1"
+                            " RETURNING score, seq, received_at, nonce" },
+    [SD_DAILY_ENTRY] = { "SELECT s.score, s.seq, s.received_at, s.nonce FROM scores s"
+                         " WHERE s.player_id = ?1 AND s.daily_date = ?2 AND " ON_BOARD
+                         " ORDER BY s.score DESC, s.seq ASC LIMIT 1" },
+    [SD_PLAYER_BOARDS] = { "SELECT DISTINCT game, level, daily_date FROM scores WHERE player_id = ?1"
+                           " ORDER BY game, level, daily_date" },
+    [SD_ADMIN_LOG_INSERT] = { "INSERT INTO admin_log (at, actor, action, target, reason, detail)"
+                              " VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id" },
+    [SD_ADMIN_PLAYER_ROW] = { "SELECT banned_at IS NOT NULL, name FROM players WHERE id = ?1" },
+    [SD_ADMIN_SCORE_ROW] = { "SELECT s.seq, s.player_id, s.game, s.level, s.daily_date,"
+                             " s.status = 'ranked', s.voided_at IS NOT NULL,"
+                             " s.reviewed_at IS NOT NULL, s.score_id"
+                             " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq WHERE t.nonce = ?1" },
+    [SD_SCORE_VOID] = { "UPDATE scores SET voided_at = ?1, void_reason = ?2,"
+                        " reviewed_at = COALESCE(reviewed_at, ?1) WHERE seq = ?3" },
+    [SD_SCORE_RESTORE] = { "UPDATE scores SET voided_at = NULL, void_reason = '' WHERE seq = ?1" },
+    [SD_SCORE_APPROVE] = { "UPDATE scores SET status = 'ranked', reviewed_at = ?1 WHERE seq = ?2" },
+    [SD_PLAYER_RENAME] = { "UPDATE players SET name = ?1 WHERE id = ?2" },
+    [SD_PLAYER_BAN] = { "UPDATE players SET banned_at = ?1 WHERE id = ?2" },
+    [SD_PLAYER_UNBAN] = { "UPDATE players SET banned_at = NULL WHERE id = ?1" },
+    [SD_ADMIN_PLAYER] = { "SELECT p.name, p.created_at, p.banned_at,"
+                          " (SELECT COUNT(*) FROM rejections WHERE player_id = p.id),"
+                          " (SELECT COUNT(*) FROM scores WHERE player_id = p.id AND voided_at IS NOT NULL),"
+                          " (SELECT COUNT(*) FROM scores WHERE player_id = p.id AND status = 'held'"
+                          " AND voided_at IS NULL)"
+                          " FROM players p WHERE p.id = ?1" },
+    [SD_ADMIN_FEATURES] = { "SELECT COUNT(*), COALESCE(SUM(json_extract(signals, '$.features.wasted') = 0), 0)"
+                            " FROM scores WHERE player_id = ?1 AND completed = 1"
+                            " AND json_extract(signals, '$.features.wasted') IS NOT NULL" },
+    [SD_ADMIN_TOKENS] = { "SELECT COALESCE(SUM(outcome = 'forfeit'), 0),"
+                          " COALESCE(SUM(redeemed = 0 AND expires_at <= ?1), 0)"
+                          " FROM seed_tokens WHERE player_id = ?2" },
+    [SD_ADMIN_REVIEW] = { "SELECT s.seq, s.score_id, s.player_id, p.name, s.game, s.level,"
+                          " s.daily_date, s.score, s.status, s.suspicion, s.signals, s.received_at,"
+                          " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0)"
+                          " FROM scores s JOIN players p ON p.id = s.player_id"
+                          " WHERE s.reviewed_at IS NULL AND s.voided_at IS NULL"
+                          " AND (s.suspicion < ?1 OR (s.suspicion = ?1 AND s.seq > ?2))"
+                          " ORDER BY s.suspicion DESC, s.seq ASC LIMIT ?3" },
+    [SD_ADMIN_LOG] = { "SELECT id, at, actor, action, target, reason, detail FROM admin_log"
+                       " WHERE id > ?1 ORDER BY id LIMIT ?2" },
 };
 
 store_status sq_status(int rc)
@@ -118,74 +179,211 @@ store_status sq_status(int rc)
     }
 }
 
-sqlite3_stmt *sq_stmt(conn *c, int id)
+/* Keeps a failure's code and message on the connection (a later reset
+ * must not lose them). */
+static void remember(conn *c, int rc)
 {
-    if (!c->st[id] &&
-        sqlite3_prepare_v3(c->db, stmt_sql[id], -1, SQLITE_PREPARE_PERSISTENT, &c->st[id], NULL) !=
-            SQLITE_OK)
+    c->rc = rc;
+    snprintf(c->err, sizeof c->err, "%s", c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc));
+}
+
+static sd_stmt *sq_start(sd_conn *sc, sd_id id)
+{
+    conn *c = (conn *)sc;
+    sq_stmt *s = &c->st[id];
+    if (s->n_parts < 0) {
+        int n = 0;
+        for (; n < SQ_PARTS && stmt_sql[id][n]; n++) {
+            int rc = sqlite3_prepare_v3(c->db, stmt_sql[id][n], -1, SQLITE_PREPARE_PERSISTENT,
+                                        &s->part[n], NULL);
+            if (rc != SQLITE_OK) {
+                remember(c, rc);
+                for (int k = 0; k <= n; k++) {
+                    sqlite3_finalize(s->part[k]);
+                    s->part[k] = NULL;
+                }
+                return NULL;
+            }
+        }
+        s->n_parts = n;
+    }
+    s->bound = 0;
+    s->ran = false;
+    return (sd_stmt *)s;
+}
+
+static sd_stmt *sq_start_sql(sd_conn *sc, const char *sql)
+{
+    conn *c = (conn *)sc;
+    sq_stmt *s = &c->adhoc;
+    memset(s, 0, sizeof *s);
+    s->c = c;
+    s->adhoc = true;
+    int rc = sqlite3_prepare_v2(c->db, sql, -1, &s->part[0], NULL);
+    if (rc != SQLITE_OK) {
+        remember(c, rc);
         return NULL;
-    return c->st[id];
+    }
+    s->n_parts = 1;
+    return (sd_stmt *)s;
 }
 
-void sq_done(sqlite3_stmt *st)
+/* Parameter k goes to ?k of every part (a part without it leaves it). */
+static void sq_bind_int(sd_stmt *st, int64_t v)
 {
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
+    sq_stmt *s = (sq_stmt *)st;
+    int k = ++s->bound;
+    for (int i = 0; i < s->n_parts; i++)
+        sqlite3_bind_int64(s->part[i], k, v);
 }
 
-/* Runs a statement that returns no rows. */
-int sq_exec(conn *c, int id)
+static void sq_bind_text(sd_stmt *st, const char *v)
 {
-    sqlite3_stmt *st = sq_stmt(c, id);
-    if (!st)
-        return sqlite3_errcode(c->db) ? sqlite3_errcode(c->db) : SQLITE_ERROR;
-    int rc = sqlite3_step(st);
-    sq_done(st);
-    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+    sq_stmt *s = (sq_stmt *)st;
+    int k = ++s->bound;
+    size_t n = strlen(v);
+    for (int i = 0; i < s->n_parts; i++)
+        sqlite3_bind_text(s->part[i], k, v, (int)n, n < SD_SHORT_TEXT ? SQLITE_TRANSIENT : SQLITE_STATIC);
 }
 
-void sq_text(char *dst, size_t cap, sqlite3_stmt *st, int col)
+static void sq_bind_blob(sd_stmt *st, const void *v, size_t n)
 {
-    const unsigned char *t = sqlite3_column_text(st, col);
-    size_t n = t ? (size_t)sqlite3_column_bytes(st, col) : 0;
-    if (n >= cap)
-        n = cap - 1;
-    if (n)
-        memcpy(dst, t, n);
-    dst[n] = '\0';
+    sq_stmt *s = (sq_stmt *)st;
+    int k = ++s->bound;
+    for (int i = 0; i < s->n_parts; i++)
+        sqlite3_bind_blob(s->part[i], k, v, (int)n, SQLITE_STATIC);
 }
 
-void sq_blob(uint8_t *dst, size_t n, sqlite3_stmt *st, int col)
+static void sq_bind_null(sd_stmt *st)
 {
-    const void *b = sqlite3_column_blob(st, col);
-    if (b && (size_t)sqlite3_column_bytes(st, col) == n)
+    sq_stmt *s = (sq_stmt *)st;
+    int k = ++s->bound;
+    for (int i = 0; i < s->n_parts; i++)
+        sqlite3_bind_null(s->part[i], k);
+}
+
+static int sq_step(sd_stmt *st)
+{
+    sq_stmt *s = (sq_stmt *)st;
+    if (s->n_parts == 0)
+        return SD_DONE;
+    int rc;
+    if (!s->ran) {
+        for (int i = 0; i < s->n_parts - 1; i++) {
+            while ((rc = sqlite3_step(s->part[i])) == SQLITE_ROW)
+                ;
+            if (rc != SQLITE_DONE) {
+                remember(s->c, rc);
+                return SD_FAIL;
+            }
+        }
+        s->ran = true;
+    }
+    rc = sqlite3_step(s->part[s->n_parts - 1]);
+    if (rc == SQLITE_ROW)
+        return SD_ROW;
+    if (rc == SQLITE_DONE)
+        return SD_DONE;
+    remember(s->c, rc);
+    return SD_FAIL;
+}
+
+static sqlite3_stmt *rows_of(sd_stmt *st)
+{
+    sq_stmt *s = (sq_stmt *)st;
+    return s->part[s->n_parts - 1];
+}
+
+static int64_t sq_col_int(sd_stmt *st, int col)
+{
+    return sqlite3_column_int64(rows_of(st), col);
+}
+
+static const char *sq_col_text(sd_stmt *st, int col)
+{
+    return (const char *)sqlite3_column_text(rows_of(st), col);
+}
+
+static void sq_col_blob(sd_stmt *st, int col, uint8_t *dst, size_t n)
+{
+    sqlite3_stmt *r = rows_of(st);
+    const void *b = sqlite3_column_blob(r, col);
+    if (b && (size_t)sqlite3_column_bytes(r, col) == n)
         memcpy(dst, b, n);
     else
         memset(dst, 0, n);
 }
 
-char *sq_dup(sqlite3_stmt *st, int col)
+static void sq_done(sd_stmt *st)
 {
-    const unsigned char *t = sqlite3_column_text(st, col);
-    return strdup(t ? (const char *)t : "");
+    sq_stmt *s = (sq_stmt *)st;
+    for (int i = 0; i < s->n_parts; i++) {
+        sqlite3_reset(s->part[i]);
+        sqlite3_clear_bindings(s->part[i]);
+    }
+    if (s->adhoc) {
+        sqlite3_finalize(s->part[0]);
+        s->part[0] = NULL;
+        s->n_parts = 0;
+    }
+    s->bound = 0;
+    s->ran = false;
 }
 
-void sq_hex(const uint8_t *b, size_t n, char *out)
+/* BUSY stays BUSY; the rest is an error logged here, once. */
+static store_status sq_failed(sd_conn *sc, const char *where)
 {
-    static const char digits[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++) {
-        out[2 * i] = digits[b[i] >> 4];
-        out[2 * i + 1] = digits[b[i] & 15];
-    }
-    out[2 * n] = '\0';
+    conn *c = (conn *)sc;
+    if (sq_status(c->rc) == STORE_BUSY)
+        return STORE_BUSY;
+    store_log_error(where, c->err[0] ? c->err : "failed");
+    return STORE_ERROR;
+}
+
+/* The write's savepoint undoes it: nothing to do here. */
+static void sq_abort_write(sd_conn *c, const char *where)
+{
+    (void)c;
+    (void)where;
+}
+
+const store_driver sqlite_driver = {
+    .start = sq_start,
+    .start_sql = sq_start_sql,
+    .bind_int = sq_bind_int,
+    .bind_text = sq_bind_text,
+    .bind_blob = sq_bind_blob,
+    .bind_null = sq_bind_null,
+    .step = sq_step,
+    .col_int = sq_col_int,
+    .col_text = sq_col_text,
+    .col_blob = sq_col_blob,
+    .done = sq_done,
+    .failed = sq_failed,
+    .abort_write = sq_abort_write,
+};
+
+int sq_exec(conn *c, sd_id id)
+{
+    sd_stmt *s = sq_start((sd_conn *)c, id);
+    if (!s)
+        return c->rc ? c->rc : SQLITE_ERROR;
+    int rc = sq_step(s);
+    sq_done(s);
+    return rc == SD_FAIL ? (c->rc ? c->rc : SQLITE_ERROR) : SQLITE_OK;
 }
 
 void sq_close(conn *c)
 {
-    for (int i = 0; i < ST_COUNT; i++) {
-        sqlite3_finalize(c->st[i]);
-        c->st[i] = NULL;
+    for (int i = 0; i < SD_COUNT; i++) {
+        for (int k = 0; k < SQ_PARTS; k++) {
+            sqlite3_finalize(c->st[i].part[k]);
+            c->st[i].part[k] = NULL;
+        }
+        c->st[i].n_parts = -1;
     }
+    sqlite3_finalize(c->adhoc.part[0]);
+    c->adhoc.part[0] = NULL;
     if (c->db)
         sqlite3_close(c->db);
     c->db = NULL;
@@ -194,6 +392,10 @@ void sq_close(conn *c)
 store_status sq_open(conn *c, const store_config *cfg, sq_role role, char *err, size_t err_len)
 {
     memset(c, 0, sizeof *c);
+    for (int i = 0; i < SD_COUNT; i++) {
+        c->st[i].c = c;
+        c->st[i].n_parts = -1;
+    }
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
     int rc = sqlite3_open_v2(cfg->database, &c->db, flags, NULL);
     if (rc != SQLITE_OK)
@@ -219,112 +421,5 @@ fail:
     store_status st = sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
     sq_close(c);
     return st;
-}
-
-void sq_bind_game(sqlite3_stmt *st, int col, const play *p)
-{
-    sqlite3_bind_text(st, col, p->g->name, -1, SQLITE_STATIC);
-}
-
-const char *sq_outcome_text(run_outcome o)
-{
-    return o == RUN_COMPLETED ? "completed" : o == RUN_FORFEIT ? "forfeit" : "incomplete";
-}
-
-const char *sq_status_text(score_status s)
-{
-    return s == SCORE_RANKED ? "ranked" : "held";
-}
-
-void sq_bind_date(sqlite3_stmt *st, int col, const play *p)
-{
-    char date[11];
-    play_date(p, date);
-    sqlite3_bind_text(st, col, date, -1, SQLITE_TRANSIENT);
-}
-
-/* The game and day columns of a row back into a play. */
-static bool read_game_day(sqlite3_stmt *st, int game_col, int date_col, play *p)
-{
-    p->g = game_find((const char *)sqlite3_column_text(st, game_col));
-    const char *date = (const char *)sqlite3_column_text(st, date_col);
-    civil_date d;
-    p->day = -1;
-    if (date && date[0]) {
-        if (!civil_parse(date, &d))
-            return false;
-        p->day = (int32_t)civil_to_days(d);
-    }
-    return p->g != NULL;
-}
-
-bool sq_read_token(sqlite3_stmt *st, store_token *t)
-{
-    memset(t, 0, sizeof *t);
-    sq_blob(t->p.nonce, PLAY_NONCE_BYTES, st, 0);
-    t->p.player_id = sqlite3_column_int64(st, 1);
-    t->p.level = sqlite3_column_int(st, 3);
-    t->p.seed = (uint32_t)sqlite3_column_int64(st, 4);
-    t->p.version = sqlite3_column_int(st, 5);
-    t->issued_at = sqlite3_column_int64(st, 6);
-    t->expires_at = sqlite3_column_int64(st, 7);
-    sq_text(t->text, sizeof t->text, st, 9);
-    t->redeemed = sqlite3_column_int(st, 10) != 0;
-    return read_game_day(st, 2, 8, &t->p);
-}
-
-store_status sq_read_score(sqlite3_stmt *st, store_score *o)
-{
-    memset(o, 0, sizeof *o);
-    sq_text(o->score_id, sizeof o->score_id, st, 0);
-    sq_blob(o->p.nonce, PLAY_NONCE_BYTES, st, 1);
-    o->p.player_id = sqlite3_column_int64(st, 2);
-    sq_text(o->player_name, sizeof o->player_name, st, 3);
-    o->p.level = sqlite3_column_int(st, 5);
-    o->p.seed = (uint32_t)sqlite3_column_int64(st, 6);
-    o->p.version = sqlite3_column_int(st, 7);
-    o->score = sqlite3_column_int64(st, 9);
-    o->completed = sqlite3_column_int(st, 10) != 0;
-    o->received_at = sqlite3_column_int64(st, 11);
-    o->seq = sqlite3_column_int64(st, 12);
-    sq_blob(o->moves_hash, STORE_HASH_BYTES, st, 13);
-    sq_text(o->receipt, sizeof o->receipt, st, 14);
-    if (!read_game_day(st, 4, 8, &o->p)) {
-        store_log_error("sq_read_score", "a score row names a game this build does not serve");
-        return STORE_ERROR;
-    }
-    const char *status = (const char *)sqlite3_column_text(st, 17);
-    o->status = status && strcmp(status, "ranked") == 0 ? SCORE_RANKED : SCORE_HELD;
-    o->duplicate_of = sqlite3_column_int64(st, 19);
-    o->suspicion = sqlite3_column_int64(st, 21);
-    o->voided_at = sqlite3_column_int64(st, 22);
-    sq_text(o->void_reason, sizeof o->void_reason, st, 23);
-    const char *outcome = (const char *)sqlite3_column_text(st, 20);
-    o->outcome = !outcome                              ? (o->completed ? RUN_COMPLETED : RUN_INCOMPLETE)
-                 : strcmp(outcome, "forfeit") == 0    ? RUN_FORFEIT
-                 : strcmp(outcome, "completed") == 0  ? RUN_COMPLETED
-                                                      : RUN_INCOMPLETE;
-    o->moves_json = sq_dup(st, 15);
-    o->result_json = sq_dup(st, 16);
-    o->signals_json = sq_dup(st, 18);
-    if (!o->moves_json || !o->result_json || !o->signals_json) {
-        store_score_clear(o);
-        return STORE_ERROR;
-    }
-    return STORE_OK;
-}
-
-store_status sq_score_by_nonce(conn *c, const uint8_t nonce[PLAY_NONCE_BYTES], store_score *out)
-{
-    sqlite3_stmt *st = sq_stmt(c, ST_SCORE_BY_NONCE);
-    if (!st)
-        return STORE_ERROR;
-    sqlite3_bind_blob(st, 1, nonce, PLAY_NONCE_BYTES, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    store_status res = rc == SQLITE_ROW ? sq_read_score(st, out)
-                       : rc == SQLITE_DONE ? STORE_NOT_FOUND
-                                           : sq_status(rc);
-    sq_done(st);
-    return res;
 }
 

@@ -1,7 +1,8 @@
 /*
  * store_sqlite: the SQLite backend of store.h (the embedded default):
- * opening, migrations, reads and board loads; commits are in
- * sqlite_commit.c, checkpoints in sqlite_checkpoint.c. It claims every
+ * opening, migrations and the reader pool; its driver and statements are
+ * in sqlite_conn.c, commits in sqlite_commit.c, checkpoints in
+ * sqlite_checkpoint.c. Every read and rule above it is the store's. It claims every
  * `database` that is not a URL: a file path.
  *
  * Ownership: see store_sqlite.h; sqlite_close frees everything.
@@ -15,39 +16,6 @@
 
 #include "../schema.h"
 #include "store_sqlite.h"
-
-static conn *reader_get(store_db *s)
-{
-    pthread_mutex_lock(&s->pool_mu);
-    for (;;) {
-        for (int i = 0; i < SQLITE_READERS; i++) {
-            if (!s->reader_busy[i]) {
-                s->reader_busy[i] = true;
-                pthread_mutex_unlock(&s->pool_mu);
-                return &s->readers[i];
-            }
-        }
-        pthread_cond_wait(&s->pool_cv, &s->pool_mu);
-    }
-}
-
-static void reader_put(store_db *s, conn *c)
-{
-    pthread_mutex_lock(&s->pool_mu);
-    s->reader_busy[c - s->readers] = false;
-    pthread_cond_signal(&s->pool_cv);
-    pthread_mutex_unlock(&s->pool_mu);
-}
-
-conn *sqlite_reader_get(store_db *db)
-{
-    return reader_get(db);
-}
-
-void sqlite_reader_put(store_db *db, conn *c)
-{
-    reader_put(db, c);
-}
 
 /* ---- migrations ---- */
 
@@ -131,50 +99,17 @@ static store_status migrate(conn *c, char *err, size_t err_len)
 
 static int sqlite_schema_version(store_db *s)
 {
-    conn *c = reader_get(s);
+    conn *c = (conn *)reader_pool_get(&s->pool);
     int v = -1;
     if (read_version(c, &v) != SQLITE_OK)
         v = -1;
-    reader_put(s, c);
+    reader_pool_put(&s->pool, (sd_conn *)c);
     return v;
 }
 
-/* ---- board loading (a reader connection, for the board cache) ---- */
-
-static store_status sqlite_load_board(store_db *s, const store_board *b, rank_board *into)
+static reader_pool *sqlite_readers(store_db *s)
 {
-    conn *c = reader_get(s);
-    bool daily = b->day >= 0;
-    sqlite3_stmt *st = sq_stmt(c, daily ? ST_LOAD_DAILY : ST_LOAD_LEVEL);
-    int rc = SQLITE_ERROR;
-    if (!st)
-        goto out;
-    if (daily) {
-        play p = { .day = b->day };
-        sq_bind_date(st, 1, &p);
-    } else {
-        sqlite3_bind_text(st, 1, b->g->name, -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 2, b->level);
-    }
-    rank_entry e;
-    memset(&e, 0, sizeof e);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        e.score = sqlite3_column_int64(st, 0);
-        e.seq = sqlite3_column_int64(st, 1);
-        e.player_id = sqlite3_column_int64(st, 2);
-        e.received_at = sqlite3_column_int64(st, 3);
-        sq_blob(e.nonce, PLAY_NONCE_BYTES, st, 4);
-        if (rank_offer(into, &e) < 0) {
-            rc = SQLITE_NOMEM;
-            break;
-        }
-    }
-    sq_done(st);
-out:
-    if (rc != SQLITE_DONE && sq_status(rc) != STORE_BUSY)
-        store_log_error("sqlite_load_board", sqlite3_errmsg(c->db));
-    reader_put(s, c);
-    return rc == SQLITE_DONE ? STORE_OK : sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
+    return &s->pool;
 }
 
 /* ---- open / close ---- */
@@ -215,8 +150,7 @@ static void sqlite_close(store_db *s)
     for (int i = 0; i < SQLITE_READERS; i++)
         sq_close(&s->readers[i]);
     sq_close(&s->writer); /* the last connection checkpoints the WAL */
-    pthread_cond_destroy(&s->pool_cv);
-    pthread_mutex_destroy(&s->pool_mu);
+    reader_pool_destroy(&s->pool);
     free(s);
 }
 
@@ -232,8 +166,7 @@ static store_status sqlite_open(const store_config *cfg, store_db **out, char *e
     if (s->cfg.busy_timeout_ms <= 0)
         s->cfg.busy_timeout_ms = 5000;
     s->cfg.database = NULL; /* not kept: the caller's string */
-    pthread_mutex_init(&s->pool_mu, NULL);
-    pthread_cond_init(&s->pool_cv, NULL);
+    reader_pool_init(&s->pool, NULL);
 
     store_config open_cfg = s->cfg;
     open_cfg.database = cfg->database;
@@ -250,6 +183,7 @@ static store_status sqlite_open(const store_config *cfg, store_db **out, char *e
         st = sq_open(&s->readers[i], &open_cfg, SQ_READER, err, err_len);
         if (st != STORE_OK)
             goto fail;
+        reader_pool_add(&s->pool, (sd_conn *)&s->readers[i]);
     }
     st = sqlite_checkpointer_start(s, &open_cfg, err, err_len);
     if (st != STORE_OK)
@@ -261,161 +195,6 @@ fail:
     return st;
 }
 
-/* ---- reads ---- */
-
-static store_status sqlite_player_by_token(store_db *s, const uint8_t token_hash[STORE_HASH_BYTES],
-                                           store_player *out)
-{
-    conn *c = reader_get(s);
-    store_status res = STORE_ERROR;
-    sqlite3_stmt *st = sq_stmt(c, ST_PLAYER_BY_HASH);
-    if (st) {
-        sqlite3_bind_blob(st, 1, token_hash, STORE_HASH_BYTES, SQLITE_STATIC);
-        int rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
-            memset(out, 0, sizeof *out);
-            out->id = sqlite3_column_int64(st, 0);
-            sq_text(out->name, sizeof out->name, st, 1);
-            out->created_at = sqlite3_column_int64(st, 2);
-            out->banned = sqlite3_column_int(st, 3) != 0;
-            res = STORE_OK;
-        } else {
-            res = rc == SQLITE_DONE ? STORE_NOT_FOUND : sq_status(rc);
-        }
-        sq_done(st);
-    }
-    if (res == STORE_ERROR)
-        store_log_error("sqlite_player_by_token", sqlite3_errmsg(c->db));
-    reader_put(s, c);
-    return res;
-}
-
-static store_status sqlite_player_names(store_db *s, int n, const int64_t *ids,
-                                        char (*names)[STORE_NAME_MAX + 1])
-{
-    conn *c = reader_get(s);
-    store_status res = STORE_ERROR;
-    sqlite3_stmt *st = sq_stmt(c, ST_PLAYER_NAME);
-    if (st) {
-        res = STORE_OK;
-        for (int i = 0; i < n && res == STORE_OK; i++) {
-            sqlite3_bind_int64(st, 1, ids[i]);
-            int rc = sqlite3_step(st);
-            names[i][0] = '\0';
-            if (rc == SQLITE_ROW)
-                sq_text(names[i], STORE_NAME_MAX + 1, st, 0);
-            else if (rc != SQLITE_DONE)
-                res = sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
-            sqlite3_reset(st);
-        }
-        sq_done(st);
-    }
-    if (res == STORE_ERROR)
-        store_log_error("sqlite_player_names", sqlite3_errmsg(c->db));
-    reader_put(s, c);
-    return res;
-}
-
-static store_status sqlite_token_stats(store_db *s, int64_t player_id, int64_t now,
-                                       store_token_stats *out)
-{
-    conn *c = reader_get(s);
-    store_status res = STORE_ERROR;
-    sqlite3_stmt *st = sq_stmt(c, ST_TOKEN_STATS);
-    if (st) {
-        sqlite3_bind_int64(st, 1, now);
-        sqlite3_bind_int64(st, 2, player_id);
-        int rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
-            out->issued = sqlite3_column_int64(st, 0);
-            out->completed = sqlite3_column_int64(st, 1);
-            out->incomplete = sqlite3_column_int64(st, 2);
-            out->forfeited = sqlite3_column_int64(st, 3);
-            out->outstanding = sqlite3_column_int64(st, 4);
-            out->abandoned = sqlite3_column_int64(st, 5);
-            res = STORE_OK;
-        } else {
-            res = sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
-        }
-        sq_done(st);
-    }
-    if (res == STORE_ERROR)
-        store_log_error("sqlite_token_stats", sqlite3_errmsg(c->db));
-    reader_put(s, c);
-    return res;
-}
-
-static store_status sqlite_score_get(store_db *s, const uint8_t nonce[PLAY_NONCE_BYTES],
-                                     store_score *out)
-{
-    out->moves_json = NULL;
-    out->result_json = NULL;
-    conn *c = reader_get(s);
-    store_status res = sq_score_by_nonce(c, nonce, out);
-    if (res == STORE_ERROR)
-        store_log_error("sqlite_score_get", sqlite3_errmsg(c->db));
-    reader_put(s, c);
-    return res == STORE_CONFLICT ? STORE_ERROR : res;
-}
-
-static void bind_scan(sqlite3_stmt *st, int game_col, const store_scan *scan)
-{
-    if (scan->g)
-        sqlite3_bind_text(st, game_col, scan->g->name, -1, SQLITE_STATIC);
-    else
-        sqlite3_bind_null(st, game_col);
-    sqlite3_bind_int64(st, game_col + 1, scan->since_ms);
-}
-
-static store_status sqlite_scores_page(store_db *s, const store_scan *scan, int64_t after_seq,
-                                       int limit, store_score *out, int *n)
-{
-    conn *c = reader_get(s);
-    sqlite3_stmt *st = sq_stmt(c, ST_SCORES_PAGE);
-    store_status res = st ? STORE_OK : STORE_ERROR;
-    if (st) {
-        sqlite3_bind_int64(st, 1, after_seq);
-        bind_scan(st, 2, scan);
-        sqlite3_bind_int(st, 4, limit);
-        int rc = SQLITE_DONE;
-        while (*n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-            res = sq_read_score(st, &out[*n]);
-            if (res != STORE_OK)
-                break;
-            (*n)++;
-        }
-        if (res == STORE_OK && *n < limit && rc != SQLITE_DONE)
-            res = sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
-        sq_done(st);
-    }
-    if (res == STORE_ERROR)
-        store_log_error("sqlite_scores_page", sqlite3_errmsg(c->db));
-    reader_put(s, c);
-    return res;
-}
-
-static store_status sqlite_scores_count(store_db *s, const store_scan *scan, int64_t *out)
-{
-    conn *c = reader_get(s);
-    sqlite3_stmt *st = sq_stmt(c, ST_SCORES_COUNT);
-    store_status res = STORE_ERROR;
-    if (st) {
-        bind_scan(st, 1, scan);
-        int rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
-            *out = sqlite3_column_int64(st, 0);
-            res = STORE_OK;
-        } else {
-            res = sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
-        }
-        sq_done(st);
-    }
-    if (res == STORE_ERROR)
-        store_log_error("sqlite_scores_count", sqlite3_errmsg(c->db));
-    reader_put(s, c);
-    return res;
-}
-
 const store_backend store_sqlite_backend = {
     .name = "sqlite",
     .claims = sqlite_claims,
@@ -423,12 +202,6 @@ const store_backend store_sqlite_backend = {
     .close = sqlite_close,
     .schema_version = sqlite_schema_version,
     .commit = sqlite_commit,
-    .player_by_token = sqlite_player_by_token,
-    .player_names = sqlite_player_names,
-    .score_get = sqlite_score_get,
-    .token_stats = sqlite_token_stats,
-    .load_board = sqlite_load_board,
-    .admin_read = sqlite_admin_read,
-    .scores_page = sqlite_scores_page,
-    .scores_count = sqlite_scores_count,
+    .driver = &sqlite_driver,
+    .readers = sqlite_readers,
 };

@@ -16,8 +16,9 @@
 #include <pthread.h>
 #include <stdbool.h>
 
-#include "sqlite_conn.h"
+#include "../reader_pool.h"
 #include "../store_backend.h"
+#include "sqlite_conn.h"
 
 #define SQLITE_READERS 4
 
@@ -34,23 +35,13 @@ struct store_db {
     store_config cfg; /* cfg.database is not kept (the caller's string) */
     conn writer;
     conn readers[SQLITE_READERS];
-    bool reader_busy[SQLITE_READERS];
-    pthread_mutex_t pool_mu;
-    pthread_cond_t pool_cv;
+    reader_pool pool; /* the readers, for store.c's reads */
     sqlite_checkpointer ckpt;
 };
 
-/* sqlite_commit.c: the backend's commit() (one transaction per batch). */
+/* sqlite_commit.c: the backend's commit() (one transaction per batch,
+ * each write through store_rules_write). */
 void sqlite_commit(store_db *db, store_write **batch, int n);
-
-/* sqlite_admin.c: an operator's action inside the commit's transaction
- * (on the writer connection), and the operators' reads. */
-store_status sqlite_run_admin(conn *c, store_write *w);
-store_status sqlite_admin_read(store_db *db, const store_admin_query *q, json_t **out);
-
-/* A reader connection from the pool (waits for one), and back. */
-conn *sqlite_reader_get(store_db *db);
-void sqlite_reader_put(store_db *db, conn *c);
 
 /* sqlite_checkpoint.c: opens the checkpointer's connection on `path` and
  * starts its thread; hooks the writer's commits. */

@@ -1,0 +1,181 @@
+/*
+ * store_driver: the small SQL interface the store's rules are written
+ * against, in the manner of sqlite3_vfs: a struct of function pointers each
+ * backend implements over its own connections. The rules (store_rules.c,
+ * store_admin.c, store_reads.c) name a statement, bind its parameters in
+ * order, step through its rows and read columns; each backend keeps the
+ * SQL text of every named statement in ONE table, in its own dialect
+ * (SQLite's ?N, PostgreSQL's $N), with the parameters and columns this
+ * header lists beside each name. A statement a backend does not need (a
+ * PostgreSQL row lock, on SQLite where one writer holds the whole file)
+ * has no text there and steps straight to SD_DONE.
+ *
+ * Ownership: a backend owns its connections (sd_conn) and the statements
+ * started on them (sd_stmt): a statement is the connection's until
+ * done(). A text parameter shorter than SD_SHORT_TEXT bytes is copied;
+ * longer text and blobs are borrowed until done(). Column text is valid
+ * until the next step or done. One thread uses a connection
+ * at a time.
+ */
+#ifndef REPLAYD_SERVER_STORE_DRIVER_H
+#define REPLAYD_SERVER_STORE_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store.h"
+
+typedef struct sd_conn sd_conn; /* a backend's connection */
+typedef struct sd_stmt sd_stmt; /* a statement started on one */
+
+#define SD_SHORT_TEXT 32
+
+/* What step() returns. */
+enum { SD_FAIL = -1, SD_DONE = 0, SD_ROW = 1 };
+
+/* The named statements: parameters in bind order -> columns. TOKEN_ROW is
+ * nonce, player_id, game, level, seed, version, issued_at, expires_at,
+ * daily_date, text, redeemed, rejections (12 columns); SCORE_ROW is the 24
+ * columns store_read_score reads. Booleans are integers 0/1 both ways. */
+typedef enum sd_id {
+    /* transactions (the SQLite commit; PostgreSQL runs its own commands) */
+    SD_BEGIN,
+    SD_COMMIT,
+    SD_ROLLBACK,
+    SD_SAVEPOINT,
+    SD_RELEASE,
+    SD_ROLLBACK_TO,
+    /* one snapshot for a read of several statements (operators' reads) */
+    SD_READ_BEGIN,
+    SD_READ_END,
+    /* (name, token_hash, now) -> id; no row: the token hash is taken */
+    SD_PLAYER_INSERT,
+    /* (token_hash) -> id, name, created_at, banned */
+    SD_PLAYER_BY_HASH,
+    /* (JSON array of ids) -> id, name */
+    SD_PLAYER_NAMES,
+    /* (player_id): the hook for a row lock on the player, taken before any
+     * other row of theirs (the lock order across nodes) */
+    SD_PLAYER_LOCK,
+    /* (nonce, player_id, game, level, seed, version, issued_at, expires_at,
+     * daily_date, text) */
+    SD_TOKEN_INSERT,
+    /* (nonce) -> TOKEN_ROW, banned: the token held until the commit */
+    SD_TOKEN_GET,
+    /* (nonce, seed, moves_hash, game, level, version, player_id) ->
+     * TOKEN_ROW, banned, the seq of another player's earlier identical
+     * run (0 if none) */
+    SD_SCORE_TOKEN,
+    /* (player_id, daily_date) -> TOKEN_ROW */
+    SD_TOKEN_DAILY,
+    /* (player_id, now, game, level, day_start) -> outstanding level
+     * tokens, forfeited/abandoned/open tokens of that level today */
+    SD_TOKEN_LIMITS,
+    /* (now, player_id) -> issued, completed, incomplete, forfeited,
+     * outstanding, abandoned */
+    SD_TOKEN_STATS,
+    /* (score_id, nonce, player_id, game, level, seed, version, daily_date,
+     * score, completed, received_at, moves_hash, receipt, moves_json,
+     * result_json, status, signals, duplicate_of, outcome, to the level
+     * board, suspicion) -> seq: the score, its token's redeem and the
+     * player's level best; no row when the token was redeemed meanwhile */
+    SD_SCORE_RECORD,
+    /* (nonce) -> SCORE_ROW */
+    SD_SCORE_BY_NONCE,
+    /* (nonce, player_id, game, level, seed, version, reason, move_index,
+     * received_at, moves_hash, moves_json) */
+    SD_REJECTION_INSERT,
+    /* (nonce): the token's rejection count goes up */
+    SD_TOKEN_REJECTED,
+    /* (player_id, day): the player's earlier days' quota rows */
+    SD_QUOTA_PRUNE,
+    /* (player_id, day, per day) -> a row when the quota had room */
+    SD_QUOTA_TAKE,
+    /* (game, level) / (daily_date) -> score, seq, player_id, received_at, nonce */
+    SD_LOAD_LEVEL,
+    SD_LOAD_DAILY,
+    /* (after seq, game or NULL, since, limit) -> SCORE_ROW */
+    SD_SCORES_PAGE,
+    /* (game or NULL, since) -> count */
+    SD_SCORES_COUNT,
+    /* operators' actions: (player_id, game, level) */
+    SD_BEST_DELETE,
+    /* (player_id, game, level) -> score, seq, received_at, nonce of the
+     * best still on the board, put in level_bests */
+    SD_BEST_RECOMPUTE,
+    /* (player_id, daily_date) -> score, seq, received_at, nonce */
+    SD_DAILY_ENTRY,
+    /* (player_id) -> game, level, daily_date of every board they are on */
+    SD_PLAYER_BOARDS,
+    /* (at, actor, action, target, reason, detail) -> id */
+    SD_ADMIN_LOG_INSERT,
+    /* (player_id) -> banned, name; the player's row held until the commit */
+    SD_ADMIN_PLAYER_ROW,
+    /* (nonce) -> seq, player_id, game, level, daily_date, ranked, voided,
+     * reviewed, score_id; the score's row held */
+    SD_ADMIN_SCORE_ROW,
+    /* (now, reason, seq) / (seq) / (now, seq) */
+    SD_SCORE_VOID,
+    SD_SCORE_RESTORE,
+    SD_SCORE_APPROVE,
+    /* (name, player_id) / (now, player_id) / (player_id) */
+    SD_PLAYER_RENAME,
+    SD_PLAYER_BAN,
+    SD_PLAYER_UNBAN,
+    /* operators' reads: (player_id) -> name, created_at, banned_at or
+     * NULL, rejections, voided scores, held scores */
+    SD_ADMIN_PLAYER,
+    /* (player_id) -> completed runs with a wasted count, perfect ones */
+    SD_ADMIN_FEATURES,
+    /* (now, player_id) -> forfeits, abandons */
+    SD_ADMIN_TOKENS,
+    /* (below suspicion, after seq, limit) -> seq, score_id, player_id,
+     * name, game, level, daily_date, score, status, suspicion, signals,
+     * received_at, banned, duplicate_of */
+    SD_ADMIN_REVIEW,
+    /* (after id, limit) -> id, at, actor, action, target, reason, detail */
+    SD_ADMIN_LOG,
+    SD_COUNT
+} sd_id;
+
+/* Each statement's name, for error logs ("where"). */
+extern const char *const sd_names[SD_COUNT];
+
+typedef struct store_driver {
+    /* Statement id of the connection's table, or (start_sql) a statement
+     * written with ?N parameters in SQL both dialects read; NULL after a
+     * failure (failed() says how). */
+    sd_stmt *(*start)(sd_conn *c, sd_id id);
+    sd_stmt *(*start_sql)(sd_conn *c, const char *sql);
+    /* The next parameter, in order. */
+    void (*bind_int)(sd_stmt *s, int64_t v);
+    void (*bind_text)(sd_stmt *s, const char *v);
+    void (*bind_blob)(sd_stmt *s, const void *v, size_t n);
+    void (*bind_null)(sd_stmt *s);
+    /* SD_ROW, SD_DONE or SD_FAIL; the first step runs the statement. */
+    int (*step)(sd_stmt *s);
+    int64_t (*col_int)(sd_stmt *s, int col);
+    /* NULL for SQL NULL */
+    const char *(*col_text)(sd_stmt *s, int col);
+    /* n bytes into dst; zeros unless the column holds exactly n */
+    void (*col_blob)(sd_stmt *s, int col, uint8_t *dst, size_t n);
+    /* Ends the statement (its rows and parameters). */
+    void (*done)(sd_stmt *s);
+    /* The last failure on c as a status: STORE_BUSY (a lock timeout, a
+     * lost connection) or STORE_ERROR, logged once under `where`. */
+    store_status (*failed)(sd_conn *c, const char *where);
+    /* The hook for a write that changed rows and then failed without a
+     * failed statement: whatever undoes its work must run (SQLite: its
+     * savepoint does, nothing here; PostgreSQL: the transaction is
+     * aborted, so the batch runs again without it). */
+    void (*abort_write)(sd_conn *c, const char *where);
+} store_driver;
+
+/* A connection seen through its driver, as the rules take it. */
+typedef struct sd_db {
+    const store_driver *d;
+    sd_conn *c;
+} sd_db;
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * store_reads: the reads of store_backend.h, once, for both backends
+ * (store_rules.h), each on the reader connection it is given.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_backend.h"
+#include "store_rules.h"
+
+static store_status failed(const sd_db *x, sd_stmt *s, sd_id id)
+{
+    if (s)
+        x->d->done(s);
+    return x->d->failed(x->c, sd_names[id]);
+}
+
+store_status store_read_player_by_token(const sd_db *x, const uint8_t hash[STORE_HASH_BYTES],
+                                        store_player *out)
+{
+    const store_driver *d = x->d;
+    sd_stmt *s = d->start(x->c, SD_PLAYER_BY_HASH);
+    if (!s)
+        return failed(x, NULL, SD_PLAYER_BY_HASH);
+    d->bind_blob(s, hash, STORE_HASH_BYTES);
+    int rc = d->step(s);
+    if (rc == SD_FAIL)
+        return failed(x, s, SD_PLAYER_BY_HASH);
+    if (rc == SD_ROW) {
+        memset(out, 0, sizeof *out);
+        out->id = d->col_int(s, 0);
+        const char *name = d->col_text(s, 1);
+        snprintf(out->name, sizeof out->name, "%s", name ? name : "");
+        out->created_at = d->col_int(s, 2);
+        out->banned = d->col_int(s, 3) != 0;
+    }
+    d->done(s);
+    return rc == SD_ROW ? STORE_OK : STORE_NOT_FOUND;
+}
+
+/* One statement for all of them: the ids as a JSON array. */
+store_status store_read_player_names(const sd_db *x, int n, const int64_t *ids,
+                                     char (*names)[STORE_NAME_MAX + 1])
+{
+    const store_driver *d = x->d;
+    for (int i = 0; i < n; i++)
+        names[i][0] = '\0';
+    if (n <= 0)
+        return STORE_OK;
+    char *list = malloc((size_t)n * 22 + 3);
+    if (!list)
+        return STORE_ERROR;
+    size_t at = 0;
+    list[at++] = '[';
+    for (int i = 0; i < n; i++)
+        at += (size_t)sprintf(list + at, i ? ",%lld" : "%lld", (long long)ids[i]);
+    list[at++] = ']';
+    list[at] = '\0';
+    store_status st = STORE_OK;
+    sd_stmt *s = d->start(x->c, SD_PLAYER_NAMES);
+    if (!s) {
+        free(list);
+        return failed(x, NULL, SD_PLAYER_NAMES);
+    }
+    d->bind_text(s, list);
+    int rc;
+    while ((rc = d->step(s)) == SD_ROW) {
+        int64_t id = d->col_int(s, 0);
+        const char *name = d->col_text(s, 1);
+        for (int i = 0; i < n; i++)
+            if (ids[i] == id)
+                snprintf(names[i], STORE_NAME_MAX + 1, "%s", name ? name : "");
+    }
+    if (rc == SD_FAIL)
+        st = failed(x, s, SD_PLAYER_NAMES);
+    else
+        d->done(s);
+    free(list);
+    return st;
+}
+
+store_status store_read_token_stats(const sd_db *x, int64_t player_id, int64_t now,
+                                    store_token_stats *out)
+{
+    const store_driver *d = x->d;
+    sd_stmt *s = d->start(x->c, SD_TOKEN_STATS);
+    if (!s)
+        return failed(x, NULL, SD_TOKEN_STATS);
+    d->bind_int(s, now);
+    d->bind_int(s, player_id);
+    if (d->step(s) != SD_ROW)
+        return failed(x, s, SD_TOKEN_STATS);
+    out->issued = d->col_int(s, 0);
+    out->completed = d->col_int(s, 1);
+    out->incomplete = d->col_int(s, 2);
+    out->forfeited = d->col_int(s, 3);
+    out->outstanding = d->col_int(s, 4);
+    out->abandoned = d->col_int(s, 5);
+    d->done(s);
+    return STORE_OK;
+}
+
+static void bind_scan(const sd_db *x, sd_stmt *s, const store_scan *scan)
+{
+    if (scan->g)
+        x->d->bind_text(s, scan->g->name);
+    else
+        x->d->bind_null(s);
+    x->d->bind_int(s, scan->since_ms);
+}
+
+store_status store_read_scores_page(const sd_db *x, const store_scan *scan, int64_t after_seq,
+                                    int limit, store_score *out, int *n)
+{
+    const store_driver *d = x->d;
+    *n = 0;
+    sd_stmt *s = d->start(x->c, SD_SCORES_PAGE);
+    if (!s)
+        return failed(x, NULL, SD_SCORES_PAGE);
+    d->bind_int(s, after_seq);
+    bind_scan(x, s, scan);
+    d->bind_int(s, limit);
+    store_status st = STORE_OK;
+    int rc = SD_DONE;
+    while (st == STORE_OK && *n < limit && (rc = d->step(s)) == SD_ROW) {
+        st = store_read_score(x, s, &out[*n]);
+        if (st == STORE_OK)
+            (*n)++;
+    }
+    if (rc == SD_FAIL)
+        st = failed(x, s, SD_SCORES_PAGE);
+    else
+        d->done(s);
+    if (st != STORE_OK) {
+        for (int i = 0; i < *n; i++)
+            store_score_clear(&out[i]);
+        *n = 0;
+    }
+    return st;
+}
+
+store_status store_read_scores_count(const sd_db *x, const store_scan *scan, int64_t *out)
+{
+    const store_driver *d = x->d;
+    *out = 0;
+    sd_stmt *s = d->start(x->c, SD_SCORES_COUNT);
+    if (!s)
+        return failed(x, NULL, SD_SCORES_COUNT);
+    bind_scan(x, s, scan);
+    if (d->step(s) != SD_ROW)
+        return failed(x, s, SD_SCORES_COUNT);
+    *out = d->col_int(s, 0);
+    d->done(s);
+    return STORE_OK;
+}
+
+store_status store_read_board(const sd_db *x, const store_board *b, rank_board *into)
+{
+    const store_driver *d = x->d;
+    bool daily = b->day >= 0;
+    sd_id id = daily ? SD_LOAD_DAILY : SD_LOAD_LEVEL;
+    sd_stmt *s = d->start(x->c, id);
+    if (!s)
+        return failed(x, NULL, id);
+    if (daily) {
+        play p = { .day = b->day };
+        char date[11];
+        play_date(&p, date);
+        d->bind_text(s, date);
+    } else {
+        d->bind_text(s, b->g->name);
+        d->bind_int(s, b->level);
+    }
+    rank_entry e;
+    memset(&e, 0, sizeof e);
+    int rc;
+    while ((rc = d->step(s)) == SD_ROW) {
+        e.score = d->col_int(s, 0);
+        e.seq = d->col_int(s, 1);
+        e.player_id = d->col_int(s, 2);
+        e.received_at = d->col_int(s, 3);
+        d->col_blob(s, 4, e.nonce, PLAY_NONCE_BYTES);
+        if (rank_offer(into, &e) < 0)
+            break;
+    }
+    if (rc == SD_FAIL)
+        return failed(x, s, id);
+    d->done(s);
+    return rc == SD_DONE ? STORE_OK : STORE_ERROR;
+}

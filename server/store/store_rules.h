@@ -1,0 +1,68 @@
+/*
+ * store_rules: the store's domain rules, written once above the backends
+ * over store_driver.h: a registration, a token issue (the daily's one
+ * token, the outstanding-token cap, the forfeit cap), a rejection (the
+ * burned token, the moves quota), a score (the one redeem check, the ban,
+ * the duplicate rule, the review hold, the level best) and each
+ * operator's action (store_admin.c: void, restore, approve, ban, unban,
+ * rename and the settling of each board they touch), and the reads every
+ * backend answers the same way (store_reads.c).
+ *
+ * A backend's commit() runs each write of a batch through
+ * store_rules_write inside its transaction, with its own isolation (a
+ * SQLite savepoint per write; PostgreSQL's row locks, its lock order and
+ * a rerun without a failed write). A refusal (conflict, limit, not found,
+ * banned) is decided before the write changes a row, so it leaves nothing
+ * behind on either; a refused duplicate run keeps its rejection row
+ * (STORE_DUPLICATE).
+ *
+ * Ownership: what a write fills for its caller (an existing score's
+ * strings, an action's board changes) is the caller's, freed by
+ * store_rules_forget when the work is undone; row readers fill heap
+ * strings the caller frees with store_score_clear.
+ */
+#ifndef REPLAYD_SERVER_STORE_RULES_H
+#define REPLAYD_SERVER_STORE_RULES_H
+
+#include "rank.h"
+#include "store_driver.h"
+
+/* Runs w (any kind) in the open transaction and returns its status;
+ * cfg holds the rejection caps. */
+store_status store_rules_write(const sd_db *x, const store_config *cfg, store_write *w);
+/* Drops what w filled for its caller when its work is undone. */
+void store_rules_forget(store_write *w);
+
+/* store_admin.c: an operator's action (in the transaction), and the
+ * operators' reads (answered from one snapshot of x). */
+store_status store_rules_admin(const sd_db *x, store_write *w);
+store_status store_rules_admin_read(const sd_db *x, const store_admin_query *q, json_t **out);
+
+/* Rows: a TOKEN_ROW at column 0 (false when it names a game this build
+ * does not serve or a date that is not one), a SCORE_ROW. */
+bool store_read_token(const sd_db *x, sd_stmt *s, store_token *t, int64_t *rejections);
+store_status store_read_score(const sd_db *x, sd_stmt *s, store_score *o);
+/* The score of a token; STORE_NOT_FOUND when it has none. */
+store_status store_score_by_nonce(const sd_db *x, const uint8_t nonce[PLAY_NONCE_BYTES],
+                                  store_score *out);
+
+/* A game's name and a date ("" or NULL for a level) into a play's game and
+ * day; false when either is not one this build knows. */
+bool store_game_day(const char *name, const char *date, play *p);
+/* The text columns of a run's outcome and a score's status. */
+const char *store_outcome_text(run_outcome o);
+const char *store_status_text(score_status s);
+
+/* store_reads.c: the reads of store_backend.h, on a reader connection. */
+store_status store_read_player_by_token(const sd_db *x, const uint8_t hash[STORE_HASH_BYTES],
+                                        store_player *out);
+store_status store_read_player_names(const sd_db *x, int n, const int64_t *ids,
+                                     char (*names)[STORE_NAME_MAX + 1]);
+store_status store_read_token_stats(const sd_db *x, int64_t player_id, int64_t now,
+                                    store_token_stats *out);
+store_status store_read_scores_page(const sd_db *x, const store_scan *scan, int64_t after_seq,
+                                    int limit, store_score *out, int *n);
+store_status store_read_scores_count(const sd_db *x, const store_scan *scan, int64_t *out);
+store_status store_read_board(const sd_db *x, const store_board *b, rank_board *into);
+
+#endif
