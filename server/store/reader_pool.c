@@ -45,8 +45,10 @@ void reader_pool_put(reader_pool *p, sd_conn *c)
     pthread_mutex_unlock(&p->mu);
 }
 
-void reader_pool_destroy(reader_pool *p)
+void reader_pool_destroy(reader_pool *p, void (*close)(sd_conn *c))
 {
+    for (int i = 0; close && i < p->n; i++)
+        close(p->conns[i]);
     pthread_cond_destroy(&p->cv);
     pthread_mutex_destroy(&p->mu);
     p->n = 0;

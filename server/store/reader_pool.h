@@ -4,8 +4,8 @@
  * fills one at open (its own connections, seen through its driver) and
  * store.c runs every read on a connection from it.
  *
- * Ownership: the pool holds pointers only; the backend owns (and closes)
- * the connections, after reader_pool_destroy.
+ * Ownership: the pool holds pointers to the backend's connections; the
+ * backend keeps their storage, and reader_pool_destroy closes them.
  */
 #ifndef REPLAYD_SERVER_READER_POOL_H
 #define REPLAYD_SERVER_READER_POOL_H
@@ -33,6 +33,7 @@ void reader_pool_init(reader_pool *p, void (*refresh)(sd_conn *c));
 bool reader_pool_add(reader_pool *p, sd_conn *c);
 sd_conn *reader_pool_get(reader_pool *p);
 void reader_pool_put(reader_pool *p, sd_conn *c);
-void reader_pool_destroy(reader_pool *p);
+/* Closes every connection added (with close) and the pool. */
+void reader_pool_destroy(reader_pool *p, void (*close)(sd_conn *c));
 
 #endif

@@ -39,4 +39,27 @@ static inline int schema_newest(const schema_migration *list, int count, const c
     return latest;
 }
 
+/* How a backend runs the protocol below: each hook on its own connection
+ * c. exec runs a script of statements; error is the last failure's text. */
+typedef struct schema_ops {
+    /* the migration's transaction, taken so that every other process
+     * starting at once waits for it (SQLite: BEGIN IMMEDIATE; PostgreSQL:
+     * an advisory lock) */
+    int (*begin)(void *c);
+    /* the newest migration applied (0: a new database), -1 on failure */
+    int (*version)(void *c);
+    int (*exec)(void *c, const char *sql);
+    void (*rollback)(void *c);
+    const char *(*error)(void *c);
+} schema_ops;
+
+/* Applies list (count migrations, names prefixed by dir in messages) the
+ * one way both backends do (schema.c): each migration in its own
+ * transaction that re-reads the version, so two processes starting at
+ * once cannot apply one twice; a database newer than this build is
+ * refused. The hooks return store_status values (STORE_OK, STORE_BUSY,
+ * STORE_ERROR); so does this, with err filled on failure. */
+int schema_apply(const schema_ops *ops, void *c, const schema_migration *list, int count,
+                 const char *dir, char *err, size_t err_len);
+
 #endif

@@ -30,31 +30,6 @@
 #include "store_backend.h"
 #include "store_rules.h"
 
-static store_status failed(const sd_db *x, sd_stmt *s, sd_id id)
-{
-    if (s)
-        x->d->done(s);
-    return x->d->failed(x->c, sd_names[id]);
-}
-
-static store_status run(const sd_db *x, sd_stmt *s, sd_id id)
-{
-    if (x->d->step(s) == SD_FAIL)
-        return failed(x, s, id);
-    x->d->done(s);
-    return STORE_OK;
-}
-
-/* The hook for the player's row lock (empty on SQLite). */
-static store_status lock_player(const sd_db *x, int64_t player_id)
-{
-    sd_stmt *s = x->d->start(x->c, SD_PLAYER_LOCK);
-    if (!s)
-        return failed(x, NULL, SD_PLAYER_LOCK);
-    x->d->bind_int(s, player_id);
-    return run(x, s, SD_PLAYER_LOCK);
-}
-
 /* ---- boards an action touches ---- */
 
 typedef struct board_ref {
@@ -101,17 +76,17 @@ static store_status settle_board(const sd_db *x, store_write *w, const board_ref
     if (!r->date[0]) {
         s = d->start(x->c, SD_BEST_DELETE);
         if (!s)
-            return failed(x, NULL, SD_BEST_DELETE);
+            return sd_failed(x, NULL, SD_BEST_DELETE);
         d->bind_int(s, player);
         d->bind_text(s, r->game);
         d->bind_int(s, r->level);
-        store_status st = run(x, s, SD_BEST_DELETE);
+        store_status st = sd_run(x, s, SD_BEST_DELETE);
         if (st != STORE_OK)
             return st;
     }
     s = d->start(x->c, id);
     if (!s)
-        return failed(x, NULL, id);
+        return sd_failed(x, NULL, id);
     d->bind_int(s, player);
     if (r->date[0]) {
         d->bind_text(s, r->date);
@@ -121,7 +96,7 @@ static store_status settle_board(const sd_db *x, store_write *w, const board_ref
     }
     int rc = d->step(s);
     if (rc == SD_FAIL)
-        return failed(x, s, id);
+        return sd_failed(x, s, id);
     if (rc == SD_ROW) {
         ch.has_entry = true;
         ch.score = d->col_int(s, 0);
@@ -142,7 +117,7 @@ static store_status player_boards(const sd_db *x, int64_t player, board_ref **ou
     *n = 0;
     sd_stmt *s = d->start(x->c, SD_PLAYER_BOARDS);
     if (!s)
-        return failed(x, NULL, SD_PLAYER_BOARDS);
+        return sd_failed(x, NULL, SD_PLAYER_BOARDS);
     d->bind_int(s, player);
     int rc, cap = 0;
     while ((rc = d->step(s)) == SD_ROW) {
@@ -164,7 +139,7 @@ static store_status player_boards(const sd_db *x, int64_t player, board_ref **ou
         *out = NULL;
         *n = 0;
         if (rc == SD_FAIL)
-            return failed(x, s, SD_PLAYER_BOARDS);
+            return sd_failed(x, s, SD_PLAYER_BOARDS);
         d->done(s);
         return STORE_ERROR; /* out of memory */
     }
@@ -183,7 +158,7 @@ static store_status log_action(const sd_db *x, store_write *w, const char *actio
     sd_stmt *s = d->start(x->c, SD_ADMIN_LOG_INSERT);
     if (!s) {
         free(text);
-        return failed(x, NULL, SD_ADMIN_LOG_INSERT);
+        return sd_failed(x, NULL, SD_ADMIN_LOG_INSERT);
     }
     d->bind_int(s, w->u.admin.now);
     d->bind_text(s, w->u.admin.actor);
@@ -194,7 +169,7 @@ static store_status log_action(const sd_db *x, store_write *w, const char *actio
     int rc = d->step(s);
     if (rc == SD_FAIL) {
         free(text);
-        return failed(x, s, SD_ADMIN_LOG_INSERT);
+        return sd_failed(x, s, SD_ADMIN_LOG_INSERT);
     }
     if (rc == SD_ROW)
         w->u.admin.log_id = d->col_int(s, 0);
@@ -222,11 +197,11 @@ static store_status read_score_row(const sd_db *x, const uint8_t *nonce, score_r
     const store_driver *d = x->d;
     sd_stmt *s = d->start(x->c, SD_ADMIN_SCORE_ROW);
     if (!s)
-        return failed(x, NULL, SD_ADMIN_SCORE_ROW);
+        return sd_failed(x, NULL, SD_ADMIN_SCORE_ROW);
     d->bind_blob(s, nonce, PLAY_NONCE_BYTES);
     int rc = d->step(s);
     if (rc == SD_FAIL)
-        return failed(x, s, SD_ADMIN_SCORE_ROW);
+        return sd_failed(x, s, SD_ADMIN_SCORE_ROW);
     if (rc == SD_ROW) {
         memset(row, 0, sizeof *row);
         row->seq = d->col_int(s, 0);
@@ -249,12 +224,12 @@ static store_status run_score_action(const sd_db *x, store_write *w)
     const store_driver *d = x->d;
     /* the player first (on PostgreSQL the batch's lock order found it),
      * then the score's row, then its own player when that was another */
-    store_status got = w->u.admin.player_id > 0 ? lock_player(x, w->u.admin.player_id) : STORE_OK;
+    store_status got = w->u.admin.player_id > 0 ? sd_lock_player(x, w->u.admin.player_id) : STORE_OK;
     score_row row;
     if (got == STORE_OK)
         got = read_score_row(x, w->u.admin.nonce, &row);
     if (got == STORE_OK && row.player_id != w->u.admin.player_id)
-        got = lock_player(x, row.player_id);
+        got = sd_lock_player(x, row.player_id);
     if (got != STORE_OK)
         return got;
     admin_action a = w->u.admin.action;
@@ -275,13 +250,13 @@ static store_status run_score_action(const sd_db *x, store_write *w)
     }
     sd_stmt *s = d->start(x->c, id);
     if (!s)
-        return failed(x, NULL, id);
+        return sd_failed(x, NULL, id);
     if (id != SD_SCORE_RESTORE)
         d->bind_int(s, w->u.admin.now);
     if (id == SD_SCORE_VOID)
         d->bind_text(s, w->u.admin.reason);
     d->bind_int(s, row.seq);
-    store_status st = run(x, s, id);
+    store_status st = sd_run(x, s, id);
     if (st != STORE_OK)
         return st;
     w->u.admin.player_id = row.player_id;
@@ -303,11 +278,11 @@ static store_status run_player_action(const sd_db *x, store_write *w)
     int64_t player = w->u.admin.player_id;
     sd_stmt *s = d->start(x->c, SD_ADMIN_PLAYER_ROW);
     if (!s)
-        return failed(x, NULL, SD_ADMIN_PLAYER_ROW);
+        return sd_failed(x, NULL, SD_ADMIN_PLAYER_ROW);
     d->bind_int(s, player);
     int rc = d->step(s);
     if (rc == SD_FAIL)
-        return failed(x, s, SD_ADMIN_PLAYER_ROW);
+        return sd_failed(x, s, SD_ADMIN_PLAYER_ROW);
     bool banned = rc == SD_ROW && d->col_int(s, 0) != 0;
     char old_name[STORE_NAME_MAX + 1] = "";
     const char *name = rc == SD_ROW ? d->col_text(s, 1) : NULL;
@@ -321,10 +296,10 @@ static store_status run_player_action(const sd_db *x, store_write *w)
     if (a == ADMIN_RENAME) {
         s = d->start(x->c, SD_PLAYER_RENAME);
         if (!s)
-            return failed(x, NULL, SD_PLAYER_RENAME);
+            return sd_failed(x, NULL, SD_PLAYER_RENAME);
         d->bind_text(s, w->u.admin.name);
         d->bind_int(s, player);
-        store_status st = run(x, s, SD_PLAYER_RENAME);
+        store_status st = sd_run(x, s, SD_PLAYER_RENAME);
         if (st != STORE_OK)
             return st;
         return log_action(x, w, "rename", target,
@@ -335,11 +310,11 @@ static store_status run_player_action(const sd_db *x, store_write *w)
     sd_id id = a == ADMIN_BAN ? SD_PLAYER_BAN : SD_PLAYER_UNBAN;
     s = d->start(x->c, id);
     if (!s)
-        return failed(x, NULL, id);
+        return sd_failed(x, NULL, id);
     if (a == ADMIN_BAN)
         d->bind_int(s, w->u.admin.now);
     d->bind_int(s, player);
-    store_status got = run(x, s, id);
+    store_status got = sd_run(x, s, id);
     if (got != STORE_OK)
         return got;
     board_ref *boards;
@@ -393,25 +368,25 @@ static json_t *player_features(const sd_db *x, int64_t player, int64_t now, stor
     const store_driver *d = x->d;
     sd_stmt *s = d->start(x->c, SD_ADMIN_FEATURES);
     if (!s) {
-        *res = failed(x, NULL, SD_ADMIN_FEATURES);
+        *res = sd_failed(x, NULL, SD_ADMIN_FEATURES);
         return NULL;
     }
     d->bind_int(s, player);
     if (d->step(s) != SD_ROW) {
-        *res = failed(x, s, SD_ADMIN_FEATURES);
+        *res = sd_failed(x, s, SD_ADMIN_FEATURES);
         return NULL;
     }
     int64_t runs = d->col_int(s, 0), perfect = d->col_int(s, 1);
     d->done(s);
     s = d->start(x->c, SD_ADMIN_TOKENS);
     if (!s) {
-        *res = failed(x, NULL, SD_ADMIN_TOKENS);
+        *res = sd_failed(x, NULL, SD_ADMIN_TOKENS);
         return NULL;
     }
     d->bind_int(s, now);
     d->bind_int(s, player);
     if (d->step(s) != SD_ROW) {
-        *res = failed(x, s, SD_ADMIN_TOKENS);
+        *res = sd_failed(x, s, SD_ADMIN_TOKENS);
         return NULL;
     }
     int64_t forfeits = d->col_int(s, 0), abandons = d->col_int(s, 1);
@@ -426,12 +401,12 @@ static store_status read_player(const sd_db *x, const store_admin_query *q, json
     const store_driver *d = x->d;
     sd_stmt *s = d->start(x->c, SD_ADMIN_PLAYER);
     if (!s)
-        return failed(x, NULL, SD_ADMIN_PLAYER);
+        return sd_failed(x, NULL, SD_ADMIN_PLAYER);
     d->bind_int(s, q->player_id);
     int rc = d->step(s);
     if (rc != SD_ROW) {
         if (rc == SD_FAIL)
-            return failed(x, s, SD_ADMIN_PLAYER);
+            return sd_failed(x, s, SD_ADMIN_PLAYER);
         d->done(s);
         return STORE_NOT_FOUND;
     }
@@ -578,7 +553,7 @@ static store_status read_review(const sd_db *x, const store_admin_query *q, json
         below = INT64_MAX;
     sd_stmt *s = d->start(x->c, SD_ADMIN_REVIEW);
     if (!s)
-        return failed(x, NULL, SD_ADMIN_REVIEW);
+        return sd_failed(x, NULL, SD_ADMIN_REVIEW);
     d->bind_int(s, below);
     d->bind_int(s, after);
     d->bind_int(s, q->limit + 1);
@@ -616,7 +591,7 @@ static store_status read_review(const sd_db *x, const store_admin_query *q, json
         rows[n].player = player;
         n++;
     }
-    store_status res = !rows ? STORE_ERROR : rc == SD_FAIL ? failed(x, s, SD_ADMIN_REVIEW) : STORE_OK;
+    store_status res = !rows ? STORE_ERROR : rc == SD_FAIL ? sd_failed(x, s, SD_ADMIN_REVIEW) : STORE_OK;
     if (rc != SD_FAIL)
         d->done(s);
     for (int i = 0; i < n; i++) {
@@ -643,7 +618,7 @@ static store_status read_log(const sd_db *x, const store_admin_query *q, json_t 
         return STORE_CONFLICT;
     sd_stmt *s = d->start(x->c, SD_ADMIN_LOG);
     if (!s)
-        return failed(x, NULL, SD_ADMIN_LOG);
+        return sd_failed(x, NULL, SD_ADMIN_LOG);
     d->bind_int(s, after);
     d->bind_int(s, q->limit + 1);
     json_t *items = json_array();
@@ -665,7 +640,7 @@ static store_status read_log(const sd_db *x, const store_admin_query *q, json_t 
     }
     if (rc == SD_FAIL) {
         json_decref(items);
-        return failed(x, s, SD_ADMIN_LOG);
+        return sd_failed(x, s, SD_ADMIN_LOG);
     }
     d->done(s);
     char next[24];
@@ -679,7 +654,7 @@ store_status store_rules_admin_read(const sd_db *x, const store_admin_query *q, 
     *out = NULL;
     /* one snapshot for the whole answer */
     sd_stmt *s = x->d->start(x->c, SD_READ_BEGIN);
-    store_status res = s ? run(x, s, SD_READ_BEGIN) : failed(x, NULL, SD_READ_BEGIN);
+    store_status res = s ? sd_run(x, s, SD_READ_BEGIN) : sd_failed(x, NULL, SD_READ_BEGIN);
     if (res != STORE_OK)
         return res;
     switch (q->kind) {
@@ -698,6 +673,6 @@ store_status store_rules_admin_read(const sd_db *x, const store_admin_query *q, 
     }
     s = x->d->start(x->c, SD_READ_END);
     if (s)
-        run(x, s, SD_READ_END);
+        sd_run(x, s, SD_READ_END);
     return res;
 }

@@ -67,6 +67,16 @@ typedef struct store_backend {
     store_status (*watch)(store_db *db, const store_watch *w, char *err, size_t err_len);
 } store_backend;
 
+/* A backend's table, from its functions named prefix_claims, prefix_open,
+ * ...; the rest (.watch) given after the name. */
+#define STORE_BACKEND_OF(prefix, label, ...)                                                  \
+    {                                                                                         \
+        .name = label, .claims = prefix##_claims, .open = prefix##_open,                      \
+        .close = prefix##_close, .schema_version = prefix##_schema_version,                   \
+        .commit = prefix##_commit, .driver = &prefix##_driver, .readers = prefix##_readers,   \
+        __VA_ARGS__                                                                           \
+    }
+
 extern const store_backend store_sqlite_backend;
 extern const store_backend store_pg_backend;
 

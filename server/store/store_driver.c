@@ -1,4 +1,5 @@
-/* store_driver: the statements' names (see the header), for error logs. */
+/* store_driver: the statements' names, for error logs, and the helpers
+ * the rules share (see the header). */
 #include "store_driver.h"
 
 const char *const sd_names[SD_COUNT] = {
@@ -49,3 +50,27 @@ const char *const sd_names[SD_COUNT] = {
     [SD_ADMIN_REVIEW] = "admin_review",
     [SD_ADMIN_LOG] = "admin_log",
 };
+
+store_status sd_failed(const sd_db *x, sd_stmt *s, sd_id id)
+{
+    if (s)
+        x->d->done(s);
+    return x->d->failed(x->c, sd_names[id]);
+}
+
+store_status sd_run(const sd_db *x, sd_stmt *s, sd_id id)
+{
+    if (x->d->step(s) == SD_FAIL)
+        return sd_failed(x, s, id);
+    x->d->done(s);
+    return STORE_OK;
+}
+
+store_status sd_lock_player(const sd_db *x, int64_t player_id)
+{
+    sd_stmt *s = x->d->start(x->c, SD_PLAYER_LOCK);
+    if (!s)
+        return sd_failed(x, NULL, SD_PLAYER_LOCK);
+    x->d->bind_int(s, player_id);
+    return sd_run(x, s, SD_PLAYER_LOCK);
+}

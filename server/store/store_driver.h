@@ -172,10 +172,29 @@ typedef struct store_driver {
     void (*abort_write)(sd_conn *c, const char *where);
 } store_driver;
 
+/* A driver's table, from its functions named prefix_start, ... */
+#define STORE_DRIVER_OF(prefix)                                                             \
+    {                                                                                       \
+        .start = prefix##_start, .start_sql = prefix##_start_sql,                           \
+        .bind_int = prefix##_bind_int, .bind_text = prefix##_bind_text,                     \
+        .bind_blob = prefix##_bind_blob, .bind_null = prefix##_bind_null,                   \
+        .step = prefix##_step, .col_int = prefix##_col_int, .col_text = prefix##_col_text,  \
+        .col_blob = prefix##_col_blob, .done = prefix##_done, .failed = prefix##_failed,    \
+        .abort_write = prefix##_abort_write                                                 \
+    }
+
 /* A connection seen through its driver, as the rules take it. */
 typedef struct sd_db {
     const store_driver *d;
     sd_conn *c;
 } sd_db;
+
+/* Helpers the rules share: ends s (when not NULL) and returns the
+ * driver's status for the last failure, logged under id's name; runs a
+ * started statement whose rows are not wanted; the player's row lock (the
+ * hook SD_PLAYER_LOCK: empty on SQLite). */
+store_status sd_failed(const sd_db *x, sd_stmt *s, sd_id id);
+store_status sd_run(const sd_db *x, sd_stmt *s, sd_id id);
+store_status sd_lock_player(const sd_db *x, int64_t player_id);
 
 #endif

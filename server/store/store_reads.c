@@ -9,24 +9,17 @@
 #include "store_backend.h"
 #include "store_rules.h"
 
-static store_status failed(const sd_db *x, sd_stmt *s, sd_id id)
-{
-    if (s)
-        x->d->done(s);
-    return x->d->failed(x->c, sd_names[id]);
-}
-
 store_status store_read_player_by_token(const sd_db *x, const uint8_t hash[STORE_HASH_BYTES],
                                         store_player *out)
 {
     const store_driver *d = x->d;
     sd_stmt *s = d->start(x->c, SD_PLAYER_BY_HASH);
     if (!s)
-        return failed(x, NULL, SD_PLAYER_BY_HASH);
+        return sd_failed(x, NULL, SD_PLAYER_BY_HASH);
     d->bind_blob(s, hash, STORE_HASH_BYTES);
     int rc = d->step(s);
     if (rc == SD_FAIL)
-        return failed(x, s, SD_PLAYER_BY_HASH);
+        return sd_failed(x, s, SD_PLAYER_BY_HASH);
     if (rc == SD_ROW) {
         memset(out, 0, sizeof *out);
         out->id = d->col_int(s, 0);
@@ -61,7 +54,7 @@ store_status store_read_player_names(const sd_db *x, int n, const int64_t *ids,
     sd_stmt *s = d->start(x->c, SD_PLAYER_NAMES);
     if (!s) {
         free(list);
-        return failed(x, NULL, SD_PLAYER_NAMES);
+        return sd_failed(x, NULL, SD_PLAYER_NAMES);
     }
     d->bind_text(s, list);
     int rc;
@@ -73,7 +66,7 @@ store_status store_read_player_names(const sd_db *x, int n, const int64_t *ids,
                 snprintf(names[i], STORE_NAME_MAX + 1, "%s", name ? name : "");
     }
     if (rc == SD_FAIL)
-        st = failed(x, s, SD_PLAYER_NAMES);
+        st = sd_failed(x, s, SD_PLAYER_NAMES);
     else
         d->done(s);
     free(list);
@@ -86,11 +79,11 @@ store_status store_read_token_stats(const sd_db *x, int64_t player_id, int64_t n
     const store_driver *d = x->d;
     sd_stmt *s = d->start(x->c, SD_TOKEN_STATS);
     if (!s)
-        return failed(x, NULL, SD_TOKEN_STATS);
+        return sd_failed(x, NULL, SD_TOKEN_STATS);
     d->bind_int(s, now);
     d->bind_int(s, player_id);
     if (d->step(s) != SD_ROW)
-        return failed(x, s, SD_TOKEN_STATS);
+        return sd_failed(x, s, SD_TOKEN_STATS);
     out->issued = d->col_int(s, 0);
     out->completed = d->col_int(s, 1);
     out->incomplete = d->col_int(s, 2);
@@ -117,7 +110,7 @@ store_status store_read_scores_page(const sd_db *x, const store_scan *scan, int6
     *n = 0;
     sd_stmt *s = d->start(x->c, SD_SCORES_PAGE);
     if (!s)
-        return failed(x, NULL, SD_SCORES_PAGE);
+        return sd_failed(x, NULL, SD_SCORES_PAGE);
     d->bind_int(s, after_seq);
     bind_scan(x, s, scan);
     d->bind_int(s, limit);
@@ -129,7 +122,7 @@ store_status store_read_scores_page(const sd_db *x, const store_scan *scan, int6
             (*n)++;
     }
     if (rc == SD_FAIL)
-        st = failed(x, s, SD_SCORES_PAGE);
+        st = sd_failed(x, s, SD_SCORES_PAGE);
     else
         d->done(s);
     if (st != STORE_OK) {
@@ -146,10 +139,10 @@ store_status store_read_scores_count(const sd_db *x, const store_scan *scan, int
     *out = 0;
     sd_stmt *s = d->start(x->c, SD_SCORES_COUNT);
     if (!s)
-        return failed(x, NULL, SD_SCORES_COUNT);
+        return sd_failed(x, NULL, SD_SCORES_COUNT);
     bind_scan(x, s, scan);
     if (d->step(s) != SD_ROW)
-        return failed(x, s, SD_SCORES_COUNT);
+        return sd_failed(x, s, SD_SCORES_COUNT);
     *out = d->col_int(s, 0);
     d->done(s);
     return STORE_OK;
@@ -162,7 +155,7 @@ store_status store_read_board(const sd_db *x, const store_board *b, rank_board *
     sd_id id = daily ? SD_LOAD_DAILY : SD_LOAD_LEVEL;
     sd_stmt *s = d->start(x->c, id);
     if (!s)
-        return failed(x, NULL, id);
+        return sd_failed(x, NULL, id);
     if (daily) {
         play p = { .day = b->day };
         char date[11];
@@ -185,7 +178,7 @@ store_status store_read_board(const sd_db *x, const store_board *b, rank_board *
             break;
     }
     if (rc == SD_FAIL)
-        return failed(x, s, id);
+        return sd_failed(x, s, id);
     d->done(s);
     return rc == SD_DONE ? STORE_OK : STORE_ERROR;
 }

@@ -12,23 +12,6 @@
 #include "../../core/civil.h"
 #include "store_backend.h"
 
-/* A statement's failure: ends it and returns the driver's status for it. */
-static store_status failed(const sd_db *x, sd_stmt *s, sd_id id)
-{
-    if (s)
-        x->d->done(s);
-    return x->d->failed(x->c, sd_names[id]);
-}
-
-/* Runs a started statement that returns no rows wanted. */
-static store_status run(const sd_db *x, sd_stmt *s, sd_id id)
-{
-    if (x->d->step(s) == SD_FAIL)
-        return failed(x, s, id);
-    x->d->done(s);
-    return STORE_OK;
-}
-
 static void bind_game(const sd_db *x, sd_stmt *s, const play *p)
 {
     x->d->bind_text(s, p->g->name);
@@ -143,11 +126,11 @@ store_status store_score_by_nonce(const sd_db *x, const uint8_t nonce[PLAY_NONCE
 {
     sd_stmt *s = x->d->start(x->c, SD_SCORE_BY_NONCE);
     if (!s)
-        return failed(x, NULL, SD_SCORE_BY_NONCE);
+        return sd_failed(x, NULL, SD_SCORE_BY_NONCE);
     x->d->bind_blob(s, nonce, PLAY_NONCE_BYTES);
     int rc = x->d->step(s);
     if (rc == SD_FAIL)
-        return failed(x, s, SD_SCORE_BY_NONCE);
+        return sd_failed(x, s, SD_SCORE_BY_NONCE);
     store_status res = rc == SD_ROW ? store_read_score(x, s, out) : STORE_NOT_FOUND;
     x->d->done(s);
     return res;
@@ -161,13 +144,13 @@ static store_status run_player(const sd_db *x, store_write *w)
         return STORE_ERROR;
     sd_stmt *s = x->d->start(x->c, SD_PLAYER_INSERT);
     if (!s)
-        return failed(x, NULL, SD_PLAYER_INSERT);
+        return sd_failed(x, NULL, SD_PLAYER_INSERT);
     x->d->bind_text(s, w->u.player.name);
     x->d->bind_blob(s, w->u.player.token_hash, STORE_HASH_BYTES);
     x->d->bind_int(s, w->u.player.now);
     int rc = x->d->step(s);
     if (rc == SD_FAIL)
-        return failed(x, s, SD_PLAYER_INSERT);
+        return sd_failed(x, s, SD_PLAYER_INSERT);
     store_player *p = &w->u.player.created;
     memset(p, 0, sizeof *p);
     if (rc == SD_ROW) {
@@ -178,19 +161,6 @@ static store_status run_player(const sd_db *x, store_write *w)
     x->d->done(s);
     return rc == SD_ROW ? STORE_OK : STORE_CONFLICT; /* a taken token hash */
 }
-
-/* The hook for the player's row lock (a statement SQLite leaves empty):
- * taken before any other row of theirs, so nodes' batches touching the
- * same players wait for each other rather than deadlock. */
-static store_status lock_player(const sd_db *x, int64_t player_id)
-{
-    sd_stmt *s = x->d->start(x->c, SD_PLAYER_LOCK);
-    if (!s)
-        return failed(x, NULL, SD_PLAYER_LOCK);
-    x->d->bind_int(s, player_id);
-    return run(x, s, SD_PLAYER_LOCK);
-}
-
 /* A level token's two caps: outstanding tokens, and the day's forfeits,
  * abandons and open tokens of that game and level (seed shopping). The
  * forfeit cap is this function's, for both backends. */
@@ -199,14 +169,14 @@ static store_status check_level_limits(const sd_db *x, store_write *w)
     const store_token *t = &w->u.token.token;
     sd_stmt *s = x->d->start(x->c, SD_TOKEN_LIMITS);
     if (!s)
-        return failed(x, NULL, SD_TOKEN_LIMITS);
+        return sd_failed(x, NULL, SD_TOKEN_LIMITS);
     x->d->bind_int(s, t->p.player_id);
     x->d->bind_int(s, w->u.token.now);
     bind_game(x, s, &t->p);
     x->d->bind_int(s, t->p.level);
     x->d->bind_int(s, w->u.token.day_start);
     if (x->d->step(s) != SD_ROW)
-        return failed(x, s, SD_TOKEN_LIMITS);
+        return sd_failed(x, s, SD_TOKEN_LIMITS);
     int64_t outstanding = x->d->col_int(s, 0), shopped = x->d->col_int(s, 1);
     x->d->done(s);
     if (outstanding >= w->u.token.max_outstanding) {
@@ -227,12 +197,12 @@ static store_status check_daily(const sd_db *x, store_write *w)
     const store_token *t = &w->u.token.token;
     sd_stmt *s = x->d->start(x->c, SD_TOKEN_DAILY);
     if (!s)
-        return failed(x, NULL, SD_TOKEN_DAILY);
+        return sd_failed(x, NULL, SD_TOKEN_DAILY);
     x->d->bind_int(s, t->p.player_id);
     bind_date(x, s, &t->p);
     int rc = x->d->step(s);
     if (rc == SD_FAIL)
-        return failed(x, s, SD_TOKEN_DAILY);
+        return sd_failed(x, s, SD_TOKEN_DAILY);
     bool readable = rc == SD_ROW && store_read_token(x, s, &w->u.token.existing, NULL);
     x->d->done(s);
     if (rc == SD_DONE)
@@ -246,14 +216,14 @@ static store_status check_daily(const sd_db *x, store_write *w)
 static store_status run_token(const sd_db *x, store_write *w)
 {
     const store_token *t = &w->u.token.token;
-    store_status st = lock_player(x, t->p.player_id);
+    store_status st = sd_lock_player(x, t->p.player_id);
     if (st == STORE_OK)
         st = play_is_daily(&t->p) ? check_daily(x, w) : check_level_limits(x, w);
     if (st != STORE_OK)
         return st;
     sd_stmt *s = x->d->start(x->c, SD_TOKEN_INSERT);
     if (!s)
-        return failed(x, NULL, SD_TOKEN_INSERT);
+        return sd_failed(x, NULL, SD_TOKEN_INSERT);
     x->d->bind_blob(s, t->p.nonce, PLAY_NONCE_BYTES);
     x->d->bind_int(s, t->p.player_id);
     bind_game(x, s, &t->p);
@@ -265,7 +235,7 @@ static store_status run_token(const sd_db *x, store_write *w)
     bind_date(x, s, &t->p);
     x->d->bind_text(s, t->text);
     /* a repeated nonce is a caller bug, not a user conflict */
-    return run(x, s, SD_TOKEN_INSERT);
+    return sd_run(x, s, SD_TOKEN_INSERT);
 }
 
 /* ---- the token's record ---- */
@@ -289,7 +259,7 @@ static store_status token_record(const sd_db *x, const play *p, const store_scor
     sd_id id = sc ? SD_SCORE_TOKEN : SD_TOKEN_GET;
     sd_stmt *s = x->d->start(x->c, id);
     if (!s)
-        return failed(x, NULL, id);
+        return sd_failed(x, NULL, id);
     x->d->bind_blob(s, p->nonce, PLAY_NONCE_BYTES);
     if (sc) {
         x->d->bind_int(s, sc->p.seed);
@@ -301,7 +271,7 @@ static store_status token_record(const sd_db *x, const play *p, const store_scor
     }
     int rc = x->d->step(s);
     if (rc == SD_FAIL)
-        return failed(x, s, id);
+        return sd_failed(x, s, id);
     if (rc == SD_DONE) {
         x->d->done(s);
         return STORE_NOT_FOUND;
@@ -340,21 +310,21 @@ static store_status take_moves_quota(const sd_db *x, const store_config *cfg,
     int64_t day = r->received_at / 86400000;
     sd_stmt *s = x->d->start(x->c, SD_QUOTA_PRUNE); /* the player's earlier days */
     if (!s)
-        return failed(x, NULL, SD_QUOTA_PRUNE);
+        return sd_failed(x, NULL, SD_QUOTA_PRUNE);
     x->d->bind_int(s, r->p.player_id);
     x->d->bind_int(s, day);
-    store_status st = run(x, s, SD_QUOTA_PRUNE);
+    store_status st = sd_run(x, s, SD_QUOTA_PRUNE);
     if (st != STORE_OK)
         return st;
     s = x->d->start(x->c, SD_QUOTA_TAKE);
     if (!s)
-        return failed(x, NULL, SD_QUOTA_TAKE);
+        return sd_failed(x, NULL, SD_QUOTA_TAKE);
     x->d->bind_int(s, r->p.player_id);
     x->d->bind_int(s, day);
     x->d->bind_int(s, cfg->rejection_moves_per_player_day);
     int rc = x->d->step(s);
     if (rc == SD_FAIL)
-        return failed(x, s, SD_QUOTA_TAKE);
+        return sd_failed(x, s, SD_QUOTA_TAKE);
     x->d->done(s);
     *keep = rc == SD_ROW;
     return STORE_OK;
@@ -375,7 +345,7 @@ static store_status record_rejection(const sd_db *x, const store_config *cfg, st
         return st;
     sd_stmt *s = x->d->start(x->c, SD_REJECTION_INSERT);
     if (!s)
-        return failed(x, NULL, SD_REJECTION_INSERT);
+        return sd_failed(x, NULL, SD_REJECTION_INSERT);
     x->d->bind_blob(s, r->p.nonce, PLAY_NONCE_BYTES);
     x->d->bind_int(s, r->p.player_id);
     bind_game(x, s, &r->p);
@@ -387,14 +357,14 @@ static store_status record_rejection(const sd_db *x, const store_config *cfg, st
     x->d->bind_int(s, r->received_at);
     x->d->bind_blob(s, r->moves_hash, STORE_HASH_BYTES);
     x->d->bind_text(s, keep && r->moves_json ? r->moves_json : "");
-    st = run(x, s, SD_REJECTION_INSERT);
+    st = sd_run(x, s, SD_REJECTION_INSERT);
     if (st != STORE_OK)
         return st;
     s = x->d->start(x->c, SD_TOKEN_REJECTED);
     if (!s)
-        return failed(x, NULL, SD_TOKEN_REJECTED);
+        return sd_failed(x, NULL, SD_TOKEN_REJECTED);
     x->d->bind_blob(s, r->p.nonce, PLAY_NONCE_BYTES);
-    st = run(x, s, SD_TOKEN_REJECTED);
+    st = sd_run(x, s, SD_TOKEN_REJECTED);
     if (st != STORE_OK)
         return st;
     r->moves_kept = keep;
@@ -408,7 +378,7 @@ static store_status run_rejection(const sd_db *x, const store_config *cfg, store
 {
     store_rejection *r = &w->u.rejection.rejection;
     token_state ts = { .rejections = 0 };
-    store_status st = lock_player(x, r->p.player_id);
+    store_status st = sd_lock_player(x, r->p.player_id);
     if (st == STORE_OK)
         st = token_record(x, &r->p, NULL, &ts);
     if (st != STORE_OK)
@@ -429,7 +399,7 @@ static store_status check_token(const sd_db *x, const store_config *cfg, store_w
                                 token_state *ts)
 {
     store_score *sc = &w->u.score.score;
-    store_status st = lock_player(x, sc->p.player_id);
+    store_status st = sd_lock_player(x, sc->p.player_id);
     if (st == STORE_OK)
         st = token_record(x, &sc->p, sc, ts);
     if (st != STORE_OK)
@@ -479,7 +449,7 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
     const store_driver *d = x->d;
     sd_stmt *s = d->start(x->c, SD_SCORE_RECORD);
     if (!s)
-        return failed(x, NULL, SD_SCORE_RECORD);
+        return sd_failed(x, NULL, SD_SCORE_RECORD);
     d->bind_text(s, sc->score_id);
     d->bind_blob(s, sc->p.nonce, PLAY_NONCE_BYTES);
     d->bind_int(s, sc->p.player_id);
@@ -508,7 +478,7 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
     d->bind_int(s, sc->suspicion);
     int rc = d->step(s);
     if (rc == SD_FAIL)
-        return failed(x, s, SD_SCORE_RECORD);
+        return sd_failed(x, s, SD_SCORE_RECORD);
     sc->seq = rc == SD_ROW ? d->col_int(s, 0) : 0;
     d->done(s);
     if (rc != SD_ROW) { /* cannot happen while the token is held: undo it all */

@@ -588,18 +588,4 @@ static void pq_abort_write(sd_conn *sc, const char *where)
     pg_exec((pg_conn *)sc, "SELECT 1/0", where);
 }
 
-const store_driver pg_driver = {
-    .start = pq_start,
-    .start_sql = pq_start_sql,
-    .bind_int = pq_bind_int,
-    .bind_text = pq_bind_text,
-    .bind_blob = pq_bind_blob,
-    .bind_null = pq_bind_null,
-    .step = pq_step,
-    .col_int = pq_col_int,
-    .col_text = pq_col_text,
-    .col_blob = pq_col_blob,
-    .done = pq_done,
-    .failed = pq_failed,
-    .abort_write = pq_abort_write,
-};
+const store_driver pg_driver = STORE_DRIVER_OF(pq);

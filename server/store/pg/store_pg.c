@@ -23,6 +23,11 @@ static void reader_refresh(sd_conn *c)
     pg_usable((pg_conn *)c);
 }
 
+static void reader_close(sd_conn *c)
+{
+    pg_disconnect((pg_conn *)c);
+}
+
 static reader_pool *pg_readers(store_db *s)
 {
     return &s->pool;
@@ -44,68 +49,41 @@ static int read_version(pg_conn *c)
     return v;
 }
 
-/* Each migration in its own transaction, under an advisory lock that
- * every node starting at once takes in turn, re-reading the version. */
-static store_status migrate(pg_conn *c, char *err, size_t err_len)
+/* The migration protocol's hooks (schema.h): every node starting at once
+ * takes the advisory lock in turn. */
+static int migrate_begin(void *c)
 {
-    int latest = schema_newest(schema_pg_migrations, schema_pg_migration_count, "pg/", err, err_len);
-    if (latest < 0)
-        return STORE_ERROR;
-    for (int i = 0; i < schema_pg_migration_count; i++) {
-        const schema_migration *m = &schema_pg_migrations[i];
-        const char *failed_at = NULL;
-        if (pg_exec(c, "BEGIN", "migrate") != STORE_OK ||
-            pg_exec(c, "SELECT pg_advisory_xact_lock(7270001)", "migrate") != STORE_OK) {
-            failed_at = "begin";
-            goto fail;
-        }
-        int current = read_version(c);
-        if (current < 0) {
-            failed_at = "version";
-            goto fail;
-        }
-        if (current > latest) {
-            pg_exec(c, "ROLLBACK", "migrate");
-            snprintf(err, err_len, "database schema version %d is newer than this build (%d)",
-                     current, latest);
-            return STORE_ERROR;
-        }
-        if (current < m->version) {
-            PGresult *r = PQexec(c->pg, m->sql);
-            bool ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
-            if (!ok)
-                snprintf(err, err_len, "migration pg/%s: %s", m->name,
-                         r ? PQresultErrorMessage(r) : PQerrorMessage(c->pg));
-            PQclear(r);
-            if (!ok) {
-                pg_exec(c, "ROLLBACK", "migrate");
-                return STORE_ERROR;
-            }
-            struct timespec now;
-            clock_gettime(CLOCK_REALTIME, &now);
-            char record[128];
-            snprintf(record, sizeof record,
-                     "INSERT INTO schema_version (version, applied_at) VALUES (%d, %lld)",
-                     m->version, (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000);
-            if (pg_exec(c, record, "migrate") != STORE_OK) {
-                failed_at = "record";
-                goto fail;
-            }
-        }
-        if (pg_exec(c, "COMMIT", "migrate") != STORE_OK) {
-            failed_at = "commit";
-            goto fail;
-        }
-        continue;
-    fail:
-        snprintf(err, err_len, "migration pg/%s (%s): %s", m->name, failed_at,
-                 PQerrorMessage(c->pg));
-        err[strcspn(err, "\n")] = '\0';
-        pg_exec(c, "ROLLBACK", "migrate");
-        return STORE_ERROR;
-    }
-    return STORE_OK;
+    store_status st = pg_exec(c, "BEGIN", "migrate");
+    return st != STORE_OK ? st : pg_exec(c, "SELECT pg_advisory_xact_lock(7270001)", "migrate");
 }
+
+static int migrate_version(void *c)
+{
+    return read_version(c);
+}
+
+/* A script of several statements: the simple query protocol. */
+static int migrate_exec(void *c, const char *sql)
+{
+    PGresult *r = PQexec(((pg_conn *)c)->pg, sql);
+    bool ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    return ok ? STORE_OK : STORE_ERROR;
+}
+
+static void migrate_rollback(void *c)
+{
+    pg_exec(c, "ROLLBACK", "migrate");
+}
+
+static const char *migrate_error(void *c)
+{
+    const char *msg = PQerrorMessage(((pg_conn *)c)->pg);
+    return msg && msg[0] ? msg : "failed";
+}
+
+static const schema_ops pg_schema = { migrate_begin, migrate_version, migrate_exec,
+                                      migrate_rollback, migrate_error };
 
 static int pg_schema_version(store_db *s)
 {
@@ -128,10 +106,8 @@ static void pg_close(store_db *s)
     if (!s)
         return;
     pg_listen_stop(s);
-    for (int i = 0; i < PG_READERS; i++)
-        pg_disconnect(&s->readers[i]);
+    reader_pool_destroy(&s->pool, reader_close);
     pg_disconnect(&s->writer);
-    reader_pool_destroy(&s->pool);
     free(s->url);
     free(s);
 }
@@ -159,7 +135,9 @@ static store_status pg_open(const store_config *cfg, store_db **out, char *err, 
     store_status st = pg_connect(&s->writer, s->url, s->cfg.busy_timeout_ms, err, err_len);
     if (st != STORE_OK)
         goto fail;
-    st = migrate(&s->writer, err, err_len);
+    st = schema_apply(&pg_schema, &s->writer, schema_pg_migrations, schema_pg_migration_count, "pg/",
+                      err, err_len);
+    err[strcspn(err, "\n")] = '\0';
     if (st != STORE_OK)
         goto fail;
     for (int i = 0; i < PG_READERS; i++) {
@@ -180,14 +158,4 @@ static store_status pg_watch(store_db *s, const store_watch *w, char *err, size_
     return pg_listen_start(s, w, err, err_len);
 }
 
-const store_backend store_pg_backend = {
-    .name = "postgresql",
-    .claims = pg_claims,
-    .open = pg_open,
-    .close = pg_close,
-    .schema_version = pg_schema_version,
-    .commit = pg_commit,
-    .driver = &pg_driver,
-    .readers = pg_readers,
-    .watch = pg_watch,
-};
+const store_backend store_pg_backend = STORE_BACKEND_OF(pg, "postgresql", .watch = pg_watch);

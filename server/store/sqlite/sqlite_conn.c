@@ -347,21 +347,7 @@ static void sq_abort_write(sd_conn *c, const char *where)
     (void)where;
 }
 
-const store_driver sqlite_driver = {
-    .start = sq_start,
-    .start_sql = sq_start_sql,
-    .bind_int = sq_bind_int,
-    .bind_text = sq_bind_text,
-    .bind_blob = sq_bind_blob,
-    .bind_null = sq_bind_null,
-    .step = sq_step,
-    .col_int = sq_col_int,
-    .col_text = sq_col_text,
-    .col_blob = sq_col_blob,
-    .done = sq_done,
-    .failed = sq_failed,
-    .abort_write = sq_abort_write,
-};
+const store_driver sqlite_driver = STORE_DRIVER_OF(sq);
 
 int sq_exec(conn *c, sd_id id)
 {

@@ -46,56 +46,37 @@ static int read_version(conn *c, int *version)
     return rc == SQLITE_ROW ? SQLITE_OK : rc;
 }
 
-/* Each migration in its own IMMEDIATE transaction that re-reads the
- * version, so two processes starting at once cannot apply one twice. */
-static store_status migrate(conn *c, char *err, size_t err_len)
+/* The migration protocol's hooks (schema.h): BEGIN IMMEDIATE makes a
+ * second process starting at once wait. */
+static int migrate_exec(void *c, const char *sql)
 {
-    int latest = schema_newest(schema_migrations, schema_migration_count, "", err, err_len);
-    if (latest < 0)
-        return STORE_ERROR;
-    for (int i = 0; i < schema_migration_count; i++) {
-        const schema_migration *m = &schema_migrations[i];
-        int rc = sqlite3_exec(c->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-        if (rc != SQLITE_OK)
-            goto fail;
-        int current = 0;
-        rc = read_version(c, &current);
-        if (rc != SQLITE_OK)
-            goto fail_rollback;
-        if (current > latest) {
-            sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
-            snprintf(err, err_len, "database schema version %d is newer than this build (%d)",
-                     current, latest);
-            return STORE_ERROR;
-        }
-        if (current < m->version) {
-            rc = sqlite3_exec(c->db, m->sql, NULL, NULL, NULL);
-            if (rc != SQLITE_OK)
-                goto fail_rollback;
-            struct timespec now;
-            clock_gettime(CLOCK_REALTIME, &now);
-            char record[128];
-            snprintf(record, sizeof record,
-                     "INSERT INTO schema_version (version, applied_at) VALUES (%d, %lld)",
-                     m->version, (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000);
-            rc = sqlite3_exec(c->db, record, NULL, NULL, NULL);
-            if (rc != SQLITE_OK)
-                goto fail_rollback;
-        }
-        rc = sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
-        if (rc != SQLITE_OK)
-            goto fail_rollback;
-        continue;
-    fail_rollback:
-        snprintf(err, err_len, "migration %s: %s", m->name, sqlite3_errmsg(c->db));
-        sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
-        return sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
-    fail:
-        snprintf(err, err_len, "migration %s: %s", m->name, sqlite3_errmsg(c->db));
-        return sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
-    }
-    return STORE_OK;
+    int rc = sqlite3_exec(((conn *)c)->db, sql, NULL, NULL, NULL);
+    return rc == SQLITE_OK ? STORE_OK : sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
 }
+
+static int migrate_begin(void *c)
+{
+    return migrate_exec(c, "BEGIN IMMEDIATE");
+}
+
+static int migrate_version(void *c)
+{
+    int v = 0;
+    return read_version(c, &v) == SQLITE_OK ? v : -1;
+}
+
+static void migrate_rollback(void *c)
+{
+    sqlite3_exec(((conn *)c)->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static const char *migrate_error(void *c)
+{
+    return sqlite3_errmsg(((conn *)c)->db);
+}
+
+static const schema_ops sqlite_schema = { migrate_begin, migrate_version, migrate_exec,
+                                          migrate_rollback, migrate_error };
 
 static int sqlite_schema_version(store_db *s)
 {
@@ -105,6 +86,11 @@ static int sqlite_schema_version(store_db *s)
         v = -1;
     reader_pool_put(&s->pool, (sd_conn *)c);
     return v;
+}
+
+static void reader_close(sd_conn *c)
+{
+    sq_close((conn *)c);
 }
 
 static reader_pool *sqlite_readers(store_db *s)
@@ -147,10 +133,8 @@ static void sqlite_close(store_db *s)
     if (!s)
         return;
     sqlite_checkpointer_stop(s);
-    for (int i = 0; i < SQLITE_READERS; i++)
-        sq_close(&s->readers[i]);
+    reader_pool_destroy(&s->pool, reader_close);
     sq_close(&s->writer); /* the last connection checkpoints the WAL */
-    reader_pool_destroy(&s->pool);
     free(s);
 }
 
@@ -176,7 +160,8 @@ static store_status sqlite_open(const store_config *cfg, store_db **out, char *e
     st = sq_open(&s->writer, &open_cfg, SQ_WRITER, err, err_len);
     if (st != STORE_OK)
         goto fail;
-    st = migrate(&s->writer, err, err_len);
+    st = schema_apply(&sqlite_schema, &s->writer, schema_migrations, schema_migration_count, "",
+                      err, err_len);
     if (st != STORE_OK)
         goto fail;
     for (int i = 0; i < SQLITE_READERS; i++) {
@@ -195,13 +180,4 @@ fail:
     return st;
 }
 
-const store_backend store_sqlite_backend = {
-    .name = "sqlite",
-    .claims = sqlite_claims,
-    .open = sqlite_open,
-    .close = sqlite_close,
-    .schema_version = sqlite_schema_version,
-    .commit = sqlite_commit,
-    .driver = &sqlite_driver,
-    .readers = sqlite_readers,
-};
+const store_backend store_sqlite_backend = STORE_BACKEND_OF(sqlite, "sqlite", .watch = NULL);
