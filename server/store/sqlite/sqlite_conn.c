@@ -75,8 +75,9 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
         " SET score = excluded.score, seq = excluded.seq,"
         " received_at = excluded.received_at, nonce = excluded.nonce"
         " WHERE excluded.score > level_bests.score",
-        "UPDATE seed_tokens SET redeemed = 1, outcome = ?19,"
-        " score_seq = (SELECT seq FROM scores WHERE nonce = ?2)"
+        /* level_bests is WITHOUT ROWID: its insert leaves last_insert_rowid()
+         * the score's seq (scores has no index on nonce to look it up by) */
+        "UPDATE seed_tokens SET redeemed = 1, outcome = ?19, score_seq = last_insert_rowid()"
         " WHERE nonce = ?2 AND redeemed = 0 RETURNING score_seq",
     },
     [SD_SCORE_BY_NONCE] = { "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
