@@ -1,9 +1,9 @@
 /* Unit tests for server/log/note.c and checkpoint.c: Go's sumdb/note
  * reference note (key, verifier key string and signature byte for byte),
- * the checkpoints tests/unit/log-vectors.mjs signs with node:crypto, a
- * flipped byte anywhere refused, other keys' signatures skipped, a known
- * key's bad signature refused, and malformed notes, key strings and
- * checkpoint bodies refused. */
+ * the checkpoints tests/unit/log-vectors.mjs signs with node:crypto (and
+ * docs/LOG.md's worked example), a flipped bit anywhere refused, other
+ * keys' signatures skipped, a known key's bad signature refused, and
+ * malformed notes, key strings and checkpoint bodies refused. */
 #include "../check.h"
 
 #include "log_fixture.h"
@@ -142,6 +142,52 @@ static void checkpoints_from_the_vectors(void)
                  CHECKPOINT_EORIGIN);
         CHECK_EQ(back.size, 0);
     }
+}
+
+/* The fenced block after marker in docs/LOG.md, each line ending in "\n". */
+static bool doc_block(const char *marker, char *out, size_t len)
+{
+    FILE *f = fopen("docs/LOG.md", "r");
+    char line[512];
+    int state = 0; /* 0: before the marker, 1: before the fence, 2: inside */
+    size_t n = 0;
+    out[0] = '\0';
+    while (f && fgets(line, sizeof line, f)) {
+        if (state == 0 && strstr(line, marker)) {
+            state = 1;
+        } else if (state == 1 && strncmp(line, "```", 3) == 0) {
+            state = 2;
+        } else if (state == 2 && strncmp(line, "```", 3) == 0) {
+            fclose(f);
+            return n > 0;
+        } else if (state == 2) {
+            size_t l = strlen(line);
+            if (n + l >= len)
+                break;
+            memcpy(out + n, line, l + 1);
+            n += l;
+        }
+    }
+    if (f)
+        fclose(f);
+    return false;
+}
+
+static void the_documented_example(void)
+{
+    char doc[1024];
+    CHECK(doc_block("<!-- log-example-checkpoint -->", doc, sizeof doc));
+    json_t *c = json_array_get(json_object_get(json_object_get(vectors, "note"), "checkpoints"), 1);
+    CHECK_EQ(json_integer_value(json_object_get(c, "size")), 1);
+    const char *want = json_string_value(json_object_get(c, "note"));
+    CHECK(want && strcmp(doc, want) == 0);
+    /* And it opens with the documented verifier key. */
+    const char *vkey = "log.replayd.example/test+75ec5d4b+AU/QmczUfXiT3+nsJEFOyw2bVCAjKq0w2RxGW+M8vmXE";
+    note_verifier v;
+    checkpoint cp;
+    CHECK_EQ(note_verifier_parse(vkey, strlen(vkey), &v), NOTE_OK);
+    CHECK_EQ(checkpoint_open(doc, strlen(doc), "log.replayd.example/test", &v, 1, &cp), CHECKPOINT_OK);
+    CHECK_EQ(cp.size, 1);
 }
 
 static size_t signed_checkpoint(const test_key *const *keys, const char *const *names, int n,
@@ -439,6 +485,7 @@ int main(void)
     RUN(go_reference_note);
     RUN(go_verifier_key_manglings);
     RUN(checkpoints_from_the_vectors);
+    RUN(the_documented_example);
     RUN(a_flipped_byte_is_refused);
     RUN(other_keys_signatures);
     RUN(malformed_notes);
