@@ -73,6 +73,47 @@ const proof = (m, n) => subproof(m, 0, n, true);
 // and its hashes, in the order the loops give them.
 const proofsDigest = (proofs) => hex(sha256(...proofs.flatMap((p) => [Buffer.from([p.length]), ...p])));
 
+// The verifiers as docs/LOG.md section 3 writes them (RFC 9162 2.1.3.2 and
+// 2.1.4.2), over Numbers (the sizes here are far below 2^53): the script
+// checks its own proofs with them before it writes anything.
+function verifyInclusion(m, n, hash, proofHashes, root) {
+  if (m >= n) return false;
+  let fn = m, sn = n - 1, r = hash;
+  for (const p of proofHashes) {
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      r = nodeHash(p, r);
+      while (fn % 2 === 0 && fn !== 0) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
+    } else {
+      r = nodeHash(r, p);
+    }
+    fn = Math.floor(fn / 2); sn = Math.floor(sn / 2);
+  }
+  return sn === 0 && r.equals(root);
+}
+function verifyConsistency(m, n, first, second, proofHashes) {
+  if (m === n) return proofHashes.length === 0 && first.equals(second);
+  if (proofHashes.length === 0 || m < 1 || m > n) return false;
+  const path = (m & (m - 1)) === 0 ? [first, ...proofHashes] : proofHashes;
+  let fn = m - 1, sn = n - 1;
+  while (fn % 2 === 1) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
+  let fr = path[0], sr = path[0];
+  for (const c of path.slice(1)) {
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      fr = nodeHash(c, fr); sr = nodeHash(c, sr);
+      while (fn % 2 === 0 && fn !== 0) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
+    } else {
+      sr = nodeHash(sr, c);
+    }
+    fn = Math.floor(fn / 2); sn = Math.floor(sn / 2);
+  }
+  return fr.equals(first) && sr.equals(second) && sn === 0;
+}
+const selfCheck = (ok, what) => {
+  if (!ok) throw new Error(`log-vectors.mjs disagrees with itself: ${what}`);
+};
+
 const PROOF_MAX_N = 70;
 const ROOTS_MAX_N = 300;
 const BIG = 70000;
@@ -84,10 +125,18 @@ const inclusionDigests = [];
 const consistencyDigests = [];
 for (let n = 1; n <= PROOF_MAX_N; n++) {
   const inc = [];
-  for (let i = 0; i < n; i++) inc.push(path(i, 0, n));
+  for (let i = 0; i < n; i++) {
+    inc.push(path(i, 0, n));
+    selfCheck(verifyInclusion(i, n, leafHash(i), inc[i], mth(0, n)), `inclusion ${i} ${n}`);
+    selfCheck(!verifyInclusion(i, n, leafHash(i), inc[i], leafHash(i)) || n === 1, `bad root ${i} ${n}`);
+  }
   inclusionDigests.push(proofsDigest(inc));
   const con = [];
-  for (let m = 1; m <= n; m++) con.push(proof(m, n));
+  for (let m = 1; m <= n; m++) {
+    con.push(proof(m, n));
+    selfCheck(verifyConsistency(m, n, mth(0, m), mth(0, n), con[m - 1]), `consistency ${m} ${n}`);
+    selfCheck(!verifyConsistency(m, n, mth(0, n), mth(0, m), con[m - 1]) || m === n, `swapped ${m} ${n}`);
+  }
   consistencyDigests.push(proofsDigest(con));
 }
 

@@ -233,6 +233,71 @@ static void a_flipped_byte_is_refused(void)
     CHECK_EQ(accepted, 0);
 }
 
+static uint64_t next_random(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+/* Random edits (a byte changed, inserted or removed, the end cut) of a
+ * signed checkpoint: only the untouched note opens. */
+static void random_edits_are_refused(void)
+{
+    test_key k;
+    seeded_key(&k, "log.replayd.example/test", 12);
+    const test_key *keys[] = { &k };
+    const char *names[] = { k.v.name };
+    char note[512];
+    size_t n = signed_checkpoint(keys, names, 1, 4242, note, sizeof note);
+    CHECK(n > 0);
+    uint64_t state = 0x2545f4914f6cdd1dULL;
+    int accepted_changed = 0;
+    for (int round = 0; round < 20000; round++) {
+        char edited[600];
+        size_t len = n;
+        memcpy(edited, note, n);
+        int edits = 1 + (int)(next_random(&state) % 3);
+        for (int e = 0; e < edits && len > 0; e++) {
+            uint64_t r = next_random(&state);
+            size_t at = (size_t)((r >> 8) % len);
+            char byte = (char)(r >> 40);
+            switch (r % 4) {
+            case 0:
+                edited[at] = byte;
+                break;
+            case 1:
+                memmove(edited + at + 1, edited + at, len - at);
+                edited[at] = byte;
+                len++;
+                break;
+            case 2:
+                memmove(edited + at, edited + at + 1, len - at - 1);
+                len--;
+                break;
+            default:
+                len = at;
+                break;
+            }
+        }
+        checkpoint cp;
+        if (checkpoint_open(edited, len, k.v.name, &k.v, 1, &cp) == CHECKPOINT_OK &&
+            (len != n || memcmp(edited, note, n) != 0))
+            accepted_changed++;
+    }
+    CHECK_EQ(accepted_changed, 0);
+    /* Random bytes are never a note. */
+    for (int round = 0; round < 2000; round++) {
+        char junk[300];
+        size_t len = (size_t)(next_random(&state) % sizeof junk);
+        for (size_t b = 0; b < len; b++)
+            junk[b] = (char)(next_random(&state) >> 24);
+        size_t text_len = 0;
+        CHECK(note_open(junk, len, &k.v, 1, &text_len, NULL) != NOTE_OK);
+    }
+}
+
 static void other_keys_signatures(void)
 {
     test_key ours, next, witness, stranger;
@@ -487,6 +552,7 @@ int main(void)
     RUN(checkpoints_from_the_vectors);
     RUN(the_documented_example);
     RUN(a_flipped_byte_is_refused);
+    RUN(random_edits_are_refused);
     RUN(other_keys_signatures);
     RUN(malformed_notes);
     RUN(key_names);

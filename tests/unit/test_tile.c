@@ -1,5 +1,6 @@
 /* Unit tests for server/log/tile.c: paths as tests/unit/log-vectors.mjs
- * writes them from the C2SP spec, round trips, refused paths, widths as
+ * writes them from the C2SP spec, round trips, refused paths, random
+ * paths that parse only in their one form, widths as
  * the spec's own example gives them, and every tile and entry bundle of a
  * 70000-leaf tree against the vectors' digests. */
 #include "../check.h"
@@ -113,6 +114,46 @@ static void bad_paths_are_refused(void)
     CHECK_EQ(parse("tile/7/000.p/128", &t), TILE_OK);
     CHECK_EQ(parse("tile/0/x036/x028/x797/x018/x963/967", &t), TILE_OK);
     CHECK_EQ(t.index, (UINT64_C(1) << 55) - 1);
+}
+
+/* Random strings over the paths' own alphabet: whatever parses is exactly
+ * what tile_path writes for the tile it names (one form per tile). */
+static void random_paths_parse_only_in_their_one_form(void)
+{
+    static const char alphabet[] = "tile/entries/0123456789x.p/";
+    static const char *starts[] = { "tile/0/", "tile/1/", "tile/entries/", "tile/7/", "tile/" };
+    uint64_t state = 0x9e3779b97f4a7c15ULL;
+    int parsed = 0, mismatched = 0;
+    for (int round = 0; round < 200000; round++) {
+        char path[TILE_PATH_MAX + 8];
+        const char *start = starts[round % 5];
+        size_t n = strlen(start);
+        memcpy(path, start, n);
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        size_t extra = (size_t)(state % 24);
+        for (size_t k = 0; k < extra && n < sizeof path - 1; k++) {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            /* Mostly digits, so that some of them are tiles. */
+            path[n++] = (state >> 32) % 4 ? (char)('0' + (state >> 40) % 10)
+                                          : alphabet[(state >> 40) % (sizeof alphabet - 1)];
+        }
+        path[n] = '\0';
+        tile_id t;
+        int rc = tile_parse(path, n, &t);
+        CHECK(rc == TILE_OK || rc == TILE_EPATH || rc == TILE_ERANGE);
+        if (rc != TILE_OK)
+            continue;
+        parsed++;
+        char again[TILE_PATH_MAX];
+        if (tile_path(&t, again, sizeof again) != n || strcmp(again, path) != 0)
+            mismatched++;
+    }
+    CHECK(parsed > 1000);
+    CHECK_EQ(mismatched, 0);
 }
 
 static void widths_as_the_spec_says(void)
@@ -257,6 +298,7 @@ int main(void)
     RUN(paths_from_the_vectors);
     RUN(paths_round_trip);
     RUN(bad_paths_are_refused);
+    RUN(random_paths_parse_only_in_their_one_form);
     RUN(widths_as_the_spec_says);
     RUN(every_tile_of_70000_leaves);
     RUN(entry_bundles);
