@@ -101,7 +101,7 @@ int checkpoint_open(const char *note, size_t len, const char *origin, const note
     rc = checkpoint_parse_body(note, text_len, &c);
     if (rc != CHECKPOINT_OK)
         return rc;
-    if (strcmp(c.origin, origin) != 0)
+    if (!origin || strcmp(c.origin, origin) != 0)
         return CHECKPOINT_EORIGIN;
     *out = c;
     return CHECKPOINT_OK;
