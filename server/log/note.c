@@ -6,8 +6,6 @@
 
 #include <utf8proc.h>
 
-/* The most known keys note_open checks (a keyring holds at most 64). */
-#define NOTE_KNOWN_MAX 64
 #define ED25519_SIG_TYPE 0x01
 #define SIG_LINE_START "\xe2\x80\x94 " /* U+2014 EM DASH, then a space */
 #define SIG_LINE_START_LEN 4

@@ -32,6 +32,7 @@
 #define NOTE_MAX 16384    /* the longest note note_open reads */
 #define NOTE_SIGS_MAX 100 /* the spec asks for at least 16 */
 #define NOTE_NAME_MAX 255 /* bytes of a key name */
+#define NOTE_KNOWN_MAX 64 /* keys note_open checks at once (a keyring holds 64) */
 /* The longest verifier key string, with its NUL. */
 #define NOTE_VERIFIER_KEY_MAX (NOTE_NAME_MAX + 1 + 8 + 1 + 44 + 1)
 
@@ -84,11 +85,12 @@ int note_verifier_parse(const char *vkey, size_t len, note_verifier *out);
 int note_sign(const char *text, size_t text_len, const note_signer *signers, int n, char *out,
               size_t out_len, size_t *written);
 
-/* Opens the note msg (len bytes) with the nknown keys the caller trusts.
- * NOTE_OK sets *text_len: the text is msg[0 .. *text_len), its final
- * "\n" included; signed_by (nknown entries, or NULL) says which keys
- * signed. NOTE_EFORMAT, NOTE_EBADSIG or NOTE_EUNKNOWN otherwise (a note
- * with two signatures from one known key is NOTE_EFORMAT). */
+/* Opens the note msg (len bytes) with the nknown (0..NOTE_KNOWN_MAX) keys
+ * the caller trusts. NOTE_OK sets *text_len: the text is msg[0 ..
+ * *text_len), its final "\n" included; signed_by (nknown entries, or
+ * NULL) says which keys signed. NOTE_EFORMAT, NOTE_EBADSIG or
+ * NOTE_EUNKNOWN otherwise (a note with two signatures from one known key,
+ * or more than NOTE_KNOWN_MAX keys, is NOTE_EFORMAT). */
 int note_open(const char *msg, size_t len, const note_verifier *known, int nknown,
               size_t *text_len, bool *signed_by);
 

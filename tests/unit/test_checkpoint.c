@@ -317,6 +317,11 @@ static void other_keys_signatures(void)
     CHECK_EQ(checkpoint_open(note, n, origin, &next.v, 1, &cp), CHECKPOINT_OK);
     CHECK_EQ(checkpoint_open(note, n, origin, &stranger.v, 1, &cp), NOTE_EUNKNOWN);
     CHECK_EQ(checkpoint_open(note, n, origin, NULL, 0, &cp), NOTE_EUNKNOWN);
+    static note_verifier crowd[NOTE_KNOWN_MAX + 1];
+    for (int k = 0; k <= NOTE_KNOWN_MAX; k++)
+        crowd[k] = ours.v;
+    CHECK_EQ(checkpoint_open(note, n, origin, crowd, NOTE_KNOWN_MAX, &cp), CHECKPOINT_OK);
+    CHECK_EQ(checkpoint_open(note, n, origin, crowd, NOTE_KNOWN_MAX + 1, &cp), NOTE_EFORMAT);
     note_verifier both[3] = { stranger.v, next.v, ours.v };
     bool by[3] = { true, false, false };
     size_t text_len = 0;
