@@ -117,6 +117,15 @@ vectors_generated() {
   fi
 }
 
+# The score log's unit vectors must be what their node:crypto script writes.
+log_vectors() {
+  if node tests/unit/log-vectors.mjs --check; then
+    echo "PASS unit/log-vectors: tests/unit/data/log-vectors.json is up to date"
+  else
+    echo "FAIL unit/log-vectors: node tests/unit/log-vectors.mjs would change it"
+  fi
+}
+
 echo "tests/run.sh $build"
 # A real PostgreSQL server for the PostgreSQL backend's tests (the store's
 # unit tests, the HTTP suite, the multi-node test), started here as an
@@ -149,6 +158,7 @@ if command -v node >/dev/null 2>&1; then
   # against the real server, npm pack.
   run_node "clients/js" clients/js/test/
   run_lines "vectors/generated" vectors_generated
+  run_lines "unit/log-vectors" log_vectors
   run_lines "contract/openapi-lint" tests/contract/lint.sh
   run_node_files http "${TEST_JOBS:-2}" "$here"/http/*.test.mjs
   # The same HTTP suite on the PostgreSQL backend (the server started
