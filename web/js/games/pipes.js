@@ -11,7 +11,7 @@ export const { fields, supports, build, replay } = portBasics(port);
 const DX = [0, 1, 0, -1]; // directions 0..3: up, right, down, left
 const DY = [-1, 0, 1, 0];
 const opp = (d) => (d + 2) & 3;
-const LOOSE_R = 0.3; // a loose end's dot, in pipe widths (it sits on the pipe, no wider than it)
+const LOOSE_R = 0.25; // a loose end's dot: its radius in pipe widths (half as wide as the pipe it sits on)
 
 /** Which cells are reached from the source, and which openings meet a partner. */
 function connection(lv, tiles) {
