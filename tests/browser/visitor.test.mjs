@@ -359,6 +359,23 @@ test('Pipes\' start frame: loose ends are small light dots; the focus ring is no
   assert.notDeepEqual(current, slip);
   assertClean(seen);
   await close();
+  // The dark scheme's ring, on the boards page's controls.
+  const dark = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1100, height: 900 } });
+  const dp = await dark.newPage();
+  await dp.goto(`${srv.base}/?game=schulte&level=3`);
+  await dp.waitForSelector('#entries tbody tr', { timeout: WAIT });
+  await dp.focus('#pick-date');
+  await dp.keyboard.press('Tab'); // the Show button, by keyboard
+  const ds = await dp.evaluate(() => {
+    const a = document.activeElement;
+    return { what: a.outerHTML.slice(0, 40), style: getComputedStyle(a).outlineStyle, color: getComputedStyle(a).outlineColor, card: getComputedStyle(a.closest('.card')).backgroundColor };
+  });
+  assert.equal(ds.what, '<button type="submit">Show</button>');
+  assert.notEqual(ds.style, 'none');
+  assert.ok(contrast(rgb(ds.color), rgb(ds.card)) >= 3, `dark: the ring ${ds.color} against ${ds.card}`);
+  const dg = Math.abs(hue(rgb(ds.color)) - hue(slip));
+  assert.ok(Math.min(dg, 360 - dg) >= 90, `dark: the ring ${ds.color} is far in hue from the slip orange`);
+  await dark.close();
 });
 
 test('hostile names are shown as text on the boards, the search and the replay, and never run', { timeout: 90000 }, async () => {
