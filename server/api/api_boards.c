@@ -1,7 +1,9 @@
 /*
- * api_boards: daily and per-level leaderboards, cursor pages and
- * around-me. Cursors are "n.<score>.<seq>" (the page after that entry) or
- * "p.<score>.<seq>" (the page before it); clients treat them as opaque.
+ * api_boards: daily and per-level leaderboards, cursor pages, around-me
+ * (bearer), around a player by id (public: every entry is public already),
+ * and the list of level boards that have entries. Cursors are
+ * "n.<score>.<seq>" (the page after that entry) or "p.<score>.<seq>" (the
+ * page before it); clients treat them as opaque.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,22 +114,24 @@ static void board_page(request *r, const store_board *b, json_t *out)
     reply_json(r, 200, out);
 }
 
-static void board_me(request *r, const store_board *b, json_t *out)
+/* The entry of player_id with up to ?around entries either side, under
+ * `key` ("me" or "player"); `missing` is the 404's message. */
+static void board_around(request *r, const store_board *b, json_t *out, int64_t player_id,
+                         const char *key, const char *missing)
 {
-    store_player player;
     int64_t around;
-    if (!api_auth(r, &player) || !query_int(r, "around", 0, AROUND_MAX, AROUND_DEFAULT, &around)) {
+    if (!query_int(r, "around", 0, AROUND_MAX, AROUND_DEFAULT, &around)) {
         json_decref(out);
         return;
     }
     store_entry *entries = calloc((size_t)(2 * around + 1), sizeof *entries);
     int n = 0, self = 0;
-    store_status st = entries ? store_board_around(r->app->db, b, player.id, (int)around, entries, &n, &self)
+    store_status st = entries ? store_board_around(r->app->db, b, player_id, (int)around, entries, &n, &self)
                               : STORE_ERROR;
     if (st == STORE_NOT_FOUND) {
         free(entries);
         json_decref(out);
-        reply_error(r, 404, "not_on_board", "you have no score on this board");
+        reply_error(r, 404, "not_on_board", missing);
         return;
     }
     if (st != STORE_OK) {
@@ -137,10 +141,33 @@ static void board_me(request *r, const store_board *b, json_t *out)
         return;
     }
     json_object_set_new(out, "rank", json_integer(entries[self].rank));
-    json_object_set_new(out, "me", entry_json(&entries[self]));
+    json_object_set_new(out, key, entry_json(&entries[self]));
     json_object_set_new(out, "entries", entries_json(entries, n));
     free(entries);
     reply_json(r, 200, out);
+}
+
+static void board_me(request *r, const store_board *b, json_t *out)
+{
+    store_player player;
+    if (!api_auth(r, &player)) {
+        json_decref(out);
+        return;
+    }
+    board_around(r, b, out, player.id, "me", "you have no score on this board");
+}
+
+/* The path's last segment is a player id: digits only, as the API prints them. */
+static void board_player(request *r, const store_board *b, json_t *out)
+{
+    const char *text = r->seg[r->n_seg - 1];
+    int64_t id;
+    if (strspn(text, "0123456789") != strlen(text) || !parse_i64(text, 1, INT64_MAX, &id)) {
+        json_decref(out);
+        reply_error(r, 404, "not_on_board", "a player id is a positive integer");
+        return;
+    }
+    board_around(r, b, out, id, "player", "that player has no score on this board");
 }
 
 /* Fills a daily board from the path's date, or answers 400/404. */
@@ -212,4 +239,33 @@ void api_board_level_me(request *r)
     json_t *out = level_board(r, &b);
     if (out)
         board_me(r, &b, out);
+}
+
+void api_board_daily_player(request *r)
+{
+    store_board b;
+    json_t *out = daily_board(r, &b);
+    if (out)
+        board_player(r, &b, out);
+}
+
+void api_board_level_player(request *r)
+{
+    store_board b;
+    json_t *out = level_board(r, &b);
+    if (out)
+        board_player(r, &b, out);
+}
+
+/* Every level board with entries, in catalogue order (board_list.h: at
+ * most one pass over the catalogue's boards a second). */
+void api_boards_list(request *r)
+{
+    json_t *boards = NULL;
+    store_status st = board_list_get(&r->app->boards, r->app->db, now_ms(), &boards);
+    if (st != STORE_OK) {
+        api_store_error(r, st);
+        return;
+    }
+    reply_json(r, 200, json_pack("{s:o}", "boards", boards));
 }

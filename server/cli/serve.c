@@ -297,6 +297,12 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "replayd: out of memory\n");
         goto db;
     }
+    if (!board_list_init(&a.boards)) {
+        fprintf(stderr, "replayd: out of memory\n");
+        level_cache_free(&a.levels);
+        ratelimit_free(&a.limits);
+        goto db;
+    }
 
     unsigned metrics_port = 0;
     struct MHD_Daemon *md = NULL;
@@ -321,6 +327,7 @@ metrics:
     if (md)
         MHD_stop_daemon(md);
 caches:
+    board_list_free(&a.boards);
     level_cache_free(&a.levels);
     ratelimit_free(&a.limits);
 db:

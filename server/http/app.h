@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 
 #include "../base/config.h"
+#include "../store/board_list.h"
 #include "conn_guard.h"
 #include "../trust/keys.h"
 #include "live.h"
@@ -25,6 +26,7 @@ typedef struct app {
     metrics stats;
     ratelimit limits;
     level_cache levels;
+    board_list boards; /* GET /v1/leaderboards, shared for a second */
     conn_guard guard; /* deadlines and shedding for the main listener */
     /* the version new tokens of game_catalog[i] are issued under: the
      * game's current one, or issue_versions' override, read at start-up */

@@ -23,6 +23,9 @@ static const route routes[] = {
     { "GET", "v1/leaderboards/daily/*", api_board_daily, CACHE_BRIEF },
     { "GET", "v1/leaderboards/*/*/me", api_board_level_me, CACHE_NO_STORE },
     { "GET", "v1/leaderboards/*/*", api_board_level, CACHE_BRIEF },
+    { "GET", "v1/leaderboards/daily/*/players/*", api_board_daily_player, CACHE_BRIEF },
+    { "GET", "v1/leaderboards/*/*/players/*", api_board_level_player, CACHE_BRIEF },
+    { "GET", "v1/leaderboards", api_boards_list, CACHE_BRIEF },
     { "GET", "v1/keys", api_keys, CACHE_LONG },
     { "GET", "healthz", api_healthz, CACHE_NO_STORE },
     { "GET", "metrics", api_metrics, CACHE_NO_STORE },
@@ -49,6 +52,7 @@ static const route routes[] = {
 static const char *const route_names[N_ROUTES + 1] = {
     "players",     "games",       "seeds",         "scores",        "score_get",
     "daily",       "board_daily_me", "board_daily", "board_level_me", "board_level",
+    "board_daily_player", "board_level_player", "boards_list",
     "keys",        "healthz",     "metrics",       "admin_player",  "admin_score",
     "admin_void",  "admin_restore", "admin_approve", "admin_ban",    "admin_unban",
     "admin_rename", "admin_review", "admin_rejections", "admin_log",

@@ -198,7 +198,8 @@ test('a level board pages forwards and back, and shows the player\'s own rank', 
   const { page, seen, close } = await watchedPage(browser);
   const me = data.runs.schulte.player;
   await page.goto(`${srv.base}/`);
-  await page.evaluate((t) => localStorage.setItem('replayd.token', t), me.token);
+  // The player the page marks as "you" is kept by id (public), never by token.
+  await page.evaluate((id) => localStorage.setItem('replayd.player', String(id)), me.player_id);
   await page.goto(`${srv.base}/?game=${game}&level=${level}&limit=3`);
   const ranks = async () => {
     await page.waitForFunction(() => !document.querySelector('#entries tbody tr') || document.querySelector('#page-info').textContent, null, { timeout: WAIT });
@@ -227,15 +228,15 @@ test('a level board pages forwards and back, and shows the player\'s own rank', 
   await page.goto(`${srv.base}/?game=${game}&level=${level}&limit=200`);
   await waitRanks(api.map((e) => e.rank));
   assert.deepEqual(await page.$$eval('#entries tbody .name', (els) => els.map((e) => e.textContent)), api.map((e) => e.name));
-  // The saved token's rank, and its row marked.
+  // The saved player's rank, and its row marked.
   const mine = api.find((e) => e.player_id === me.player_id);
   await page.waitForSelector('#me:not([hidden])', { timeout: WAIT });
-  assert.match(await page.textContent('#me'), new RegExp(`#${mine.rank} with`));
+  assert.match(await page.textContent('#me'), new RegExp(`#${me.player_id} is #${mine.rank} on this board with`));
   assert.equal(await page.$$eval('#entries tbody tr.mine .name', (els) => els.map((e) => e.textContent).join()), mine.name);
   // A board this player is not on says so.
   await page.goto(`${srv.base}/?game=pipes&level=1`);
   await page.waitForSelector('#me:not([hidden])', { timeout: WAIT });
-  assert.match(await page.textContent('#me'), /not on this board/);
+  assert.match(await page.textContent('#me'), /has no score on this board yet/);
   assert.equal(await page.isVisible('#board-empty'), true);
   // A past daily by date, through the date picker.
   await page.goto(`${srv.base}/`);
@@ -245,8 +246,8 @@ test('a level board pages forwards and back, and shows the player\'s own rank', 
   await page.waitForFunction(() => document.querySelector('#board-title').textContent.startsWith('Daily 2026-11-30 ·'), null, { timeout: WAIT });
   assert.ok(page.url().endsWith('/?date=2026-11-30'), page.url());
   assert.equal(await page.isVisible('#board-empty'), true);
-  // Not being on a board is a 404 of /me, which the browser logs.
-  assertClean(seen, /status of 404 .*\/me\?around=0\)$/);
+  // Not being on a board is a 404 of the player's entry, which the browser logs.
+  assertClean(seen, /status of 404 .*\/players\/\d+\?around=0\)$/);
   await close();
 });
 

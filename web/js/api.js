@@ -1,9 +1,12 @@
 // api: what both pages share: JSON fetches that read the API's error shape,
-// the player token saved in this browser, game titles, formatting, and a
-// small DOM builder that only ever sets text (never HTML).
+// the player id saved in this browser (public, never a token), player tags,
+// game titles, formatting, and a small DOM builder that only ever sets text
+// (never HTML).
 
-/** The localStorage key of the player token the boards page uses for "your rank". */
-export const TOKEN_KEY = 'replayd.token';
+/** The localStorage key of the player id the boards page marks as "you" (public, not a secret). */
+export const PLAYER_KEY = 'replayd.player';
+// Where an earlier version of the page kept a player's bearer token: removed on load.
+const OLD_TOKEN_KEY = 'replayd.token';
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -13,10 +16,9 @@ export class ApiError extends Error {
   }
 }
 
-/** GET a JSON answer from this origin; throws ApiError (status 0 when unreachable). */
-export async function getJSON(path, { token = null } = {}) {
+/** GET a JSON answer from this origin (never with credentials); throws ApiError (status 0 when unreachable). */
+export async function getJSON(path) {
   const headers = { Accept: 'application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
   let res;
   try {
     res = await fetch(path, { headers, cache: 'no-store', credentials: 'omit' });
@@ -37,24 +39,37 @@ export async function getJSON(path, { token = null } = {}) {
   return body;
 }
 
-// localStorage can be unavailable (privacy modes): then there is no saved token.
-export function savedToken() {
+// localStorage can be unavailable (privacy modes): then no player is saved.
+export function savedPlayer() {
   try {
-    return localStorage.getItem(TOKEN_KEY) || null;
+    const id = localStorage.getItem(PLAYER_KEY);
+    return id && /^[1-9][0-9]{0,15}$/.test(id) ? id : null;
   } catch {
     return null;
   }
 }
 
-export function saveToken(token) {
+export function savePlayer(id) {
   try {
-    if (token) localStorage.setItem(TOKEN_KEY, token);
-    else localStorage.removeItem(TOKEN_KEY);
+    if (id) localStorage.setItem(PLAYER_KEY, id);
+    else localStorage.removeItem(PLAYER_KEY);
     return true;
   } catch {
     return false;
   }
 }
+
+/** Removes the bearer token an earlier version of the page may have saved: the pages keep no secret. */
+export function forgetOldToken() {
+  try {
+    localStorage.removeItem(OLD_TOKEN_KEY);
+  } catch {
+    // nothing saved, nothing to remove
+  }
+}
+
+/** A player's tag, "#1234" (the player id): it tells apart players of the same name. */
+export const playerTag = (id) => `#${id}`;
 
 /** Every game this page can show, in the catalogue's order, with its title. */
 export const GAME_TITLES = {
@@ -85,7 +100,12 @@ export function formatSpan(ms) {
   return `${two(Math.floor(s / 3600))}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`;
 }
 
-export const isDate = (text) => typeof text === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`));
+/** A real calendar date written YYYY-MM-DD (2026-02-30 is not one). */
+export function isDate(text) {
+  if (typeof text !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const ms = Date.parse(`${text}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === text;
+}
 
 /** el('a', {href: '/x', class: 'y'}, 'text', child): attributes and text only. */
 export function el(tag, attrs = {}, ...children) {

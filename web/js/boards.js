@@ -1,21 +1,32 @@
 // boards: the leaderboards page (GET /). Today's daily with its countdown,
-// any daily by date, each game's level boards, cursor paging, and the
-// player's own rank when a token is saved (api.js TOKEN_KEY).
+// any daily by date (typed as YYYY-MM-DD), each game's level boards, the
+// level boards that have entries, cursor paging, a legend of what each
+// game's score means, and "your rank": a player found by tag (the player id)
+// or name on the public board, remembered by id (api.js PLAYER_KEY). The
+// page holds no secret: no token is asked for, sent or kept.
 //
 // The page's state lives in its query string, so every board and page has
 // a link: ?date=YYYY-MM-DD | ?game=NAME&level=N, plus &cursor=... and
-// &limit=N (1..200, default 20).
+// &limit=N (1..200, default 20). With neither date nor game (the home
+// page) it shows today's daily, or, while nobody has played it yet, the
+// level board with the most entries (docs/WEB.md).
 import {
-  ApiError, byId, el, formatInt, formatSpan, formatWhen, gameTitle, getJSON, isDate,
-  savedToken, saveToken,
+  ApiError, byId, el, forgetOldToken, formatInt, formatSpan, formatWhen, gameTitle, getJSON, isDate,
+  playerTag, savedPlayer, savePlayer,
 } from './api.js';
+import { legendOf } from './scoring.js';
 
 const PAGE_DEFAULT = 20;
 const PAGE_MAX = 200;
+const FIND_PAGES = 5; // a name search reads at most this many pages of PAGE_MAX entries
+const FIND_SHOWN = 20; // and lists at most this many matches
+const WITH_ENTRIES_SHOWN = 12;
 
 let today = null; // GET /v1/daily
 let games = []; // GET /v1/games: [{name, levels}]
+let withEntries = []; // GET /v1/leaderboards: [{game, level, total}]
 let shown = 0; // the number of the newest board request; older answers are dropped
+let current = null; // the board on show: {s}, its date or game and level resolved
 
 function stateFromURL() {
   const q = new URLSearchParams(location.search);
@@ -54,6 +65,8 @@ function boardPath(s) {
   if (s.kind === 'level') return `/v1/leaderboards/${encodeURIComponent(s.game)}/${s.level}`;
   return `/v1/leaderboards/daily/${s.date}`;
 }
+
+const boardName = (b) => `${gameTitle(b.game)} · level ${b.level}`;
 
 // ---- today's daily and its countdown ----------------------------------------
 
@@ -94,7 +107,6 @@ async function loadToday() {
     today = null;
   }
   renderToday();
-  if (today) byId('pick-date').max = today.date;
 }
 
 // ---- pickers ------------------------------------------------------------------
@@ -114,97 +126,157 @@ function fillPickers(s) {
   const game = s.kind === 'level' ? s.game : (games[0] && games[0].name);
   fillLevels(game, s.kind === 'level' ? s.level : 1);
   byId('pick-date').value = s.kind === 'daily' ? (s.date || (today && today.date) || '') : '';
+  showDateError(null);
+}
+
+function showDateError(message) {
+  const p = byId('date-error');
+  p.hidden = !message;
+  p.textContent = message || '';
+  if (message) byId('pick-date').setAttribute('aria-invalid', 'true');
+  else byId('pick-date').removeAttribute('aria-invalid');
+}
+
+/** The date typed, checked: {date} or {error}. */
+function readDate() {
+  const text = byId('pick-date').value.trim();
+  const example = today ? today.date : '2026-12-03';
+  if (!isDate(text)) {
+    return { error: text ? `“${text}” is not a date written YYYY-MM-DD (for example ${example}).` : `Type a date as YYYY-MM-DD (for example ${example}).` };
+  }
+  if (today && text > today.date) return { error: `There is no daily after today, ${today.date} (UTC).` };
+  return { date: text };
+}
+
+function renderWithEntries() {
+  const nav = byId('with-entries');
+  const top = withEntries.slice().sort((a, b) => b.total - a.total).slice(0, WITH_ENTRIES_SHOWN);
+  nav.hidden = top.length === 0;
+  byId('with-entries-list').replaceChildren(...top.map((b) => el('li', {},
+    el('a', { href: urlOf({ kind: 'level', game: b.game, level: b.level, limit: PAGE_DEFAULT }), 'data-nav': '' }, boardName(b)),
+    ` (${formatInt(b.total)} ${b.total === 1 ? 'entry' : 'entries'})`)));
 }
 
 // ---- the board ----------------------------------------------------------------
 
 function entryRow(e, mine) {
-  const tr = el('tr', { class: mine ? 'mine' : null },
+  const who = `${e.name} ${playerTag(e.player_id)}`;
+  return el('tr', { class: mine ? 'mine' : null },
     el('td', { class: 'rank' }, String(e.rank)),
     el('td', { class: 'who' },
-      el('span', { class: 'name', title: e.name }, e.name),
-      mine ? el('span', { class: 'you' }, ' (you)') : null,
+      el('span', { class: 'line' },
+        el('span', { class: 'name', title: e.name }, e.name),
+        el('span', { class: 'tag', title: `player id ${e.player_id}` }, playerTag(e.player_id)),
+        mine ? el('span', { class: 'you' }, '(you)') : null),
       el('span', { class: 'when' }, formatWhen(e.submitted_at))),
     el('td', { class: 'num' }, formatInt(e.score)),
-    el('td', { class: 'act' }, el('a', { href: `/replay/${e.score_id}`, 'aria-label': `Watch the replay of rank ${e.rank}, ${e.name}` }, 'Watch')));
-  return tr;
+    el('td', { class: 'act' }, el('a', { href: `/replay/${e.score_id}`, 'aria-label': `Watch the replay of rank ${e.rank}, ${who}` }, 'Watch')));
 }
 
-async function loadMe(s, token) {
+// The saved player's entry on board s, public (no token): {entry} or {missing}.
+async function loadPlayer(s, id) {
   try {
-    return { me: await getJSON(`${boardPath(s)}/me?around=0`, { token }) };
+    return { entry: (await getJSON(`${boardPath(s)}/players/${id}?around=0`)).player };
   } catch (e) {
-    if (e instanceof ApiError && (e.status === 404 || e.status === 401)) return { error: e };
+    if (e instanceof ApiError && e.status === 404 && e.code === 'not_on_board') return { missing: true };
     throw e;
   }
 }
 
-function renderMe(s, mine) {
+function renderMe(id, mine) {
   const p = byId('me');
   if (!mine) {
     p.hidden = true;
     return;
   }
   p.hidden = false;
-  if (mine.error) {
-    p.textContent = mine.error.status === 401
-      ? 'The player token saved in this browser is not accepted by this server.'
-      : 'You are not on this board yet.';
+  if (mine.missing) {
+    p.textContent = `Player ${playerTag(id)} has no score on this board yet.`;
     return;
   }
-  const m = mine.me.me;
-  p.replaceChildren('You are ', el('strong', {}, `#${m.rank}`), ` with ${formatInt(m.score)} points · `,
-    el('a', { href: `/replay/${m.score_id}` }, 'watch your run'));
+  const m = mine.entry;
+  p.replaceChildren(`${m.name} ${playerTag(m.player_id)} is `, el('strong', {}, `#${m.rank}`), ` on this board with ${formatInt(m.score)} points · `,
+    el('a', { href: `/replay/${m.score_id}` }, 'watch the run'));
 }
 
-async function boardTitle(s) {
-  if (s.kind === 'level') return `${gameTitle(s.game)} · level ${s.level}`;
-  if (today && s.date === today.date) return `Daily ${s.date} · ${gameTitle(today.game)}, level ${today.level}`;
+// The board's title, and the game its scores are of (a daily's is the day's).
+async function boardInfo(s) {
+  if (s.kind === 'level') return { title: boardName(s), game: s.game };
+  let d = today && s.date === today.date ? today : null;
   try {
-    const d = await getJSON(`/v1/daily?date=${s.date}`);
-    return `Daily ${s.date} · ${gameTitle(d.game)}, level ${d.level}`;
+    d = d || await getJSON(`/v1/daily?date=${s.date}`);
   } catch {
-    return `Daily ${s.date}`;
+    return { title: `Daily ${s.date}`, game: null };
   }
+  return { title: `Daily ${s.date} · ${gameTitle(d.game)}, level ${d.level}`, game: d.game };
+}
+
+function query(s) {
+  const q = new URLSearchParams({ limit: String(s.limit) });
+  if (s.cursor) q.set('cursor', s.cursor);
+  return q;
 }
 
 async function showBoard(s) {
   const mine = ++shown;
+  let note = null;
+  let page = null;
   if (s.kind === 'daily' && !s.date) {
     if (!today) {
       renderBoardError('There is no daily challenge today.');
       return;
     }
+    const home = !s.cursor;
     s = { ...s, date: today.date };
+    // The home page: today's daily, unless nobody has played it yet and a
+    // level board has entries; then the busiest level board, saying why.
+    if (home && withEntries.length) {
+      try {
+        page = await getJSON(`${boardPath(s)}?${query(s)}`);
+      } catch (e) {
+        if (mine === shown) renderBoardError(e.message || String(e));
+        return;
+      }
+      if (mine !== shown) return;
+      if (page.entries.length === 0) {
+        const busiest = withEntries.reduce((a, b) => (b.total > a.total ? b : a));
+        note = { daily: s.date };
+        s = { kind: 'level', game: busiest.game, level: busiest.level, cursor: null, limit: s.limit };
+        page = null;
+      }
+    }
   }
   fillPickers(s);
-  const q = new URLSearchParams({ limit: String(s.limit) });
-  if (s.cursor) q.set('cursor', s.cursor);
-  const token = savedToken();
-  let page;
+  const player = savedPlayer();
   let me = null;
-  let title;
+  let info;
   try {
-    [page, me, title] = await Promise.all([
-      getJSON(`${boardPath(s)}?${q}`),
-      token ? loadMe(s, token) : null,
-      boardTitle(s),
+    [page, me, info] = await Promise.all([
+      page || getJSON(`${boardPath(s)}?${query(s)}`),
+      player ? loadPlayer(s, player) : null,
+      boardInfo(s),
     ]);
   } catch (e) {
     if (mine === shown) renderBoardError(e.message || String(e));
     return;
   }
   if (mine !== shown) return;
+  const { title, game } = info;
+  current = { s };
   byId('board-error').hidden = true;
   byId('board-title').textContent = title;
   byId('board-sub').textContent = `${formatInt(page.total ?? page.entries.length)} ${page.total === 1 ? 'entry' : 'entries'}` +
     (s.kind === 'daily' ? ' · one run per player' : ' · each player\'s best');
-  renderMe(s, me);
-  const myId = me && me.me ? me.me.me.player_id : null;
+  renderNote(note);
+  const legend = byId('board-legend');
+  legend.textContent = legendOf(game) || '';
+  legend.hidden = !legend.textContent;
+  renderMe(player, me);
+  const myId = me && me.entry ? me.entry.player_id : null;
   const body = byId('entries').tBodies[0];
   body.replaceChildren(...page.entries.map((e) => entryRow(e, e.player_id === myId)));
   byId('entries').hidden = page.entries.length === 0;
-  byId('board-empty').hidden = page.entries.length !== 0;
+  renderEmpty(s, page.entries.length === 0);
   const first = page.entries[0];
   const last = page.entries[page.entries.length - 1];
   byId('page-info').textContent = first ? `Ranks ${first.rank}–${last.rank}` : '';
@@ -212,6 +284,24 @@ async function showBoard(s) {
   setPager('page-next', page.next_cursor, s);
   document.title = `${title} · replayd`;
   performance.mark('replayd:board-rendered');
+}
+
+function renderNote(note) {
+  const p = byId('board-note');
+  p.hidden = !note;
+  if (!note) return;
+  p.replaceChildren('Nobody has played today\'s daily yet, so this is the level board with the most entries. ',
+    el('a', { href: urlOf({ kind: 'daily', date: note.daily, limit: PAGE_DEFAULT }), 'data-nav': '' }, 'Today\'s daily board'), '.');
+}
+
+function renderEmpty(s, empty) {
+  const p = byId('board-empty');
+  p.hidden = !empty;
+  if (!empty) return;
+  const daily = s.kind === 'daily';
+  const what = daily && today && s.date === today.date ? 'Nobody has played today\'s daily yet: the first verified run will be here.'
+    : 'No scores on this board yet.';
+  p.replaceChildren(what, withEntries.length ? ' The level boards with entries are listed above.' : '');
 }
 
 function setPager(id, cursor, s) {
@@ -226,14 +316,75 @@ function renderBoardError(message) {
   p.textContent = `The board could not be loaded: ${message}`;
   byId('entries').tBodies[0].replaceChildren();
   byId('board-empty').hidden = true;
+  byId('board-note').hidden = true;
 }
 
-// ---- the saved token ------------------------------------------------------------
+// ---- your rank: find a player by tag or name ------------------------------------
 
-function renderTokenState() {
-  byId('token-state').textContent = savedToken()
-    ? 'A player token is saved in this browser.'
-    : 'No player token is saved in this browser.';
+function renderFindState() {
+  const id = savedPlayer();
+  byId('find-state').textContent = id
+    ? `Marked as you: player ${playerTag(id)}.`
+    : 'No player is marked as you in this browser.';
+}
+
+function choosePlayer(id) {
+  savePlayer(id);
+  byId('find-matches').hidden = true;
+  byId('find-matches').replaceChildren();
+  renderFindState();
+  if (current) showBoard(current.s);
+}
+
+// Every entry of the board shown whose name holds the text (case and
+// accents as typed, compared in NFC lower case), from its top, bounded.
+async function findByName(s, text) {
+  const want = text.normalize('NFC').toLowerCase();
+  const found = [];
+  let cursor = null;
+  let read = 0;
+  for (let i = 0; i < FIND_PAGES; i++) {
+    const q = new URLSearchParams({ limit: String(PAGE_MAX) });
+    if (cursor) q.set('cursor', cursor);
+    const page = await getJSON(`${boardPath(s)}?${q}`);
+    read += page.entries.length;
+    for (const e of page.entries) if (e.name.normalize('NFC').toLowerCase().includes(want)) found.push(e);
+    cursor = page.next_cursor;
+    if (!cursor) return { found, read, all: true };
+  }
+  return { found, read, all: false };
+}
+
+async function find(text) {
+  const list = byId('find-matches');
+  const state = byId('find-state');
+  list.hidden = true;
+  list.replaceChildren();
+  const tag = /^#?\s*([1-9][0-9]{0,15})$/.exec(text);
+  if (tag) {
+    choosePlayer(tag[1]);
+    return;
+  }
+  if (!current) return;
+  const { s } = current;
+  state.textContent = 'Searching…';
+  let r;
+  try {
+    r = await findByName(s, text);
+  } catch (e) {
+    state.textContent = `The board could not be searched: ${e.message}`;
+    return;
+  }
+  const scope = r.all ? 'on this board' : `in the top ${formatInt(r.read)} of this board`;
+  if (r.found.length === 0) {
+    state.textContent = `No player whose name holds “${text}” ${scope}.`;
+    return;
+  }
+  state.textContent = `${r.found.length === 1 ? 'One player' : `${formatInt(r.found.length)} players`} ${scope} ${r.found.length === 1 ? 'has' : 'have'} a name holding “${text}”${r.found.length > FIND_SHOWN ? ` (the first ${FIND_SHOWN} are listed)` : ''}. Pick yours:`;
+  list.replaceChildren(...r.found.slice(0, FIND_SHOWN).map((e) => el('li', {},
+    el('button', { type: 'button', class: 'quiet', 'data-player': e.player_id }, `${e.name} ${playerTag(e.player_id)}`),
+    ` rank ${e.rank}, ${formatInt(e.score)} points`)));
+  list.hidden = false;
 }
 
 // ---- wiring ---------------------------------------------------------------------
@@ -241,28 +392,29 @@ function renderTokenState() {
 function wire() {
   byId('form-daily').addEventListener('submit', (ev) => {
     ev.preventDefault();
-    const date = byId('pick-date').value;
-    if (isDate(date)) go({ kind: 'daily', date, limit: stateFromURL().limit });
+    const r = readDate();
+    showDateError(r.error || null);
+    if (r.date) go({ kind: 'daily', date: r.date, limit: stateFromURL().limit });
   });
-  byId('pick-today').addEventListener('click', () => go({ kind: 'daily', date: null, limit: stateFromURL().limit }));
+  byId('pick-date').addEventListener('input', () => { if (!byId('date-error').hidden && !readDate().error) showDateError(null); });
+  byId('pick-today').addEventListener('click', () => go({ kind: 'daily', date: today ? today.date : null, limit: stateFromURL().limit }));
   byId('pick-game').addEventListener('change', () => fillLevels(byId('pick-game').value, 1));
   byId('form-level').addEventListener('submit', (ev) => {
     ev.preventDefault();
     go({ kind: 'level', game: byId('pick-game').value, level: Number(byId('pick-level').value), limit: stateFromURL().limit });
   });
-  byId('form-token').addEventListener('submit', (ev) => {
+  byId('form-find').addEventListener('submit', (ev) => {
     ev.preventDefault();
-    const t = byId('token-input').value.trim();
-    if (!t) return;
-    saveToken(t);
-    byId('token-input').value = '';
-    renderTokenState();
-    showBoard(stateFromURL());
+    const text = byId('find-input').value.trim();
+    if (text) find(text);
   });
-  byId('token-forget').addEventListener('click', () => {
-    saveToken(null);
-    renderTokenState();
-    showBoard(stateFromURL());
+  byId('find-matches').addEventListener('click', (ev) => {
+    const b = ev.target.closest && ev.target.closest('button[data-player]');
+    if (b) choosePlayer(b.dataset.player);
+  });
+  byId('find-forget').addEventListener('click', () => {
+    byId('find-input').value = '';
+    choosePlayer(null);
   });
   // In-page links to boards navigate without a reload.
   document.addEventListener('click', (ev) => {
@@ -276,13 +428,17 @@ function wire() {
 }
 
 async function main() {
+  forgetOldToken();
   wire();
-  renderTokenState();
-  const [, gameList] = await Promise.all([
+  renderFindState();
+  const [, gameList, boards] = await Promise.all([
     loadToday().catch((e) => { byId('daily-info').textContent = `The daily could not be loaded: ${e.message}`; }),
     getJSON('/v1/games').catch(() => ({ games: [] })),
+    getJSON('/v1/leaderboards').catch(() => ({ boards: [] })),
   ]);
   games = gameList.games.map((g) => ({ name: g.name, levels: g.levels }));
+  withEntries = boards.boards;
+  renderWithEntries();
   await showBoard(stateFromURL());
 }
 

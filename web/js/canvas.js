@@ -17,7 +17,12 @@ export const C = {
   warnFill: '#fbecc9',
   accent: '#1f5fbf',
   water: '#2b7de9',
-  focus: '#d4560b',
+  // the move on show (a tapped or turned cell, the walker given a skill):
+  // ink, so that it is never read as the orange of a slip
+  current: '#1b222a',
+  slip: '#d4560b', // a move that cost points (the strip under the canvas)
+  playhead: '#1b222a',
+  loose: 'rgba(192, 57, 43, 0.6)', // Pipes: an opening that meets nothing
 };
 
 export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif';

@@ -2,7 +2,7 @@
 // pause, step, scrub, speed, the strip of move times against the run's clock,
 // and the keyboard (Space plays or pauses, arrows step, Home and End jump).
 // The viewer element's data-state says "paused", "playing" or "ended".
-import { kindColor } from './canvas.js';
+import { C, kindColor } from './canvas.js';
 
 const MAX_CANVAS_H = 0.72; // of the window's height
 
@@ -181,7 +181,7 @@ export class Player {
   }
 
   // The run's clock as a strip: a tick per move (coloured by outcome: a
-  // slip that cost points is orange) and the playhead.
+  // slip that cost points is orange, and only a slip is) and the playhead.
   renderMarks() {
     const m = this.ui.marks;
     const ctx = m.getContext('2d');
@@ -195,10 +195,10 @@ export class Player {
     const x = (t) => (this.end > 0 ? 4 + (t / this.end) * (W - 8) : 4);
     for (const f of this.frames) {
       if (f.move < 0) continue;
-      ctx.fillStyle = f.slip ? '#d4560b' : kindColor(f.kind);
+      ctx.fillStyle = f.slip ? C.slip : kindColor(f.kind);
       ctx.fillRect(x(f.t) - 1, 3, 2, H - 6);
     }
-    ctx.fillStyle = '#d4560b';
+    ctx.fillStyle = C.playhead;
     const px = x(this.frames[this.index].t);
     ctx.beginPath();
     ctx.moveTo(px - 5, 0);

@@ -3,8 +3,9 @@
 // (web/js/games/<game>.js, loaded only here and only for that game), plays
 // the run, and verifies it: the score by replay, the moves hash, and the
 // receipt's signature against GET /v1/keys.
-import { byId, el, formatInt, formatWhen, GAME_TITLES, gameTitle, getJSON } from './api.js';
+import { byId, el, formatInt, formatWhen, GAME_TITLES, gameTitle, getJSON, playerTag } from './api.js';
 import { Player } from './player.js';
+import { explainResult, legendOf } from './scoring.js';
 import { movesHash, verifyReceipt } from './verify.js';
 
 const scoreId = location.pathname.split('/')[2] || '';
@@ -21,8 +22,9 @@ function boardLink(a) {
 
 function renderFacts(a) {
   const board = a.date ? `daily ${a.date}` : `level ${a.level} board`;
-  byId('title').textContent = `${a.name}: ${gameTitle(a.game)}, level ${a.level}`;
-  document.title = `${a.name} · ${gameTitle(a.game)} ${a.level} · replayd`;
+  const who = `${a.name} ${playerTag(a.player_id)}`;
+  byId('title').textContent = `${who}: ${gameTitle(a.game)}, level ${a.level}`;
+  document.title = `${who} · ${gameTitle(a.game)} ${a.level} · replayd`;
   const fact = (label, value) => el('li', {}, `${label} `, el('b', {}, value));
   const moves = Array.isArray(a.moves) ? String(a.moves.length) : 'private';
   byId('facts').replaceChildren(
@@ -162,6 +164,10 @@ async function main() {
     speed: byId('speed'), clock: byId('clock'), caption: byId('caption'), final: byId('final'),
     finalScore: byId('final-score'), finalNote: byId('final-note'),
   };
+  byId('final-sum').textContent = explainResult(audit.game, tl.result) || '';
+  const legend = byId('legend');
+  legend.textContent = legendOf(audit.game) || '';
+  legend.hidden = !legend.textContent;
   new Player(ui, tl, (ctx, w, h, frame) => adapter.draw(ctx, w, h, lv, frame));
   verifyWith(adapter, '');
 }

@@ -120,7 +120,9 @@ function drawWalker(ctx, row, X, Y, k) {
 export function draw(ctx, w, h, lv, frame) {
   const v = frame.view;
   clear(ctx, w, h);
-  hud(ctx, w, `Tick ${v.tick} · saved ${v.saved}/${lv.quota}`, `out ${v.spawned}/${lv.crowd} · lost ${v.dead}`);
+  // saved so far against the quota the level needs (not "saved/quota",
+  // which read as a fraction: "saved 6/5")
+  hud(ctx, w, `Tick ${v.tick} · saved ${v.saved} of ${lv.crowd} (${lv.quota} needed)`, `out ${v.spawned} · lost ${v.dead}`);
   const W = lv.width;
   const H = lv.height;
   const k = Math.max(2, Math.min((w - 8) / W, (h - HUD_H - FOOT_H - 8) / H));
@@ -159,14 +161,14 @@ export function draw(ctx, w, h, lv, frame) {
   for (const row of v.walkers) if (row[3] !== port.SAVED) drawWalker(ctx, row, X, Y, k);
   if (v.assign && v.assign.walker < v.walkers.length) {
     const [x, y] = v.walkers[v.assign.walker];
-    ctx.strokeStyle = frame.kind === 'applied' ? C.focus : C.muted;
+    ctx.strokeStyle = frame.kind === 'applied' ? C.current : C.muted;
     ctx.lineWidth = 2.5;
     ctx.beginPath();
     ctx.arc(X(x) + k / 2, Y(y) + k / 2, Math.max(7, k * 0.9), 0, 2 * Math.PI);
     ctx.stroke();
     const label = `${port.SKILLS[v.assign.skill]}: ${words(v.assign.code)}`;
     const lx = Math.min(Math.max(X(x) + k / 2, 60), w - 60);
-    text(ctx, label, lx, Math.max(HUD_H + 10, Y(y) - k * 1.2), { size: 12, weight: 700, color: C.focus });
+    text(ctx, label, lx, Math.max(HUD_H + 10, Y(y) - k * 1.2), { size: 12, weight: 700, color: C.current });
   }
   // skills left, and what the colours mean
   const small = w < 400 ? 11 : 12;

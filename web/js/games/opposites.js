@@ -127,7 +127,7 @@ export function draw(ctx, w, h, lv, frame) {
     else if (shown && over) ctx.fillStyle = C.muted;
     else ctx.fillStyle = shown ? C.cell : C.dim;
     ctx.fill();
-    ctx.strokeStyle = i === current ? C.focus : C.line;
+    ctx.strokeStyle = i === current ? C.current : C.line;
     ctx.lineWidth = i === current ? 2.5 : 1;
     ctx.stroke();
   }
@@ -145,7 +145,7 @@ export function draw(ctx, w, h, lv, frame) {
     ctx.fillStyle = C.cell;
     rrect(ctx, px - box / 2, cy - box / 2, box, box, 10);
     ctx.fill();
-    ctx.strokeStyle = open ? C.focus : C.line;
+    ctx.strokeStyle = open ? C.current : C.line;
     ctx.lineWidth = 2;
     ctx.stroke();
     symbol(ctx, lv.prompt[current], px, cy, box, C.ink);
@@ -179,7 +179,7 @@ export function draw(ctx, w, h, lv, frame) {
     ctx.fillStyle = pressed ? (v.code === 'correct' ? C.goodFill : C.badFill) : C.cell;
     rrect(ctx, x + 2, by, bw - 4, bottomBar - 10, 6);
     ctx.fill();
-    ctx.strokeStyle = pressed ? C.focus : C.line;
+    ctx.strokeStyle = pressed ? C.current : C.line;
     ctx.lineWidth = pressed ? 2 : 1;
     ctx.stroke();
     symbol(ctx, c, x + bw / 2, by + (bottomBar - 10) / 2, Math.min(bw - 4, bottomBar - 10) * 0.9, C.ink);

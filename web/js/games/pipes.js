@@ -1,7 +1,7 @@
 // games/pipes: the Pipes adapter (interface in common.js). A frame shows every
 // tile as it is turned now: pipes that reach the source through openings met
 // from both sides are water-blue, the others grey; an opening that meets no
-// opening is capped red; the tile just turned is ringed.
+// opening has a small light-red dot; the tile just turned is ringed.
 import * as port from '../../port/games/pipes.mjs';
 import { C, clear, fitGrid, hud, HUD_H, ring, rrect } from '../canvas.js';
 import { cellName, portBasics, stepFrames, words } from './common.js';
@@ -11,6 +11,7 @@ export const { fields, supports, build, replay } = portBasics(port);
 const DX = [0, 1, 0, -1]; // directions 0..3: up, right, down, left
 const DY = [-1, 0, 1, 0];
 const opp = (d) => (d + 2) & 3;
+const LOOSE_R = 0.25; // a loose end's dot: its radius in pipe widths (half as wide as the pipe it sits on)
 
 /** Which cells are reached from the source, and which openings meet a partner. */
 function connection(lv, tiles) {
@@ -95,10 +96,12 @@ export function draw(ctx, w, h, lv, frame) {
       ctx.lineTo(cx + DX[d] * (s / 2 - 1), cy + DY[d] * (s / 2 - 1));
       ctx.stroke();
       if (!(v.met[c] & (1 << d))) {
-        // a loose end: a red cap on the opening
-        ctx.fillStyle = C.bad;
+        // a loose end: a small, light red dot inside the opening (at the
+        // start nearly every opening is loose: the dots must not be the
+        // picture, the pipes are)
+        ctx.fillStyle = C.loose;
         ctx.beginPath();
-        ctx.arc(cx + DX[d] * (s / 2 - pipe), cy + DY[d] * (s / 2 - pipe), pipe * 0.55, 0, 2 * Math.PI);
+        ctx.arc(cx + DX[d] * (s / 2 - pipe), cy + DY[d] * (s / 2 - pipe), pipe * LOOSE_R, 0, 2 * Math.PI);
         ctx.fill();
       }
     }
@@ -122,6 +125,6 @@ export function draw(ctx, w, h, lv, frame) {
       ctx.arc(cx, cy, pipe / 2, 0, 2 * Math.PI);
       ctx.fill();
     }
-    if (c === v.cell) ring(ctx, x, y, s, s, v.code === 'rotated' ? C.focus : C.muted);
+    if (c === v.cell) ring(ctx, x, y, s, s, v.code === 'rotated' ? C.current : C.muted);
   }
 }

@@ -63,7 +63,7 @@ export function draw(ctx, w, h, lv, frame) {
       ctx.lineTo(x + b * 0.8, y + b * 0.2);
       ctx.stroke();
     }
-    if (i === v.cell) ring(ctx, x, y, b, b, v.code === 'removed' || v.code === 'restored' ? C.focus : C.muted);
+    if (i === v.cell) ring(ctx, x, y, b, b, v.code === 'removed' || v.code === 'restored' ? C.current : C.muted);
   }
   const small = Math.max(8, Math.floor(s * 0.2));
   const target = (x, y, sum, goal) => {
