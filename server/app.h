@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "conn_guard.h"
+#include "fairplay_book.h"
 #include "keys.h"
 #include "live.h"
 #include "level_cache.h"
@@ -25,6 +26,7 @@ typedef struct app {
     metrics stats;
     ratelimit limits;
     level_cache levels;
+    fairplay_book book; /* boards' paces and players' history, for the review */
     conn_guard guard; /* deadlines and shedding for the main listener */
     /* the version new tokens of game_catalog[i] are issued under: the
      * game's current one, or issue_versions' override, read at start-up */
