@@ -126,9 +126,10 @@ static void score_committed(request *r)
     switch (w->status) {
     case STORE_OK:
         metrics_verification(&r->app->stats, game_index(s->t.p.g), VERIFY_ACCEPTED);
-        if (w->u.score.score.status == SCORE_RANKED) { /* a held run is no population */
+        { /* a held run joins its player's history, not the board's population */
             store_board b = store_board_of(&s->t.p);
-            fairplay_book_add(&r->app->book, &b, s->t.p.player_id, s->pace, s->slack);
+            fairplay_book_add(&r->app->book, &b, s->t.p.player_id,
+                              w->u.score.score.status == SCORE_RANKED ? s->pace : -1, s->slack);
         }
         answer_recorded(r, &w->u.score.score, s->result);
         break;

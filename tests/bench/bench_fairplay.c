@@ -4,8 +4,8 @@
  * default settings. Each corpus board is played like a daily: every
  * account plays the same level and seed once, in a shuffled order, and the
  * board's population and each account's history grow as the server's
- * would (a held run joins neither). Per style it prints the runs, the
- * suspicion's spread, the AUC against the human-like runs (the chance a
+ * would (a held run joins its player's history, not the board). Per
+ * style it prints the runs, the suspicion's spread, the AUC against the human-like runs (the chance a
  * run of the style scores above a human-like one, ties half), the share
  * held at the default review_hold_threshold and the share ranked in a
  * board's top 10 (held runs are off the board). A run the corpus built
@@ -89,8 +89,7 @@ static void score(const config *c, const corpus_board *b, int board_no, corpus_r
     r->suspicion = s;
     r->held = c->review_hold_threshold > 0 && s >= c->review_hold_threshold;
 #ifdef FAIRPLAY_W_AHEAD
-    if (!r->held)
-        fairplay_book_add(&book, &sb, r->player_id, pace, slack);
+    fairplay_book_add(&book, &sb, r->player_id, r->held ? -1 : pace, slack);
 #endif
 }
 
