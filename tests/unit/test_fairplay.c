@@ -283,6 +283,39 @@ static void frame_clock_is_not_round(void)
     free(lv);
 }
 
+/* An evenly jittered bot: every find 420-480 ms, never a pause. Its
+ * searches barely vary (find_cv under 250), a person's do. */
+static void even_searches(void)
+{
+    const game *g = game_find("schulte");
+    config c;
+    config_defaults(&c);
+    game_level *lv = malloc(g->level_size);
+    CHECK_EQ(game_generate(g, lv, 2, 3, 424242), GEN_OK);
+    run bot = { .n = 0 }, human;
+    int32_t t = 0;
+    for (int i = 0; i < 16; i++) {
+        t += 420 + (i * 37) % 61;
+        bot.moves[bot.n] = (game_move){ { t, next_cell(g, lv, bot.moves, bot.n, t) } };
+        bot.n++;
+    }
+    replay(g, lv, &bot);
+    human_run(g, lv, 16, &human);
+    CHECK(!bot.rep.rejected && bot.rep.result.completed);
+    int64_t sb, sh;
+    json_t *fb = features(&c, g, lv, &bot, bot.rep.result.duration_ms + 300, &sb);
+    json_t *fh = features(&c, g, lv, &human, human.rep.result.duration_ms + 300, &sh);
+    CHECK_EQ(feature(fb, "find_moves"), 16);
+    CHECK(feature(fb, "find_cv_permille") < 250);
+    CHECK(feature(fh, "find_cv_permille") > 500);
+    CHECK_EQ(feature(fb, "at_floor_permille"), 0);
+    CHECK(sb >= FAIRPLAY_W_EVEN + FAIRPLAY_W_PERFECT);
+    CHECK(sb > sh);
+    json_decref(fb);
+    json_decref(fh);
+    free(lv);
+}
+
 static void population_and_history(void)
 {
     fairplay_book b;
@@ -332,6 +365,7 @@ int main(void)
     RUN(padding_dilutes_nothing);
     RUN(ahead_of_the_clock);
     RUN(frame_clock_is_not_round);
+    RUN(even_searches);
     RUN(population_and_history);
     RUN(hold_reasons);
     CHECK_DONE();
