@@ -176,6 +176,12 @@ typedef struct game {
      * change nothing: a run's result never depends on them. */
     int32_t (*move_slack_ms)(const game_level *level, const game_move *prev, const game_move *move);
     int32_t (*finish_floor_ms)(const game_level *level);
+    /* Review feature: how many moves the rules ignore (a tap on something
+     * already done, a move after the end) a person makes by slip in one
+     * run, as the spec's "Fair play" section states it; the server counts
+     * the ones beyond it toward a hold. 0: the game states none and they
+     * are only counted. Never part of the rules: no replay depends on it. */
+    int ignored_allowance;
     void (*describe_state)(const game_state *state, const game_writer *w);
     /* The game's own daily seed for a UTC date; NULL means the catalogue
      * derivation (core/daily.h). */

@@ -261,6 +261,7 @@ const game pipes_game = {
     .min_moves = min_moves,
     .move_slack_ms = move_slack_ms,
     .finish_floor_ms = finish_floor,
+    .ignored_allowance = 3, /* spec.md, "Fair play" */
     .daily_seed = NULL,
     .n_params = P_COUNT,
     .params = params,

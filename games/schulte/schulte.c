@@ -261,5 +261,6 @@ const game schulte_game = {
     .min_moves = min_moves,
     .move_slack_ms = move_slack_ms,
     .finish_floor_ms = finish_floor,
+    .ignored_allowance = 5, /* spec.md, "Fair play" */
     .daily_seed = NULL,
 };

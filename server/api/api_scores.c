@@ -41,6 +41,7 @@ typedef struct submission {
     json_t *result;   /* the verified result, kept as JSON for the reply */
     json_t *features; /* the review's features (fairplay_features) */
     int64_t suspicion;
+    int64_t pace, slack; /* for the population and history, once accepted (fairplay_book.h) */
     store_write w;    /* the record handed to the writer */
 } submission;
 
@@ -70,6 +71,10 @@ static void answer_recorded(request *r, const store_score *sc, json_t *result)
     json_t *out = json_pack("{s:b,s:s,s:I,s:b,s:s}", "verified", 1, "score_id", sc->score_id, "score",
                             (json_int_t)sc->score, "completed", sc->completed, "status",
                             sc->status == SCORE_RANKED ? "ranked" : "held");
+    /* why, in one word, so an app can tell its player the run waits for review */
+    if (sc->status == SCORE_HELD)
+        json_object_set_new(out, "held_reason",
+                            json_string(fairplay_hold_reason(sc->signals_json, sc->duplicate_of > 0)));
     store_board b = store_board_of(&sc->p);
     store_entry e;
     if (store_board_rank(r->app->db, &b, sc->p.player_id, &e) == STORE_OK) {
@@ -121,6 +126,11 @@ static void score_committed(request *r)
     switch (w->status) {
     case STORE_OK:
         metrics_verification(&r->app->stats, game_index(s->t.p.g), VERIFY_ACCEPTED);
+        { /* a held run joins its player's history, not the board's population */
+            store_board b = store_board_of(&s->t.p);
+            fairplay_book_add(&r->app->book, &b, s->t.p.player_id,
+                              w->u.score.score.status == SCORE_RANKED ? s->pace : -1, s->slack);
+        }
         answer_recorded(r, &w->u.score.score, s->result);
         break;
     case STORE_CONFLICT:
@@ -291,6 +301,22 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
     return true;
 }
 
+/* The review's features and suspicion of a verified run, against the
+ * board's population and the player's history (fairplay_book.h). */
+static void measure(request *r, submission *s, const game_level *level, const int *outcomes,
+                    const game_result *res, int64_t elapsed_ms)
+{
+    fairplay_points pts;
+    s->features = fairplay_features(&r->app->cfg, s->t.p.g, level, s->t.p.version, s->moves,
+                                    (size_t)s->n, outcomes, res, elapsed_ms, &pts);
+    s->pace = fairplay_pace_of(s->features, res->completed);
+    s->slack = fairplay_slack_of(s->features);
+    store_board b = store_board_of(&s->t.p);
+    fairplay_population(s->features, fairplay_book_percentile(&r->app->book, &b, s->pace),
+                        fairplay_book_routine(&r->app->book, s->t.p.player_id, s->slack), &pts);
+    s->suspicion = fairplay_total(s->features, &pts);
+}
+
 /* Decodes the body into s: the token checked, the moves decoded and
  * hashed. false after answering. */
 static bool decode(request *r, const store_player *player, submission *s)
@@ -368,18 +394,19 @@ void api_scores_submit(request *r)
 
     game_level *level = malloc(g->level_size);
     game_state *state = malloc(g->state_size);
+    int *outcomes = malloc(((size_t)s->n + 1) * sizeof *outcomes);
     replay_report rep;
-    bool rebuilt = level && state &&
+    bool rebuilt = level && state && outcomes &&
                    level_cache_get(&r->app->levels, g, s->t.p.version, s->t.p.level, s->t.p.seed,
                                    level) == GEN_OK;
     if (rebuilt)
-        replay_run(g, level, state, s->moves, (size_t)s->n, NULL, &rep);
+        replay_run(g, level, state, s->moves, (size_t)s->n, outcomes, &rep);
     /* measured here, while the level is at hand */
     if (rebuilt && !rep.rejected)
-        s->features = fairplay_features(&r->app->cfg, g, level, s->t.p.version, s->moves, (size_t)s->n,
-                                        rep.applied, &rep.result, now - s->t.issued_at, &s->suspicion);
+        measure(r, s, level, outcomes, &rep.result, now - s->t.issued_at);
     free(level);
     free(state);
+    free(outcomes);
     if (!rebuilt) {
         reply_error(r, 500, "internal", "the level could not be rebuilt");
         return;

@@ -31,6 +31,7 @@ void config_defaults(config *c)
     c->forfeit_short_ms = 20000;
     c->max_forfeits_per_level_day = 10;
     c->rehearsal_bound_ms = 300000;
+    c->review_hold_threshold = 500; /* calibrated on tests/fairplay (docs/OPERATIONS.md) */
     c->rate_register_per_ip = 30;
     c->rate_seeds_per_player = 120;
     c->rate_scores_per_player = 120;

@@ -66,7 +66,7 @@ typedef struct config {
     char admin_token_file[512];
     int admin_failures_per_minute; /* failed admin attempts per client address */
     /* Scores whose suspicion is at or above this are held off the public
-     * boards until an operator approves them; 0: off. */
+     * boards until an operator approves them; 0: off (default 500). */
     int review_hold_threshold;
     bool keepalive;            /* false: every answer closes its connection */
     char trusted_proxies[512]; /* CIDR list: only these may say who the client is */

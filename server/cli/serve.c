@@ -293,7 +293,8 @@ int cmd_serve(int argc, char **argv)
     metrics_init(&a.stats, names, n_names);
     a.reverify = reverify_job_new(a.db, &a.keys);
     if (!a.reverify || !ratelimit_init(&a.limits) ||
-        !level_cache_init(&a.levels, (size_t)a.cfg.level_cache_entries)) {
+        !level_cache_init(&a.levels, (size_t)a.cfg.level_cache_entries) ||
+        !fairplay_book_init(&a.book)) {
         fprintf(stderr, "replayd: out of memory\n");
         goto db;
     }
@@ -328,6 +329,7 @@ metrics:
         MHD_stop_daemon(md);
 caches:
     board_list_free(&a.boards);
+    fairplay_book_free(&a.book);
     level_cache_free(&a.levels);
     ratelimit_free(&a.limits);
 db:

@@ -10,6 +10,7 @@
 #include "../base/config.h"
 #include "../store/board_list.h"
 #include "conn_guard.h"
+#include "../trust/fairplay_book.h"
 #include "../trust/keys.h"
 #include "live.h"
 #include "../base/level_cache.h"
@@ -27,6 +28,7 @@ typedef struct app {
     ratelimit limits;
     level_cache levels;
     board_list boards; /* GET /v1/leaderboards, shared for a second */
+    fairplay_book book; /* boards' paces and players' history, for the review */
     conn_guard guard; /* deadlines and shedding for the main listener */
     /* the version new tokens of game_catalog[i] are issued under: the
      * game's current one, or issue_versions' override, read at start-up */

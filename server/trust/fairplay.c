@@ -65,66 +65,230 @@ static int time_field(const game *g, int version)
     return -1;
 }
 
-json_t *fairplay_features(const config *c, const game *g, const game_level *level, int version,
-                          const game_move *moves, size_t n, size_t applied, const game_result *res,
-                          int64_t elapsed_ms, int64_t *suspicion)
+static bool applied_move(const game *g, const int *outcomes, size_t i)
 {
-    int64_t points = 0;
+    return g->outcomes[outcomes[i]].kind == OUTCOME_APPLIED;
+}
+
+/* Within 1 ms of a 60 Hz frame boundary (t = round(k * 1000 / 60)). */
+static bool on_frame_grid(int32_t t)
+{
+    int64_t r = (int64_t)t * 60 % 1000;
+    return r <= 60 || r >= 940;
+}
+
+static void put(json_t *f, const char *key, int64_t v)
+{
+    json_object_set_new(f, key, json_integer((json_int_t)v));
+}
+
+/* A move that repeats the previous applied one but for its time (a tap on
+ * the same target again): motor only, no search. */
+static bool repeats(const game *g, int tf, const game_move *prev, const game_move *m)
+{
+    if (!prev)
+        return false;
+    for (int f = 0; f < g->n_fields; f++)
+        if (f != tf && prev->v[f] != m->v[f])
+            return false;
+    return true;
+}
+
+/* Pace over the applied moves, each against the floor from the applied
+ * move before it (the game's own counted clock). */
+static void pace_terms(const game *g, int tf, const game_level *level, const game_move *moves, size_t n,
+                       const int *outcomes, json_t *f, fairplay_points *pts)
+{
+    int64_t paced = 0, at_floor = 0, sum = 0, sq = 0, finds = 0, fsum = 0, fsq = 0;
+    const game_move *prev = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!applied_move(g, outcomes, i))
+            continue;
+        int32_t slack = g->move_slack_ms(level, prev, &moves[i]);
+        bool repeat = repeats(g, tf, prev, &moves[i]);
+        prev = &moves[i];
+        if (slack < 0)
+            continue;
+        int64_t s64 = slack > 60000 ? 60000 : slack; /* a pause is not pace */
+        paced++;
+        at_floor += slack < FAIRPLAY_FLOOR_TOLERANCE_MS;
+        sum += s64;
+        sq += s64 * s64;
+        if (!repeat) {
+            finds++;
+            fsum += s64;
+            fsq += s64 * s64;
+        }
+    }
+    if (paced == 0)
+        return;
+    int64_t share = at_floor * 1000 / paced, mean = sum / paced;
+    int64_t sd = isqrt64((sq - sum * sum / paced) / paced);
+    put(f, "paced_moves", paced);
+    put(f, "at_floor_permille", share);
+    put(f, "slack_mean_ms", mean);
+    put(f, "slack_sd_ms", sd);
+    pts->term[FAIRPLAY_PACE] += FAIRPLAY_W_AT_FLOOR * share / 1000;
+    if (paced >= 5 && sd < 100)
+        pts->term[FAIRPLAY_PACE] += FAIRPLAY_W_STEADY * (100 - sd) / 100;
+    if (finds == 0)
+        return;
+    /* relative spread of the finds (a repeat tap is motor only): a
+     * person's vary with the search, an evenly jittered script's by its
+     * jitter alone */
+    int64_t fmean = fsum / finds, fsd = isqrt64((fsq - fsum * fsum / finds) / finds);
+    int64_t cv = fmean > 0 ? fsd * 1000 / fmean : 0;
+    put(f, "find_moves", finds);
+    put(f, "find_cv_permille", cv);
+    if (finds >= 8 && cv < 500)
+        pts->term[FAIRPLAY_PACE] += FAIRPLAY_W_EVEN * (500 - (cv < 250 ? 250 : cv)) / 250;
+}
+
+/* Round timestamps beyond what the run's own clock makes round. */
+static void round_terms(const game *g, int tf, const game_move *moves, size_t n, const int *outcomes,
+                        json_t *f, fairplay_points *pts)
+{
+    int64_t counted = 0, round = 0;
+    bool frames = true;
+    for (size_t i = 0; i < n; i++) {
+        if (!applied_move(g, outcomes, i))
+            continue;
+        int32_t t = moves[i].v[tf];
+        counted++;
+        round += t % 10 == 0;
+        frames = frames && on_frame_grid(t);
+    }
+    if (counted == 0)
+        return;
+    frames = frames && counted >= 5; /* a few t on the grid by chance is no clock */
+    int64_t share = round * 1000 / counted, expected = frames ? 333 : 100;
+    put(f, "round_t_permille", share);
+    json_object_set_new(f, "frame_clock", json_boolean(frames));
+    if (share > expected)
+        pts->term[FAIRPLAY_CLOCK] += FAIRPLAY_W_ROUND_T * (share - expected) / (1000 - expected);
+}
+
+json_t *fairplay_features(const config *c, const game *g, const game_level *level, int version,
+                          const game_move *moves, size_t n, const int *outcomes,
+                          const game_result *res, int64_t elapsed_ms, fairplay_points *pts)
+{
+    memset(pts, 0, sizeof *pts);
     json_t *f = json_object();
     int min = g->min_moves ? g->min_moves(level) : -1;
-    int64_t claimed = res->duration_ms;
+    int64_t claimed = res->duration_ms, applied = 0;
+    for (size_t i = 0; i < n; i++)
+        applied += applied_move(g, outcomes, i);
+    int64_t ignored = (int64_t)n - applied;
+    put(f, "ignored", ignored);
+    if (g->ignored_allowance > 0) {
+        put(f, "ignored_allowance", g->ignored_allowance);
+        if (ignored > g->ignored_allowance) {
+            int64_t p = (ignored - g->ignored_allowance) * FAIRPLAY_W_IGNORED;
+            pts->term[FAIRPLAY_PADDING] += p < FAIRPLAY_W_IGNORED_MAX ? p : FAIRPLAY_W_IGNORED_MAX;
+        }
+    }
     if (min >= 0) {
-        int64_t wasted = (int64_t)applied > min ? (int64_t)applied - min : 0;
-        json_object_set_new(f, "min_moves", json_integer(min));
-        json_object_set_new(f, "wasted", json_integer(wasted));
+        int64_t wasted = applied > min ? applied - min : 0;
+        put(f, "min_moves", min);
+        put(f, "wasted", wasted);
         if (res->completed && wasted == 0 && min >= 3)
-            points += FAIRPLAY_W_PERFECT;
+            pts->term[FAIRPLAY_PACE] += FAIRPLAY_W_PERFECT;
         if (claimed >= 0 && min > 0)
-            json_object_set_new(f, "claimed_per_min_move_ms", json_integer(claimed / min));
+            put(f, "claimed_per_min_move_ms", claimed / min);
     }
     int32_t finish = g->finish_floor_ms ? g->finish_floor_ms(level) : 0;
     if (finish > 0 && claimed >= 0 && res->completed) {
         int64_t ratio = claimed * 1000 / finish;
-        json_object_set_new(f, "finish_floor_ms", json_integer(finish));
-        json_object_set_new(f, "floor_ratio_permille", json_integer(ratio));
+        put(f, "finish_floor_ms", finish);
+        put(f, "floor_ratio_permille", ratio);
         if (ratio < 1500)
-            points += FAIRPLAY_W_NEAR_FINISH * (1500 - (ratio < 1000 ? 1000 : ratio)) / 500;
+            pts->term[FAIRPLAY_PACE] += FAIRPLAY_W_NEAR_FINISH * (1500 - (ratio < 1000 ? 1000 : ratio)) / 500;
     }
     int tf = time_field(g, version);
-    if (g->move_slack_ms && n > 0) {
-        int64_t paced = 0, at_floor = 0, sum = 0, sq = 0;
-        for (size_t i = 0; i < n; i++) {
-            int32_t slack = g->move_slack_ms(level, i ? &moves[i - 1] : NULL, &moves[i]);
-            if (slack < 0)
-                continue;
-            int64_t s64 = slack > 60000 ? 60000 : slack; /* a pause is not pace */
-            paced++;
-            at_floor += slack < FAIRPLAY_FLOOR_TOLERANCE_MS;
-            sum += s64;
-            sq += s64 * s64;
-        }
-        if (paced > 0) {
-            int64_t share = at_floor * 1000 / paced;
-            int64_t sd = isqrt64((sq - sum * sum / paced) / paced);
-            json_object_set_new(f, "paced_moves", json_integer(paced));
-            json_object_set_new(f, "at_floor_permille", json_integer(share));
-            json_object_set_new(f, "slack_sd_ms", json_integer(sd));
-            points += FAIRPLAY_W_AT_FLOOR * share / 1000;
-            if (paced >= 5 && sd < 100)
-                points += FAIRPLAY_W_STEADY * (100 - sd) / 100;
-        }
-    }
-    if (tf >= 0 && n > 0) {
-        int64_t round = 0;
-        for (size_t i = 0; i < n; i++)
-            round += moves[i].v[tf] % 10 == 0;
-        int64_t share = round * 1000 / (int64_t)n;
-        json_object_set_new(f, "round_t_permille", json_integer(share));
-        points += FAIRPLAY_W_ROUND_T * share / 1000;
+    if (g->move_slack_ms && n > 0)
+        pace_terms(g, tf, level, moves, n, outcomes, f, pts);
+    if (tf >= 0 && n > 0)
+        round_terms(g, tf, moves, n, outcomes, f, pts);
+    if (claimed >= 0) {
+        /* the server's clock runs from before the token left to after the
+         * moves arrived: an honest run never claims more, beyond the
+         * drift plausibility_slack_permille allows a client's clock */
+        int64_t ahead = claimed > elapsed_ms ? claimed - elapsed_ms : 0;
+        put(f, "ahead_ms", ahead);
+        if (ahead > elapsed_ms * c->plausibility_slack_permille / 1000)
+            pts->term[FAIRPLAY_CLOCK] += FAIRPLAY_W_AHEAD;
     }
     int64_t idle = elapsed_ms - run_length(res, elapsed_ms);
     if (idle > c->rehearsal_bound_ms)
-        points += FAIRPLAY_W_REHEARSAL;
-    *suspicion = points;
+        pts->term[FAIRPLAY_REHEARSAL] += FAIRPLAY_W_REHEARSAL;
     return f;
+}
+
+void fairplay_population(json_t *f, int64_t pace_percentile, int64_t routine_cv, fairplay_points *pts)
+{
+    if (pace_percentile >= 0) {
+        put(f, "pace_percentile", pace_percentile);
+        if (pace_percentile > 800)
+            pts->term[FAIRPLAY_SPEED] += FAIRPLAY_W_FASTEST * (pace_percentile - 800) / 200;
+    }
+    if (routine_cv >= 0) {
+        put(f, "routine_cv", routine_cv);
+        if (routine_cv < 150)
+            pts->term[FAIRPLAY_ROUTINE] += FAIRPLAY_W_ROUTINE * (150 - routine_cv) / 150;
+    }
+}
+
+static const char *const term_words[FAIRPLAY_TERMS] = {
+    [FAIRPLAY_PACE] = "pace",           [FAIRPLAY_PADDING] = "padding",
+    [FAIRPLAY_CLOCK] = "clock",         [FAIRPLAY_REHEARSAL] = "rehearsal",
+    [FAIRPLAY_SPEED] = "speed",         [FAIRPLAY_ROUTINE] = "routine",
+};
+
+int64_t fairplay_total(json_t *f, const fairplay_points *pts)
+{
+    int64_t sum = 0, top = 0;
+    const char *word = "";
+    for (int i = 0; i < FAIRPLAY_TERMS; i++) {
+        sum += pts->term[i];
+        if (pts->term[i] > top) {
+            top = pts->term[i];
+            word = term_words[i];
+        }
+    }
+    put(f, "suspicion", sum);
+    json_object_set_new(f, "reason", json_string(word));
+    return sum;
+}
+
+static int64_t int_or(const json_t *f, const char *key)
+{
+    const json_t *v = json_object_get(f, key);
+    return json_is_integer(v) ? (int64_t)json_integer_value(v) : -1;
+}
+
+int64_t fairplay_pace_of(const json_t *f, bool completed)
+{
+    if (!completed)
+        return -1; /* a run that stopped early is no pace to compare with */
+    int64_t ratio = int_or(f, "floor_ratio_permille");
+    return ratio >= 0 ? ratio : int_or(f, "claimed_per_min_move_ms");
+}
+
+int64_t fairplay_slack_of(const json_t *f)
+{
+    return int_or(f, "slack_mean_ms");
+}
+
+const char *fairplay_hold_reason(const char *signals_json, bool duplicate)
+{
+    if (duplicate)
+        return "duplicate";
+    const char *word = "review";
+    json_t *s = signals_json ? json_loads(signals_json, 0, NULL) : NULL;
+    const char *r = json_string_value(json_object_get(json_object_get(s, "features"), "reason"));
+    for (int i = 0; r && i < FAIRPLAY_TERMS; i++)
+        if (strcmp(r, term_words[i]) == 0)
+            word = term_words[i];
+    json_decref(s);
+    return word;
 }

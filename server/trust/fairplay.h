@@ -30,31 +30,92 @@ json_t *fairplay_signals(const config *c, const game_result *res, int64_t elapse
 
 /* The review's features of a verified run (docs/OPERATIONS.md, "Review
  * queue"), from what the game declares in its table (min_moves,
- * move_slack_ms, finish_floor_ms) and the moves' "t" field; no game is
- * named here. A new JSON object:
+ * move_slack_ms, finish_floor_ms, ignored_allowance) and the moves' "t"
+ * field; no game is named here. Pace counts only the moves that changed
+ * the game (outcomes[i] is replay_run's outcome of move i; a move the game
+ * ignored is measured on its own, so padding dilutes nothing). A new JSON
+ * object:
  *   min_moves, wasted: applied moves beyond the level's minimum work;
+ *   ignored, ignored_allowance: moves the game ignored, and the game's
+ *     allowance for them (its spec's "Fair play" section);
  *   claimed_per_min_move_ms: claimed time over the minimum work;
  *   finish_floor_ms, floor_ratio_permille: claimed time against the
  *     level's finish floor (1000: exactly at the floor);
- *   paced_moves, at_floor_permille: moves with a floor, and the share of
- *     them within FAIRPLAY_FLOOR_TOLERANCE_MS of it;
- *   slack_sd_ms: the standard deviation of those moves' time beyond the
- *     floor (a script's is near 0, a person's is not);
- *   round_t_permille: the share of moves whose t is a multiple of 10 ms
- *     (about 100 for a device clock);
- * and *suspicion, their weighted sum with the rehearsal flag (weights
- * below). The level must be the one the run was replayed on. */
+ *   paced_moves, at_floor_permille: applied moves with a floor (measured
+ *     from the previous applied move), and the share of them within
+ *     FAIRPLAY_FLOOR_TOLERANCE_MS of it;
+ *   slack_mean_ms, slack_sd_ms: the mean and standard deviation of those
+ *     moves' time beyond the floor (a script's sd is near 0, a person's is
+ *     not);
+ *   find_moves, find_cv_permille: the paced moves that are not a repeat
+ *     of the move before but for its time (a new target: a search), and
+ *     their slack's sd over its mean x 1000 (a person's searches vary,
+ *     well above 500; evenly jittered gaps far less);
+ *   round_t_permille, frame_clock: the share of applied moves whose t is a
+ *     multiple of 10 ms, and whether every t sits on a 60 Hz frame grid
+ *     (then a third of them are multiples of 10 by nature, not 1 in 10);
+ *   ahead_ms: how much more time the run claims than the server measured
+ *     (0 when less), flagged past the clock-rate allowance;
+ * and the points of each term (fairplay_points). The level must be the one
+ * the run was replayed on. */
 #define FAIRPLAY_FLOOR_TOLERANCE_MS 25
 #define FAIRPLAY_W_AT_FLOOR 400     /* x at_floor_permille / 1000 */
-#define FAIRPLAY_W_ROUND_T 300      /* x round_t_permille / 1000 */
+#define FAIRPLAY_W_ROUND_T 300      /* x the share of round t beyond the clock's own share */
 #define FAIRPLAY_W_STEADY 200       /* x (100 - slack_sd_ms) / 100, when >= 5 paced moves */
+#define FAIRPLAY_W_EVEN 150         /* x (500 - max(cv, 250)) / 250, cv < 500, when >= 8 finds */
 #define FAIRPLAY_W_PERFECT 100      /* a completed run with no wasted move (min_moves >= 3) */
 #define FAIRPLAY_W_NEAR_FINISH 150  /* x (1500 - floor_ratio_permille) / 500, ratio 1000..1500 */
+#define FAIRPLAY_W_IGNORED 60       /* each ignored move beyond the game's allowance */
+#define FAIRPLAY_W_IGNORED_MAX 600  /* ... up to this */
+#define FAIRPLAY_W_AHEAD 500        /* claimed more than elapsed past the clock-rate allowance */
 #define FAIRPLAY_W_REHEARSAL 200    /* idle_ms over rehearsal_bound_ms */
+#define FAIRPLAY_W_FASTEST 150      /* x (pace_percentile - 800) / 200, the fastest fifth */
+#define FAIRPLAY_W_ROUTINE 150      /* x (150 - routine_cv) / 150, cv < 150 over >= 4 runs */
 #define FAIRPLAY_W_DUPLICATE 300    /* another player's identical run (added by the store) */
+
+/* The points of a run, by the one-word reason an answer gives when they
+ * hold it (fairplay_reason). */
+typedef enum fairplay_term {
+    FAIRPLAY_PACE,      /* at the floors, steady, even, near the finish floor, perfect */
+    FAIRPLAY_PADDING,   /* ignored moves beyond the allowance */
+    FAIRPLAY_CLOCK,     /* ahead of the server's clock, round timestamps */
+    FAIRPLAY_REHEARSAL, /* a long idle before the run */
+    FAIRPLAY_SPEED,     /* faster than nearly all the board's runs */
+    FAIRPLAY_ROUTINE,   /* the same pace run after run */
+    FAIRPLAY_TERMS
+} fairplay_term;
+
+typedef struct fairplay_points {
+    int64_t term[FAIRPLAY_TERMS];
+} fairplay_points;
+
 json_t *fairplay_features(const config *c, const game *g, const game_level *level, int version,
-                          const game_move *moves, size_t n, size_t applied, const game_result *res,
-                          int64_t elapsed_ms, int64_t *suspicion);
+                          const game_move *moves, size_t n, const int *outcomes,
+                          const game_result *res, int64_t elapsed_ms, fairplay_points *pts);
+
+/* Population and history (fairplay_book.h measures them): the run's pace
+ * percentile among the board's accepted runs (permille of them slower; -1:
+ * too few to say) and the spread of the player's pace across their recent
+ * runs (coefficient of variation x 1000; -1: too few runs). Recorded in f
+ * as pace_percentile and routine_cv, and weighted. */
+void fairplay_population(json_t *f, int64_t pace_percentile, int64_t routine_cv,
+                         fairplay_points *pts);
+
+/* The sum of the points, and the word of the largest term ("pace",
+ * "padding", "clock", "rehearsal", "speed", "routine"; "" when all are 0),
+ * both recorded in f as "suspicion" and "reason". */
+int64_t fairplay_total(json_t *f, const fairplay_points *pts);
+
+/* The run's pace for the population (completed runs only: -1 for
+ * another): its floor ratio where the level has a finish floor, else its
+ * claimed time per minimum move; and, for the history, the mean slack of
+ * its paced moves. -1 when f lacks it. */
+int64_t fairplay_pace_of(const json_t *f, bool completed);
+int64_t fairplay_slack_of(const json_t *f);
+
+/* The one word an answer gives for a held score: "duplicate" for a
+ * duplicate, else the reason its features recorded ("review" when none). */
+const char *fairplay_hold_reason(const char *signals_json, bool duplicate);
 
 /* When the moves of a daily run become public (unix ms): the end of its
  * day plus daily_grace_s, while anyone can still play that daily. 0 for a

@@ -5,12 +5,11 @@
 // an operator approves them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, call, register, seed, gen, ADMIN_TOKEN } from './harness.mjs';
+import { startServer, call, register, seed, gen, awaitRun, ADMIN_TOKEN } from './harness.mjs';
 
 let srv;
 before(async () => {
-  srv = await startServer({ admin: ADMIN_TOKEN,
-    args: ['--set', 'plausibility_slack_ms=600000', '--set', 'review_hold_threshold=600'] });
+  srv = await startServer({ admin: ADMIN_TOKEN, args: ['--set', 'review_hold_threshold=600'] });
 });
 after(async () => { await srv.stop(); srv.cleanup(); });
 
@@ -51,9 +50,12 @@ function lcg(seedValue) {
   return () => { x = (Math.imul(x, 1664525) + 1013904223) >>> 0; return x / 2 ** 32; };
 }
 
+// Each run submitted once its claimed time has passed, as an honest
+// client's would be (a run ahead of the server's clock is a signal of its own).
 async function submit(player, level, make) {
   const s = await seed(srv, player.token, { game: 'schulte', level });
   const moves = make(level, s.seed);
+  await awaitRun(s, moves);
   const r = await call(srv, 'POST', '/v1/scores', { token: player.token, body: { seed_token: s.seed_token, moves } });
   assert.equal(r.status, 200, r.text);
   assert.equal(r.json.completed, true, r.text);
@@ -65,10 +67,11 @@ test('a floor-paced bot and a human-like player on the same levels: the queue pu
   const h = await register(srv, 'person');
   const rand = lcg(12345);
   const runs = { bot: [], human: [] };
-  for (const level of [1, 3]) {
-    runs.human.push(await submit(h, level, (l, sd) => human(l, sd, rand)));
-    runs.bot.push(await submit(b, level, bot));
-  }
+  await Promise.all([1, 3].map(async (level) => { // the levels side by side: the waits overlap
+    const [hr, br] = await Promise.all([submit(h, level, (l, sd) => human(l, sd, rand)), submit(b, level, bot)]);
+    runs.human.push(hr);
+    runs.bot.push(br);
+  }));
   for (const r of runs.bot) assert.equal(r.status, 'held', 'the bot is held off the boards');
   for (const r of runs.human) assert.equal(r.status, 'ranked');
 
@@ -123,16 +126,22 @@ test('a floor-paced bot and a human-like player on the same levels: the queue pu
   assert.equal(view.json.suspicion, botItem.suspicion);
 });
 
-test('review_hold_threshold is off by default: a bot-paced run is ranked, and still queued for review', async () => {
-  const plain = await startServer({ admin: ADMIN_TOKEN, args: ['--set', 'plausibility_slack_ms=600000'] });
+test('review_hold_threshold is on by default: a bot-paced run is held, says why in one word, and is queued', async () => {
+  const plain = await startServer({ admin: ADMIN_TOKEN, holdDefault: true });
   try {
     const b = await register(plain, 'scripted');
     const s = await seed(plain, b.token, { game: 'schulte', level: 1 });
-    const r = await call(plain, 'POST', '/v1/scores', { token: b.token, body: { seed_token: s.seed_token, moves: bot(1, s.seed) } });
+    const moves = bot(1, s.seed);
+    await awaitRun(s, moves);
+    const r = await call(plain, 'POST', '/v1/scores', { token: b.token, body: { seed_token: s.seed_token, moves } });
     assert.equal(r.status, 200, r.text);
-    assert.equal(r.json.status, 'ranked');
-    assert.equal(r.json.rank, 1);
+    assert.equal(r.json.status, 'held');
+    assert.equal(r.json.held_reason, 'pace');
+    assert.equal(r.json.rank, null);
+    const again = await call(plain, 'POST', '/v1/scores', { token: b.token, body: { seed_token: s.seed_token, moves } });
+    assert.equal(again.json.held_reason, 'pace', 'a retry answers the same reason');
     const q = await call(plain, 'GET', '/v1/admin/review', { token: ADMIN_TOKEN });
     assert.equal(q.json.items[0].score_id, r.json.score_id);
+    assert.ok(q.json.items[0].suspicion >= 500);
   } finally { await plain.stop(); plain.cleanup(); }
 });

@@ -1,7 +1,9 @@
-/* Unit tests for the review's features and suspicion (server/trust/fairplay.c)
- * and the games' move_slack_ms hooks (core/timed.c): a floor-paced script
- * and a jittered person on the same Schulte level, the weights as
- * documented in OPERATIONS.md, and the hooks changing no result. */
+/* Unit tests for the review's features and suspicion (server/trust/fairplay.c,
+ * server/trust/fairplay_book.c) and the games' move_slack_ms hooks
+ * (core/timed.c): a floor-paced script and a jittered person on the same
+ * Schulte level, the weights as documented in OPERATIONS.md, padding that
+ * dilutes nothing, a run ahead of the server's clock, a 60 Hz frame clock,
+ * the population and history, and the hooks changing no result. */
 #include "../check.h"
 
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include "../../core/timed.h"
 #include "../../server/base/config.h"
 #include "../../server/trust/fairplay.h"
+#include "../../server/trust/fairplay_book.h"
 
 #define MAX_MOVES 64
 
@@ -47,6 +50,7 @@ static int next_cell(const game *g, const game_level *lv, const game_move *moves
 
 typedef struct run {
     game_move moves[MAX_MOVES];
+    int outcomes[MAX_MOVES];
     int n;
     replay_report rep;
 } run;
@@ -54,7 +58,7 @@ typedef struct run {
 static void replay(const game *g, const game_level *lv, run *r)
 {
     game_state *st = malloc(g->state_size);
-    replay_run(g, lv, st, r->moves, (size_t)r->n, NULL, &r->rep);
+    replay_run(g, lv, st, r->moves, (size_t)r->n, r->outcomes, &r->rep);
     free(st);
 }
 
@@ -71,10 +75,11 @@ static void bot_run(const game *g, const game_level *lv, int cells, run *r)
     replay(g, lv, r);
 }
 
-/* Gaps of 400-1000 ms at millisecond resolution, two mistakes. */
+/* Gaps of 400-1000 ms at millisecond resolution with two hesitations of
+ * about 2 s (a person's searches vary), two mistakes. */
 static void human_run(const game *g, const game_level *lv, int cells, run *r)
 {
-    static const int32_t gaps[] = { 613, 487, 921, 402, 777, 531, 698, 847, 459, 1003, 566, 733 };
+    static const int32_t gaps[] = { 613, 487, 1921, 402, 777, 531, 698, 2247, 459, 1003, 566, 733 };
     r->n = 0;
     int32_t t = 0;
     for (int i = 0, k = 0; i < cells; i++) {
@@ -94,6 +99,18 @@ static int64_t feature(json_t *f, const char *key)
 {
     json_t *v = json_object_get(f, key);
     return json_is_integer(v) ? (int64_t)json_integer_value(v) : -1;
+}
+
+/* The features of r with elapsed ms on the server's clock, and its
+ * suspicion (no population, no history). */
+static json_t *features(const config *c, const game *g, const game_level *lv, const run *r,
+                        int64_t elapsed, int64_t *suspicion)
+{
+    fairplay_points pts;
+    json_t *f = fairplay_features(c, g, lv, g->version, r->moves, (size_t)r->n, r->outcomes,
+                                  &r->rep.result, elapsed, &pts);
+    *suspicion = fairplay_total(f, &pts);
+    return f;
 }
 
 static void timed_slack_floors(void)
@@ -125,10 +142,8 @@ static void bot_and_human_on_one_level(void)
     CHECK(!human.rep.rejected && human.rep.result.completed);
     int64_t sb = -1, sh = -1;
     int64_t claimed = bot.rep.result.duration_ms;
-    json_t *fb = fairplay_features(&c, g, lv, 2, bot.moves, (size_t)bot.n, bot.rep.applied, &bot.rep.result,
-                                   claimed + 500, &sb);
-    json_t *fh = fairplay_features(&c, g, lv, 2, human.moves, (size_t)human.n, human.rep.applied,
-                                   &human.rep.result, human.rep.result.duration_ms + 500, &sh);
+    json_t *fb = features(&c, g, lv, &bot, claimed + 500, &sb);
+    json_t *fh = features(&c, g, lv, &human, human.rep.result.duration_ms + 500, &sh);
     CHECK_EQ(feature(fb, "wasted"), 0);
     CHECK_EQ(feature(fh, "wasted"), 2);
     CHECK_EQ(feature(fb, "paced_moves"), 16);
@@ -142,11 +157,12 @@ static void bot_and_human_on_one_level(void)
      * on the finish floor 150; the last tap's wait makes the pace unsteady */
     CHECK_EQ(sb, 374 + 300 + 100 + 150);
     CHECK(sh < 100);
+    CHECK_EQ(feature(fb, "ahead_ms"), 0);
+    CHECK(strcmp(json_string_value(json_object_get(fb, "reason")), "pace") == 0);
     CHECK(sb > sh);
     /* a rehearsed run: idle beyond rehearsal_bound_ms */
     int64_t sr = -1;
-    json_t *fr = fairplay_features(&c, g, lv, 2, bot.moves, (size_t)bot.n, bot.rep.applied, &bot.rep.result,
-                                   claimed + c.rehearsal_bound_ms + 1, &sr);
+    json_t *fr = features(&c, g, lv, &bot, claimed + c.rehearsal_bound_ms + 1, &sr);
     CHECK_EQ(sr, sb + FAIRPLAY_W_REHEARSAL);
     /* the hooks change nothing: the same moves replay to the same result */
     run again = bot;
@@ -169,7 +185,8 @@ static void untimed_game_has_no_pace(void)
     run r = { .n = 0 };
     replay(g, lv, &r);
     int64_t s = -1;
-    json_t *f = fairplay_features(&c, g, lv, g->version, r.moves, 0, r.rep.applied, &r.rep.result, 1000, &s);
+    int64_t claimed = r.rep.result.duration_ms > 0 ? r.rep.result.duration_ms : 0;
+    json_t *f = features(&c, g, lv, &r, claimed + 1000, &s);
     CHECK_EQ(feature(f, "paced_moves"), -1);
     CHECK_EQ(feature(f, "round_t_permille"), -1);
     CHECK_EQ(s, 0);
@@ -177,10 +194,179 @@ static void untimed_game_has_no_pace(void)
     free(lv);
 }
 
+/* Taps on found cells between the bot's taps: ignored, so its pace is
+ * measured as before, and past the allowance each one counts. */
+static void padding_dilutes_nothing(void)
+{
+    const game *g = game_find("schulte");
+    config c;
+    config_defaults(&c);
+    game_level *lv = malloc(g->level_size);
+    CHECK_EQ(game_generate(g, lv, 2, 3, 424242), GEN_OK);
+    run bot, padded = { .n = 0 };
+    bot_run(g, lv, 16, &bot);
+    for (int i = 0; i < bot.n; i++) {
+        padded.moves[padded.n++] = bot.moves[i];
+        if (i > 0 && i < bot.n - 1) /* the cell just found, 37 ms later */
+            padded.moves[padded.n++] = (game_move){ { bot.moves[i].v[0] + 37, bot.moves[i].v[1] } };
+    }
+    replay(g, lv, &padded);
+    CHECK(!padded.rep.rejected && padded.rep.result.completed);
+    CHECK_EQ((int)padded.rep.ignored, 14);
+    int64_t sb, sp;
+    int64_t claimed = bot.rep.result.duration_ms;
+    json_t *fb = features(&c, g, lv, &bot, claimed + 500, &sb);
+    json_t *fp = features(&c, g, lv, &padded, claimed + 500, &sp);
+    CHECK_EQ(feature(fp, "ignored"), 14);
+    CHECK_EQ(feature(fp, "ignored_allowance"), g->ignored_allowance);
+    CHECK_EQ(feature(fp, "at_floor_permille"), feature(fb, "at_floor_permille"));
+    CHECK_EQ(feature(fp, "round_t_permille"), feature(fb, "round_t_permille"));
+    int64_t extra = (14 - g->ignored_allowance) * FAIRPLAY_W_IGNORED;
+    CHECK_EQ(sp, sb + (extra < FAIRPLAY_W_IGNORED_MAX ? extra : FAIRPLAY_W_IGNORED_MAX));
+    json_decref(fb);
+    json_decref(fp);
+    free(lv);
+}
+
+/* A run claiming more than the server measured: within the clock-rate
+ * allowance it is drift, past it a strong signal. */
+static void ahead_of_the_clock(void)
+{
+    const game *g = game_find("schulte");
+    config c;
+    config_defaults(&c);
+    game_level *lv = malloc(g->level_size);
+    CHECK_EQ(game_generate(g, lv, 2, 3, 424242), GEN_OK);
+    run human;
+    human_run(g, lv, 16, &human);
+    int64_t claimed = human.rep.result.duration_ms, s0, s1, s2;
+    json_t *f0 = features(&c, g, lv, &human, claimed + 300, &s0);
+    int64_t drift = claimed * c.plausibility_slack_permille / 1000 - 1;
+    json_t *f1 = features(&c, g, lv, &human, claimed - drift, &s1);
+    json_t *f2 = features(&c, g, lv, &human, claimed - drift - 50, &s2);
+    CHECK_EQ(feature(f0, "ahead_ms"), 0);
+    CHECK_EQ(feature(f1, "ahead_ms"), drift);
+    CHECK_EQ(s1, s0);
+    CHECK_EQ(feature(f2, "ahead_ms"), drift + 50);
+    CHECK_EQ(s2, s0 + FAIRPLAY_W_AHEAD);
+    CHECK(strcmp(json_string_value(json_object_get(f2, "reason")), "clock") == 0);
+    json_decref(f0);
+    json_decref(f1);
+    json_decref(f2);
+    free(lv);
+}
+
+/* The human's taps on a 60 Hz frame clock: a third of them end in 0, which
+ * is that clock's nature and earns nothing; a script's 10 ms grid does. */
+static void frame_clock_is_not_round(void)
+{
+    const game *g = game_find("schulte");
+    config c;
+    config_defaults(&c);
+    game_level *lv = malloc(g->level_size);
+    CHECK_EQ(game_generate(g, lv, 2, 3, 424242), GEN_OK);
+    run human, framed = { .n = 0 };
+    human_run(g, lv, 16, &human);
+    for (int i = 0; i < human.n; i++) { /* the frame at or after each tap */
+        int32_t t = human.moves[i].v[0];
+        int32_t frame = (int32_t)(((int64_t)t * 60 + 999) / 1000);
+        framed.moves[framed.n++] = (game_move){ { (int32_t)((frame * 1000 + 30) / 60), human.moves[i].v[1] } };
+    }
+    replay(g, lv, &framed);
+    CHECK(!framed.rep.rejected && framed.rep.result.completed);
+    int64_t sf;
+    json_t *ff = features(&c, g, lv, &framed, framed.rep.result.duration_ms + 400, &sf);
+    CHECK(json_is_true(json_object_get(ff, "frame_clock")));
+    CHECK(feature(ff, "round_t_permille") >= 200);
+    CHECK(sf < 100);
+    json_decref(ff);
+    free(lv);
+}
+
+/* An evenly jittered bot: every find 420-480 ms, never a pause. Its
+ * searches barely vary (find_cv under 250), a person's do. */
+static void even_searches(void)
+{
+    const game *g = game_find("schulte");
+    config c;
+    config_defaults(&c);
+    game_level *lv = malloc(g->level_size);
+    CHECK_EQ(game_generate(g, lv, 2, 3, 424242), GEN_OK);
+    run bot = { .n = 0 }, human;
+    int32_t t = 0;
+    for (int i = 0; i < 16; i++) {
+        t += 420 + (i * 37) % 61;
+        bot.moves[bot.n] = (game_move){ { t, next_cell(g, lv, bot.moves, bot.n, t) } };
+        bot.n++;
+    }
+    replay(g, lv, &bot);
+    human_run(g, lv, 16, &human);
+    CHECK(!bot.rep.rejected && bot.rep.result.completed);
+    int64_t sb, sh;
+    json_t *fb = features(&c, g, lv, &bot, bot.rep.result.duration_ms + 300, &sb);
+    json_t *fh = features(&c, g, lv, &human, human.rep.result.duration_ms + 300, &sh);
+    CHECK_EQ(feature(fb, "find_moves"), 16);
+    CHECK(feature(fb, "find_cv_permille") < 250);
+    CHECK(feature(fh, "find_cv_permille") > 500);
+    CHECK_EQ(feature(fb, "at_floor_permille"), 0);
+    CHECK(sb >= FAIRPLAY_W_EVEN + FAIRPLAY_W_PERFECT);
+    CHECK(sb > sh);
+    json_decref(fb);
+    json_decref(fh);
+    free(lv);
+}
+
+static void population_and_history(void)
+{
+    fairplay_book b;
+    CHECK(fairplay_book_init(&b));
+    const game *g = game_find("schulte");
+    store_board board = { -1, g, 3 }, other = { -1, g, 4 };
+    CHECK_EQ(fairplay_book_percentile(&b, &board, 1500), -1);
+    for (int i = 0; i < 40; i++)
+        fairplay_book_add(&b, &board, 100 + i, 1100 + 50 * i, -1);
+    CHECK_EQ(fairplay_book_percentile(&b, &board, 1000), 1000); /* faster than all */
+    CHECK_EQ(fairplay_book_percentile(&b, &board, 5000), 0);
+    CHECK_EQ(fairplay_book_percentile(&b, &board, 2575), 250); /* 10 of 40 slower */
+    CHECK_EQ(fairplay_book_percentile(&b, &board, 2600), 237); /* a tie counts half */
+    CHECK_EQ(fairplay_book_percentile(&b, &other, 1000), -1);
+    /* a player's history: the same mean slack every run is a routine */
+    CHECK_EQ(fairplay_book_routine(&b, 7, 300), -1);
+    for (int i = 0; i < 3; i++)
+        fairplay_book_add(&b, &board, 7, -1, 300 + i);
+    CHECK(fairplay_book_routine(&b, 7, 301) < 10);
+    for (int i = 0; i < 3; i++)
+        fairplay_book_add(&b, &board, 8, -1, 200 + 300 * i);
+    CHECK(fairplay_book_routine(&b, 8, 500) > 300);
+    json_t *f = json_object();
+    fairplay_points pts = { { 0 } };
+    fairplay_population(f, 1000, 0, &pts);
+    CHECK_EQ(fairplay_total(f, &pts), FAIRPLAY_W_FASTEST + FAIRPLAY_W_ROUTINE);
+    CHECK_EQ(feature(f, "pace_percentile"), 1000);
+    CHECK_EQ(feature(f, "routine_cv"), 0);
+    json_decref(f);
+    fairplay_book_free(&b);
+}
+
+static void hold_reasons(void)
+{
+    CHECK(strcmp(fairplay_hold_reason("{\"features\":{\"reason\":\"padding\"}}", false), "padding") == 0);
+    CHECK(strcmp(fairplay_hold_reason("{\"features\":{\"reason\":\"padding\"}}", true), "duplicate") == 0);
+    CHECK(strcmp(fairplay_hold_reason("{\"features\":{\"reason\":\"x\"}}", false), "review") == 0);
+    CHECK(strcmp(fairplay_hold_reason(NULL, false), "review") == 0);
+    CHECK(strcmp(fairplay_hold_reason("not json", false), "review") == 0);
+}
+
 int main(void)
 {
     RUN(timed_slack_floors);
     RUN(bot_and_human_on_one_level);
     RUN(untimed_game_has_no_pace);
+    RUN(padding_dilutes_nothing);
+    RUN(ahead_of_the_clock);
+    RUN(frame_clock_is_not_round);
+    RUN(even_searches);
+    RUN(population_and_history);
+    RUN(hold_reasons);
     CHECK_DONE();
 }
