@@ -1,6 +1,6 @@
 /*
  * bench_fairplay: the labelled corpus (tests/fairplay/) scored by the
- * server's own review code (server/fairplay.c, server/fairplay_book.c) on
+ * server's own review code (server/trust/fairplay.c, server/trust/fairplay_book.c) on
  * default settings. Each corpus board is played like a daily: every
  * account plays the same level and seed once, in a shuffled order, and the
  * board's population and each account's history grow as the server's
