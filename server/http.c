@@ -207,6 +207,17 @@ json_t *req_json_object(request *r)
     return doc;
 }
 
+/* Every Forwarded and X-Forwarded-For header, in the order they came. */
+static enum MHD_Result add_hops(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    if (strcasecmp(key, "X-Forwarded-For") == 0)
+        netaddr_chain_add(cls, value, false);
+    else if (strcasecmp(key, "Forwarded") == 0)
+        netaddr_chain_add(cls, value, true);
+    return MHD_YES;
+}
+
 /* The connecting address, and the client's behind trusted proxies. */
 static void client_ip(request *r)
 {
@@ -227,9 +238,13 @@ static void client_ip(request *r)
     } else {
         return;
     }
-    netaddr client = netaddr_client(&peer, &r->live->trusted_proxies, req_header(r, "Forwarded"),
-                                    req_header(r, "X-Forwarded-For"));
+    netaddr_chain chain;
+    memset(&chain, 0, sizeof chain);
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, add_hops, &chain);
+    netaddr client = netaddr_client(&peer, &r->live->trusted_proxies, &chain);
     netaddr_format(&client, r->ip);
+    /* a trusted proxy speaking for itself (its health checks): no hop named */
+    r->from_proxy = chain.n == 0 && netaddr_nets_contain(&r->live->trusted_proxies, &peer);
 }
 
 static const char *cache_header(cache_policy p)
@@ -366,6 +381,15 @@ static void preflight(request *r)
     reply_text(r, 204, NULL, NULL, 0);
 }
 
+/* A trusted proxy's own GET /healthz (no forwarding header: nobody else
+ * is speaking through it) takes nothing from any address's bucket, so no
+ * client can make the balancer's checks fail (docs/OPERATIONS.md). */
+static bool health_check_of_proxy(const request *r)
+{
+    return r->from_proxy && strcmp(r->path, "/healthz") == 0 &&
+           (strcmp(r->method, "GET") == 0 || strcmp(r->method, "HEAD") == 0);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload,
                                   size_t *upload_size, void **con_cls)
@@ -434,7 +458,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     conn_guard_request_done(&a->guard, r->guard);
     if (r->body_too_large)
         reply_error(r, 413, "body_too_large", "the body is larger than the server accepts");
-    else if (!ratelimit_allow(&a->limits, "ip", r->ip, r->live->rate_per_ip, r->started_us))
+    else if (!health_check_of_proxy(r) &&
+             !ratelimit_allow(&a->limits, "ip", r->ip, r->live->rate_per_ip, r->started_us))
         reply_rate_limited(r, r->live->rate_per_ip, "too many requests from this address");
     else if (strcmp(r->method, "OPTIONS") == 0)
         preflight(r);
