@@ -61,7 +61,9 @@ bool keys_load(keyring *kr, const char *data_dir, bool nothing_signed_yet, bool 
  * receipts offline (reverify). An empty keyring when there are none. */
 bool keys_load_public(keyring *kr, const char *data_dir, char *err, size_t err_len);
 
-/* Adds the next key id (rotation). Returns the new id, 0 on failure. */
+/* Adds the next key id (rotation), and token-hash.key when there is none
+ * yet, so that a first keygen makes every key a node needs. Returns the
+ * new id, 0 on failure. */
 uint32_t keys_generate(const char *data_dir, char *err, size_t err_len);
 
 /* Retires id: its public record gets valid_until (now), then its MAC and
