@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "http_gate.h"
 #include "parse.h"
 #include "routes.h"
 
@@ -218,6 +219,39 @@ static enum MHD_Result add_hops(void *cls, enum MHD_ValueKind kind, const char *
     return MHD_YES;
 }
 
+/* What the framing rules count, as libmicrohttpd parsed the headers. */
+typedef struct field_counts {
+    int fields, hosts, content_lengths;
+    bool transfer_encoding;
+} field_counts;
+
+static enum MHD_Result count_field(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    (void)value;
+    field_counts *c = cls;
+    c->fields++;
+    c->hosts += strcasecmp(key, "Host") == 0;
+    c->content_lengths += strcasecmp(key, "Content-Length") == 0;
+    c->transfer_encoding = c->transfer_encoding || strcasecmp(key, "Transfer-Encoding") == 0;
+    return MHD_YES;
+}
+
+/* The gate's framing rules (http_gate.h) on every request, so a later one
+ * on a kept-alive connection, which the gate never sees, is held to them
+ * too. Answers and returns false when one is broken. */
+static bool framing_ok(request *r, const char *version)
+{
+    field_counts c = { 0, 0, 0, false };
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, count_field, &c);
+    verdict v = http_framing_verdict(strcmp(version, "HTTP/1.1") == 0, c.fields, c.hosts,
+                                     c.content_lengths, c.transfer_encoding);
+    if (!v.status)
+        return true;
+    reply_error(r, v.status, v.code, v.message);
+    return false;
+}
+
 /* The connecting address, and the client's behind trusted proxies. */
 static void client_ip(request *r)
 {
@@ -394,7 +428,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                                   const char *method, const char *version, const char *upload,
                                   size_t *upload_size, void **con_cls)
 {
-    (void)version;
     app *a = cls;
     request *r = *con_cls;
     if (!r) {
@@ -413,6 +446,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         atomic_fetch_add(&a->in_flight, 1);
         split_path(r, url);
         client_ip(r);
+        if (!framing_ok(r, version)) {
+            r->body_too_large = true; /* nothing of a body is kept */
+            conn_guard_request_done(&a->guard, r->guard);
+            return send_reply(r);
+        }
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
         int64_t declared;
         if (cl && parse_i64(cl, 0, INT64_MAX, &declared) && (uint64_t)declared > a->cfg.max_body) {

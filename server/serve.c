@@ -299,7 +299,7 @@ int cmd_serve(int argc, char **argv)
     }
 
     unsigned metrics_port = 0;
-    struct MHD_Daemon *md = NULL;
+    metrics_http *md = NULL;
     if (a.cfg.metrics_listen[0] && !(md = metrics_http_start(&a, &metrics_port, err, sizeof err))) {
         fprintf(stderr, "replayd: %s\n", err);
         goto caches;
@@ -318,8 +318,7 @@ int cmd_serve(int argc, char **argv)
     rc = serving_run(&a, reread_config, metrics_port) == 0 ? EXIT_OK : EXIT_RUNTIME;
     conn_guard_stop(&a.guard);
 metrics:
-    if (md)
-        MHD_stop_daemon(md);
+    metrics_http_stop(md);
 caches:
     level_cache_free(&a.levels);
     ratelimit_free(&a.limits);
