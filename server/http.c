@@ -1,8 +1,9 @@
 /*
  * http: libmicrohttpd glue. Requests are answered on the final callback
  * (never on the headers-only first one, which on 0.9.75 would force
- * Connection: close), except a declared Content-Length over the cap, which
- * is refused at once with 413. Around every answer: the client's address
+ * Connection: close), except a declared Content-Length over the route's
+ * cap (routes_body_limits), which is refused at once with 413, and a
+ * request that breaks the framing rules (http_gate.h). Around every answer: the client's address
  * (behind trusted proxies), CORS, HEAD and OPTIONS, caching and ETags,
  * Allow on 405, Retry-After on 429 and 503, Connection: close while
  * draining; libmicrohttpd's own messages become JSON log lines.
@@ -148,12 +149,15 @@ void reply_rate_limited(request *r, int per_minute, const char *message)
     reply_error(r, 429, "rate_limited", message);
 }
 
-/* Depth of the deepest array/object, counted without parsing, so a body of
- * 100,000 '[' never reaches the parser's recursion. */
-static int json_depth(const char *s, size_t n, int limit)
+/* Depth of the deepest array/object and how many there are, counted
+ * without parsing, so a body of 100,000 '[' never reaches the parser's
+ * recursion and one of 100,000 "[]" never reaches its allocator. Stops
+ * once either is past its limit. */
+static int json_depth(const char *s, size_t n, int limit, size_t max_containers, size_t *containers)
 {
     int depth = 0, deepest = 0;
     bool in_string = false;
+    *containers = 0;
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
         if (in_string) {
@@ -168,7 +172,7 @@ static int json_depth(const char *s, size_t n, int limit)
         else if (c == '[' || c == '{') {
             if (++depth > deepest)
                 deepest = depth;
-            if (deepest > limit)
+            if (deepest > limit || ++*containers > max_containers)
                 return deepest;
         } else if (c == ']' || c == '}')
             depth--;
@@ -188,8 +192,13 @@ json_t *req_json_object(request *r)
         reply_error(r, 400, "malformed_json", "the body is empty");
         return NULL;
     }
-    if (json_depth(r->body, r->body_len, r->app->cfg.max_json_depth) > r->app->cfg.max_json_depth) {
-        reply_error(r, 400, "too_deep", "the JSON nests deeper than allowed");
+    size_t containers;
+    if (json_depth(r->body, r->body_len, r->body_depth, r->body_containers, &containers) > r->body_depth) {
+        reply_error(r, 400, "too_deep", "the JSON nests deeper than this endpoint's bodies do");
+        return NULL;
+    }
+    if (containers > r->body_containers) {
+        reply_error(r, 413, "too_many_values", "the JSON holds more arrays and objects than this endpoint's bodies do");
         return NULL;
     }
     json_error_t jerr;
@@ -451,9 +460,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             conn_guard_request_done(&a->guard, r->guard);
             return send_reply(r);
         }
+        body_limits lim = routes_body_limits(r);
+        r->body_cap = lim.max_bytes;
+        r->body_depth = lim.max_depth;
+        r->body_containers = lim.max_containers;
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
         int64_t declared;
-        if (cl && parse_i64(cl, 0, INT64_MAX, &declared) && (uint64_t)declared > a->cfg.max_body) {
+        if (cl && parse_i64(cl, 0, INT64_MAX, &declared) && (uint64_t)declared > r->body_cap) {
             r->body_too_large = true;
             conn_guard_request_done(&a->guard, r->guard);
             reply_error(r, 413, "body_too_large", "the body is larger than the server accepts");
@@ -464,7 +477,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (*upload_size) {
         conn_guard_body(&a->guard, r->guard, *upload_size);
         if (!r->body_too_large) {
-            if (r->body_len + *upload_size > r->app->cfg.max_body) {
+            if (r->body_len + *upload_size > r->body_cap) {
                 r->body_too_large = true;
                 free(r->body);
                 r->body = NULL;
