@@ -261,6 +261,29 @@ static bool framing_ok(request *r, const char *version)
     return false;
 }
 
+/* Stops at the first query key or value holding a control byte (C0, DEL):
+ * a decoded "%00" would cut a C string short, so "?limit=5%00" read as 5. */
+static enum MHD_Result query_bytes_ok(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                                      const char *value, size_t value_size)
+{
+    (void)kind;
+    bool *ok = cls;
+    for (size_t i = 0; i < key_size; i++)
+        if ((unsigned char)key[i] < 0x20 || key[i] == 0x7f)
+            *ok = false;
+    for (size_t i = 0; value && i < value_size; i++)
+        if ((unsigned char)value[i] < 0x20 || value[i] == 0x7f)
+            *ok = false;
+    return *ok ? MHD_YES : MHD_NO;
+}
+
+static bool query_ok(request *r)
+{
+    bool ok = true;
+    MHD_get_connection_values_n(r->conn, MHD_GET_ARGUMENT_KIND, query_bytes_ok, &ok);
+    return ok;
+}
+
 /* The connecting address, and the client's behind trusted proxies. */
 static void client_ip(request *r)
 {
@@ -512,6 +535,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     else if (!health_check_of_proxy(r) &&
              !ratelimit_allow(&a->limits, "ip", r->ip, r->live->rate_per_ip, r->started_us))
         reply_rate_limited(r, r->live->rate_per_ip, "too many requests from this address");
+    else if (!query_ok(r))
+        reply_error(r, 400, "bad_query", "a query parameter holds a control character (such as %00)");
     else if (strcmp(r->method, "OPTIONS") == 0)
         preflight(r);
     else
