@@ -35,6 +35,7 @@ void config_defaults(config *c)
     c->max_forfeits_per_level_day = 10;
     c->rehearsal_bound_ms = 300000;
     c->rate_register_per_ip = 30;
+    c->rate_register_per_prefix = 120;
     c->rate_seeds_per_player = 120;
     c->rate_scores_per_player = 120;
     c->rate_per_ip = 6000;
@@ -94,6 +95,7 @@ static const key_def keys[] = {
     INT(max_forfeits_per_level_day, 0, 100000),
     INT(rehearsal_bound_ms, 0, 7 * 86400000),
     INT(rate_register_per_ip, 0, 10000000),
+    INT(rate_register_per_prefix, 0, 10000000),
     INT(rate_seeds_per_player, 0, 10000000),
     INT(rate_scores_per_player, 0, 10000000),
     INT(rate_per_ip, 0, 10000000),

@@ -44,6 +44,7 @@ typedef struct config {
     int rehearsal_bound_ms;        /* idle time before a run above this is a signal */
     /* rate limits: requests per minute, per key */
     int rate_register_per_ip;
+    int rate_register_per_prefix; /* per IPv4 /24 or IPv6 /64 of the client */
     int rate_seeds_per_player;
     int rate_scores_per_player;
     int rate_per_ip;

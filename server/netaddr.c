@@ -44,6 +44,20 @@ void netaddr_format(const netaddr *a, char out[NETADDR_TEXT])
         inet_ntop(AF_INET6, a->b, out, NETADDR_TEXT);
 }
 
+void netaddr_prefix_of(const char *text, char out[NETADDR_TEXT + 4])
+{
+    netaddr a;
+    if (!netaddr_parse(text, &a)) {
+        snprintf(out, NETADDR_TEXT + 4, "%s", text);
+        return;
+    }
+    bool v4 = netaddr_is_v4(&a);
+    memset(a.b + (v4 ? 15 : 8), 0, v4 ? 1 : 8);
+    char t[NETADDR_TEXT];
+    netaddr_format(&a, t);
+    snprintf(out, NETADDR_TEXT + 4, "%s/%d", t, v4 ? 24 : 64);
+}
+
 static bool net_parse(const char *item, netaddr_net *out)
 {
     char host[NETADDR_TEXT + 2];

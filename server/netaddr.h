@@ -35,6 +35,10 @@ bool netaddr_parse(const char *text, netaddr *out);
 /* Text of an address: IPv4-mapped ones as dotted quads. */
 void netaddr_format(const netaddr *a, char out[NETADDR_TEXT]);
 bool netaddr_is_v4(const netaddr *a);
+/* The network an address text belongs to, as text: an IPv4 address's /24
+ * ("192.0.2.0/24"), an IPv6 one's /64 ("2001:db8:1:2::/64"); text that
+ * is not an address is copied as it is. */
+void netaddr_prefix_of(const char *text, char out[NETADDR_TEXT + 4]);
 
 /* "10.0.0.0/8, 127.0.0.1, ::1/128": comma or space separated; a bare
  * address is a single host. false with a message on a bad entry. */

@@ -102,8 +102,20 @@ static void a_hop_that_is_no_address_stops_the_walk(void)
     CHECK(strcmp(client_of("127.0.0.1", far, 2), "203.0.113.7") == 0);
 }
 
+static void networks_of_addresses(void)
+{
+    char out[NETADDR_TEXT + 4];
+    netaddr_prefix_of("192.0.2.77", out);
+    CHECK(strcmp(out, "192.0.2.0/24") == 0);
+    netaddr_prefix_of("2001:db8:1:2:3:4:5:6", out);
+    CHECK(strcmp(out, "2001:db8:1:2::/64") == 0);
+    netaddr_prefix_of("?", out);
+    CHECK(strcmp(out, "?") == 0);
+}
+
 int main(void)
 {
+    RUN(networks_of_addresses);
     RUN(an_untrusted_peer_is_the_client_whatever_it_says);
     RUN(the_second_x_forwarded_for_header_is_read);
     RUN(a_clients_forwarded_header_does_not_win);
