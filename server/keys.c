@@ -483,6 +483,28 @@ const key_entry *keys_current(const keyring *kr)
     return kr->count && !kr->keys[kr->current].retired ? &kr->keys[kr->current] : NULL;
 }
 
+bool keys_fingerprint(const keyring *kr, uint32_t key_id, char out[KEYS_FINGERPRINT_HEX + 1])
+{
+    unsigned char h[KEYS_FINGERPRINT_HEX / 2];
+    crypto_generichash_state st;
+    out[0] = '\0';
+    static const char domain[] = "replayd key fingerprint v1";
+    crypto_generichash_init(&st, NULL, 0, sizeof h);
+    crypto_generichash_update(&st, (const unsigned char *)domain, sizeof domain);
+    if (key_id == 0) {
+        crypto_generichash_update(&st, kr->token_hash_key, sizeof kr->token_hash_key);
+    } else {
+        const key_entry *k = keys_by_id(kr, key_id);
+        if (!k)
+            return false;
+        crypto_generichash_update(&st, k->mac, sizeof k->mac);
+        crypto_generichash_update(&st, k->sign_pk, sizeof k->sign_pk);
+    }
+    crypto_generichash_final(&st, h, sizeof h);
+    sodium_bin2hex(out, KEYS_FINGERPRINT_HEX + 1, h, sizeof h);
+    return true;
+}
+
 void keys_wipe(keyring *kr)
 {
     sodium_memzero(kr, sizeof *kr);

@@ -79,6 +79,13 @@ const key_entry *keys_by_id(const keyring *kr, uint32_t id);
 const key_entry *keys_public_by_id(const keyring *kr, uint32_t id);
 const key_entry *keys_current(const keyring *kr);
 
+/* The fingerprint the nodes of a cluster compare (serve.c records it in
+ * the database): BLAKE2b-256, in hex, of token-hash.key for key_id 0, of
+ * key id n's MAC key and signing public key for n. false (out empty) for
+ * an id this keyring does not hold with its secrets (absent, retired). */
+#define KEYS_FINGERPRINT_HEX 64
+bool keys_fingerprint(const keyring *kr, uint32_t key_id, char out[KEYS_FINGERPRINT_HEX + 1]);
+
 /* Wipes the secrets from memory. */
 void keys_wipe(keyring *kr);
 

@@ -375,6 +375,33 @@ static store_status run_score(store_db *db, pg_conn *c, store_write *w)
     return STORE_OK;
 }
 
+/* A key's fingerprint: recorded when the id has none (the first node to
+ * start with it), then compared. */
+static store_status run_key(pg_conn *c, store_write *w)
+{
+    pg_args a = { 0 };
+    pa_int(&a, w->u.key.key_id);
+    pa_text(&a, w->u.key.fingerprint);
+    pa_int(&a, w->u.key.now);
+    store_status st = STORE_ERROR;
+    PGresult *res = pg_query(c, "INSERT INTO cluster_keys (key_id, fingerprint, recorded_at) VALUES ($1, $2, $3)"
+                                " ON CONFLICT (key_id) DO NOTHING", &a, "key_record", &st);
+    if (!res)
+        return st;
+    PQclear(res);
+    a = (pg_args){ 0 };
+    pa_int(&a, w->u.key.key_id);
+    res = pg_query(c, "SELECT fingerprint FROM cluster_keys WHERE key_id = $1", &a, "key_check", &st);
+    if (!res)
+        return st;
+    if (PQntuples(res) == 1) {
+        pg_text(w->u.key.recorded, sizeof w->u.key.recorded, res, 0, 0);
+        w->u.key.matches = strcmp(w->u.key.recorded, w->u.key.fingerprint) == 0;
+    }
+    PQclear(res);
+    return STORE_OK;
+}
+
 static store_status run_write(store_db *db, pg_conn *c, store_write *w)
 {
     switch (w->kind) {
@@ -388,6 +415,8 @@ static store_status run_write(store_db *db, pg_conn *c, store_write *w)
         return run_rejection(db, c, w);
     case STORE_WRITE_ADMIN:
         return pg_run_admin(c, w);
+    case STORE_WRITE_KEY:
+        return run_key(c, w);
     }
     return STORE_ERROR;
 }
@@ -492,6 +521,7 @@ static int64_t lock_player(const store_write *w)
     case STORE_WRITE_ADMIN: /* a score action's player: admin_players() */
         return w->u.admin.player_id;
     case STORE_WRITE_PLAYER:
+    case STORE_WRITE_KEY:
         break;
     }
     return 0;

@@ -403,6 +403,37 @@ static store_status run_score(store_db *db, conn *c, store_write *w)
     return rc == SQLITE_DONE ? STORE_OK : failed(c, rc, "best_upsert");
 }
 
+/* A key's fingerprint: recorded when the id has none, then compared. */
+static store_status run_key(conn *c, store_write *w)
+{
+    static const char *const sql[2] = {
+        "INSERT INTO cluster_keys (key_id, fingerprint, recorded_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (key_id) DO NOTHING",
+        "SELECT fingerprint FROM cluster_keys WHERE key_id = ?",
+    };
+    int rc = SQLITE_OK;
+    for (int i = 0; i < 2 && (rc == SQLITE_OK || rc == SQLITE_DONE); i++) {
+        sqlite3_stmt *st = NULL;
+        rc = sqlite3_prepare_v2(c->db, sql[i], -1, &st, NULL);
+        if (rc != SQLITE_OK)
+            break;
+        sqlite3_bind_int64(st, 1, w->u.key.key_id);
+        if (i == 0) {
+            sqlite3_bind_text(st, 2, w->u.key.fingerprint, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 3, w->u.key.now);
+        }
+        rc = sqlite3_step(st);
+        if (i == 1 && rc == SQLITE_ROW) {
+            const unsigned char *fp = sqlite3_column_text(st, 0);
+            snprintf(w->u.key.recorded, sizeof w->u.key.recorded, "%s", fp ? (const char *)fp : "");
+            w->u.key.matches = strcmp(w->u.key.recorded, w->u.key.fingerprint) == 0;
+            rc = SQLITE_DONE;
+        }
+        sqlite3_finalize(st);
+    }
+    return rc == SQLITE_DONE ? STORE_OK : failed(c, rc, "key_check");
+}
+
 static store_status run_write(store_db *db, conn *c, store_write *w)
 {
     switch (w->kind) {
@@ -416,6 +447,8 @@ static store_status run_write(store_db *db, conn *c, store_write *w)
         return run_rejection(db, c, w);
     case STORE_WRITE_ADMIN:
         return sqlite_run_admin(c, w);
+    case STORE_WRITE_KEY:
+        return run_key(c, w);
     }
     return STORE_ERROR;
 }

@@ -170,8 +170,11 @@ typedef enum store_write_kind {
     STORE_WRITE_TOKEN,     /* record an issued seed token */
     STORE_WRITE_SCORE,     /* redeem a token with its verified score */
     STORE_WRITE_REJECTION, /* record a rejected replay */
-    STORE_WRITE_ADMIN      /* an operator's action (admin_action) */
+    STORE_WRITE_ADMIN,     /* an operator's action (admin_action) */
+    STORE_WRITE_KEY        /* record a key's fingerprint, or compare it with the recorded one */
 } store_write_kind;
+
+#define STORE_KEY_FP_HEX 64 /* a key fingerprint: BLAKE2b-256 in hex */
 
 /* What an operator can do. Each is one transaction that also writes its
  * admin_log row and, when it moves entries, changes the boards in memory
@@ -248,6 +251,16 @@ struct store_write {
             store_score score;
             store_score existing;
         } score;
+        /* in: key_id, fingerprint, now. The first write of a key id
+         * records its fingerprint; out (STORE_OK): recorded (the one on
+         * record), matches (it is this one). */
+        struct {
+            int64_t key_id;
+            char fingerprint[STORE_KEY_FP_HEX + 1];
+            int64_t now;
+            char recorded[STORE_KEY_FP_HEX + 1];
+            bool matches;
+        } key;
         /* STORE_CONFLICT when the token was redeemed, STORE_LIMIT when it
          * was burned already (nothing is kept then). */
         struct {
@@ -283,6 +296,11 @@ void store_admin_clear(store_write *w);
 void store_write_async(store *s, store_write *w);
 /* Runs w and waits for it; w->done may be NULL. Returns w->status. */
 store_status store_write_wait(store *s, store_write *w);
+/* Records key_id's fingerprint when the database has none for it, and
+ * says whether the one on record (copied to recorded) is fingerprint: so
+ * every node of a shared database checks its keys against the first. */
+store_status store_key_check(store *s, int64_t key_id, const char *fingerprint, int64_t now,
+                             bool *matches, char recorded[STORE_KEY_FP_HEX + 1]);
 
 /* ---- reads ---- */
 

@@ -77,3 +77,26 @@ test('a first keygen writes every key a node needs; a node started on a copy sig
     for (const d of [src, ...dirs]) rmSync(d, { recursive: true, force: true });
   }
 });
+
+test('a node whose keys are not the ones its database was first used with refuses to start, saying so', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'replayd-keyfp-'));
+  const other = mkdtempSync(join(tmpdir(), 'replayd-keyfp-other-'));
+  try {
+    let srv = await startServer({ dataDir: dir });
+    await srv.stop();
+    // another key set (a node that made its own) in place of this one
+    execFileSync(BIN, ['keygen', '--data', other], { encoding: 'utf8' });
+    const mine = join(dir, 'keys', 'token-hash.key');
+    cpSync(join(dir, 'keys'), join(dir, 'keys.orig'), { recursive: true });
+    cpSync(join(other, 'keys', 'token-hash.key'), mine);
+    await assert.rejects(startServer({ dataDir: dir }), /token-hash\.key in .* is not the one this database was first used with/);
+    cpSync(join(other, 'keys'), join(dir, 'keys'), { recursive: true });
+    await assert.rejects(startServer({ dataDir: dir }), /is not the one this database was first used with/);
+    // the database's own keys back: it starts
+    rmSync(join(dir, 'keys'), { recursive: true });
+    cpSync(join(dir, 'keys.orig'), join(dir, 'keys'), { recursive: true });
+    srv = await startServer({ dataDir: dir });
+    assert.equal((await call(srv, 'GET', '/healthz')).status, 200);
+    await srv.stop();
+  } finally { rmSync(dir, { recursive: true, force: true }); rmSync(other, { recursive: true, force: true }); }
+});

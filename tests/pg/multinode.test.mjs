@@ -51,6 +51,15 @@ before(async () => {
   nodes = await Promise.all([0, 1, 2].map(startNode));
 });
 
+test('a node started on the shared database with keys of its own refuses to start, saying why', { skip }, async () => {
+  const stray = join(root, 'stray');
+  mkdirSync(stray, { recursive: true });
+  execFileSync(BIN, ['keygen', '--data', stray], { encoding: 'utf8' });
+  await assert.rejects(startServer({ dataDir: stray, args: ['--set', `database=${url}`, ...ARGS] }),
+    /is not the one this database was first used with .*copy the keys directory the other nodes use/);
+  assert.equal(sql('SELECT COUNT(*) FROM cluster_keys'), '2', 'token-hash.key and key 1, recorded once');
+});
+
 test('a bearer token issued by one node is accepted by every node', { skip }, async () => {
   const p = await register(nodes[0], 'everywhere');
   const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) =>
