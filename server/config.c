@@ -48,6 +48,7 @@ void config_defaults(config *c)
     c->rejections_per_token = 5;
     c->rejection_moves_per_token = 1;
     c->rejection_moves_per_player_day = 20;
+    c->rejection_moves_per_net_day = 200;
     c->admin_failures_per_minute = 10;
     c->log_requests = true;
     c->keepalive = true;
@@ -108,6 +109,7 @@ static const key_def keys[] = {
     INT(rejections_per_token, 1, 1000000),
     INT(rejection_moves_per_token, 1, 1000000),
     INT(rejection_moves_per_player_day, 1, 1000000),
+    INT(rejection_moves_per_net_day, 0, 100000000),
     STR(admin_token),
     STR(admin_token_file),
     INT(admin_failures_per_minute, 1, 100000),

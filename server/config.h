@@ -60,6 +60,7 @@ typedef struct config {
     int rejections_per_token;
     int rejection_moves_per_token;
     int rejection_moves_per_player_day;
+    int rejection_moves_per_net_day; /* per client /24 or /64 a day */
     /* The admin bearer token (empty: admin endpoints disabled): at least
      * ADMIN_TOKEN_MIN bytes, set in the config file or read from
      * admin_token_file (never from the command line, which /proc shows). */

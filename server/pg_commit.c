@@ -184,6 +184,32 @@ static bool burned(const store_db *db, int64_t rejections)
     return db->cfg.rejections_per_token > 0 && rejections >= db->cfg.rejections_per_token;
 }
 
+/* Then a unit of the client network's daily quota, when the player's had
+ * room (the player's unit stays taken when the network's is spent). */
+static store_status take_net_quota(store_db *db, pg_conn *c, const store_rejection *r, int64_t day,
+                                   bool *keep)
+{
+    if (db->cfg.rejection_moves_per_net_day <= 0 || !r->net[0])
+        return STORE_OK;
+    pg_args a = { 0 };
+    pa_int(&a, day);
+    store_status st = STORE_ERROR;
+    PGresult *res = pg_query(c, "DELETE FROM rejection_moves_net_quota WHERE day < $1", &a, "net_quota_prune", &st);
+    if (!res)
+        return st;
+    PQclear(res);
+    pa_text(&a, r->net);
+    pa_int(&a, db->cfg.rejection_moves_per_net_day);
+    res = pg_query(c, "INSERT INTO rejection_moves_net_quota AS q (day, net, kept) VALUES ($1, $2, 1)"
+                      " ON CONFLICT (day, net) DO UPDATE SET kept = q.kept + 1 WHERE q.kept < $3 RETURNING kept",
+                   &a, "net_quota_take", &st);
+    if (!res)
+        return st;
+    *keep = PQntuples(res) == 1;
+    PQclear(res);
+    return STORE_OK;
+}
+
 /* Whether this rejection's moves are kept: within the token's first
  * rejection_moves_per_token, then a unit of the player's daily quota
  * (taken in the database, so it holds across nodes). */
@@ -209,7 +235,7 @@ static store_status take_moves_quota(store_db *db, pg_conn *c, const store_rejec
         return st;
     *keep = PQntuples(res) == 1;
     PQclear(res);
-    return STORE_OK;
+    return *keep ? take_net_quota(db, c, r, day, keep) : STORE_OK;
 }
 
 /* Keeps a rejection of an open token whose row this transaction holds:

@@ -207,6 +207,7 @@ store_status serve_open_store(const config *c, store **db)
         .rejections_per_token = c->rejections_per_token,
         .rejection_moves_per_token = c->rejection_moves_per_token,
         .rejection_moves_per_player_day = c->rejection_moves_per_player_day,
+        .rejection_moves_per_net_day = c->rejection_moves_per_net_day,
     };
     store_status st = store_open(&sc, db, err, sizeof err);
     if (st != STORE_OK)

@@ -173,6 +173,39 @@ static bool burned(const store_db *db, int64_t rejections)
     return db->cfg.rejections_per_token > 0 && rejections >= db->cfg.rejections_per_token;
 }
 
+/* Then a unit of the client network's daily quota, when the player's had
+ * room (the player's unit stays taken when the network's is spent). Not
+ * prepared once: a kept rejection is rare, and the statements stay here. */
+static store_status take_net_quota(store_db *db, conn *c, const store_rejection *r, int64_t day,
+                                   bool *keep)
+{
+    if (db->cfg.rejection_moves_per_net_day <= 0 || !r->net[0])
+        return STORE_OK;
+    static const char *const sql[2] = {
+        "DELETE FROM rejection_moves_net_quota WHERE day < ?",
+        "INSERT INTO rejection_moves_net_quota (day, net, kept) VALUES (?, ?, 1)"
+        " ON CONFLICT (day, net) DO UPDATE SET kept = kept + 1 WHERE kept < ?",
+    };
+    int rc = SQLITE_DONE;
+    for (int i = 0; i < 2 && rc == SQLITE_DONE; i++) {
+        sqlite3_stmt *st = NULL;
+        rc = sqlite3_prepare_v2(c->db, sql[i], -1, &st, NULL);
+        if (rc != SQLITE_OK)
+            break;
+        sqlite3_bind_int64(st, 1, day);
+        if (i == 1) {
+            sqlite3_bind_text(st, 2, r->net, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 3, db->cfg.rejection_moves_per_net_day);
+        }
+        rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+    }
+    if (rc != SQLITE_DONE)
+        return failed(c, rc, "net_quota");
+    *keep = sqlite3_changes(c->db) == 1;
+    return STORE_OK;
+}
+
 /* Whether this rejection's moves are kept: within the token's first
  * rejection_moves_per_token, then a unit of the player's daily quota
  * (taken here, in the writer's transaction, so it holds across requests). */
@@ -204,7 +237,7 @@ static store_status take_moves_quota(store_db *db, conn *c, const store_rejectio
     if (rc != SQLITE_DONE)
         return failed(c, rc, "quota_take");
     *keep = sqlite3_changes(c->db) == 1;
-    return STORE_OK;
+    return *keep ? take_net_quota(db, c, r, day, keep) : STORE_OK;
 }
 
 /* Keeps a rejection of an open token that had `earlier` rejections:

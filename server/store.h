@@ -53,6 +53,7 @@ typedef enum store_status {
 #define STORE_REASON_MAX 47
 #define STORE_REASON_TEXT_MAX 500 /* an operator's reason for an action */
 #define STORE_ACTOR_MAX 127
+#define STORE_NET_MAX 63 /* a client network's text */
 
 typedef struct store store;
 
@@ -71,6 +72,8 @@ typedef struct store_config {
     int rejection_moves_per_token;
     /* and for at most this many rejections of a player in a UTC day */
     int rejection_moves_per_player_day;
+    /* and of a client network (store_rejection.net) in a UTC day (0: no cap) */
+    int rejection_moves_per_net_day;
 } store_config;
 
 store_status store_open(const store_config *cfg, store **out, char *err, size_t err_len);
@@ -158,6 +161,9 @@ typedef struct store_rejection {
     int64_t received_at;
     uint8_t moves_hash[STORE_HASH_BYTES];
     const char *moves_json; /* borrowed until done */
+    /* the client's network ("192.0.2.0/24", netaddr_prefix_of); "": none
+     * (a duplicate run), counted against the player's quota only */
+    char net[STORE_NET_MAX + 1];
     /* out (STORE_OK): the moves were kept; this rejection burned the token */
     bool moves_kept;
     bool burned;

@@ -47,3 +47,38 @@ test('registrations are limited per IPv4 /24 and per IPv6 /64, not only per addr
       'another /64 is another network');
   } finally { await srv.stop(); srv.cleanup(); }
 });
+
+test('kept rejected moves are capped per client network a day, across the players it registered', async () => {
+  const { startServer: start, seed, dbExec } = await import('../http/harness.mjs');
+  const srv = await start({ args: ['--set', 'rate_register_per_ip=0', '--set', 'rate_register_per_prefix=0',
+    '--set', 'rejection_moves_per_net_day=5', '--set', 'rejection_moves_per_player_day=20', '--set', 'rate_scores_per_player=0'] });
+  try {
+    const bad = Array.from({ length: 30 }, (_, i) => ({ t: 500 + i, cell: 9 }));
+    let rejected = 0;
+    // 4 players of one network, 3 tokens each, each token rejected once
+    for (let p = 0; p < 4; p++) {
+      const player = (await register(srv.port, `prober${p}`, { from: `127.66.1.${p + 2}` })).json;
+      for (let k = 0; k < 3; k++) {
+        const s = await seed(srv, player.token, { game: 'schulte', level: 1 });
+        const r = await new Promise((resolve) => {
+          const body = JSON.stringify({ seed_token: s.seed_token, moves: bad });
+          const q = http.request({ host: '127.0.0.1', port: srv.port, method: 'POST', path: '/v1/scores', localAddress: `127.66.1.${p + 2}`, agent: false,
+            headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Authorization: `Bearer ${player.token}`, Connection: 'close' } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); });
+          q.end(body);
+        });
+        if (r === 422) rejected++;
+      }
+    }
+    assert.equal(rejected, 12, 'every bad replay is still answered and recorded');
+    const q = (sql) => { const r = dbExec(srv.dir, sql); assert.equal(r.status, 0, r.stderr); return r.stdout.trim(); };
+    assert.equal(q('SELECT COUNT(*) FROM rejections'), '12', 'each rejection is kept (reason, index, hash)');
+    assert.equal(q("SELECT COUNT(*) FROM rejections WHERE moves_json <> ''"), '5', 'the moves of 5 only: the network\'s day');
+    // another network has its own quota
+    const other = (await register(srv.port, 'elsewhere', { from: '127.66.2.2' })).json;
+    const s = await seed(srv, other.token, { game: 'schulte', level: 1 });
+    const r = await fetch(srv.base + '/v1/scores', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${other.token}` },
+      body: JSON.stringify({ seed_token: s.seed_token, moves: bad }) });
+    assert.equal(r.status, 422);
+    assert.equal(q("SELECT COUNT(*) FROM rejections WHERE moves_json <> ''"), '6');
+  } finally { await srv.stop(); srv.cleanup(); }
+});
