@@ -200,7 +200,8 @@ test('behind HAProxy: a client counted as the proxy cannot empty the health chec
   const hp = await startHaproxy();
   try {
     await sleep(2500); // HAProxy's checks (inter 1s, rise 2) have the node up
-    // four loops, at most 1500 requests in 6 s, naming 127.0.0.1 or
+    // four loops for 6 s (at most 1,200 requests each, 5 ms apart, so the
+    // flood spans several of HAProxy's checks), naming 127.0.0.1 or
     // "unknown", against rate_per_ip 120
     const attacker = '127.30.0.2', honest = '127.30.0.3';
     const statuses = { attacker: {}, honest: {} };
@@ -209,9 +210,10 @@ test('behind HAProxy: a client counted as the proxy cannot empty the health chec
     const before = healthLines().length;
     const t0 = Date.now();
     const flood = Array.from({ length: 4 }, async () => {
-      for (let i = 0; i < 375 && Date.now() - t0 < 6000; i++) {
+      for (let i = 0; i < 1200 && Date.now() - t0 < 6000; i++) {
         const h = i % 2 ? { 'X-Forwarded-For': '127.0.0.1' } : { 'X-Forwarded-For': 'unknown' };
         count('attacker', (await req(hp.port, 'GET', '/v1/games', { from: attacker, headers: h })).status);
+        await sleep(5);
       }
     });
     const polite = (async () => {
