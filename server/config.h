@@ -88,7 +88,9 @@ typedef struct config {
 void config_defaults(config *c);
 
 /* Loads a file over the current values. Returns false with a message
- * (file:line: problem) on an unreadable file, an unknown key or a bad value. */
+ * (file:line: problem) on an unreadable file, an unknown key or a bad value,
+ * and when the file sets admin_token but its group or others may read or
+ * write it (as ssh refuses such a key). */
 bool config_load_file(config *c, const char *path, char *err, size_t err_len);
 
 /* Sets one key from text, as the file would. */
@@ -97,7 +99,8 @@ bool config_set(config *c, const char *key, const char *value, char *err, size_t
 #define ADMIN_TOKEN_MIN 32
 
 /* Reads admin_token_file into admin_token (trailing newline and spaces
- * dropped) and checks the token's length. false with a message. */
+ * dropped) and checks the token's length, and that the file has no group
+ * or other permission bit. false with a message. */
 bool config_admin_token(config *c, char *err, size_t err_len);
 
 #endif
