@@ -127,12 +127,21 @@ static bool read_action_body(request *r, store_write *w)
         reply_error(r, 400, "reason_required", "a non-empty \"reason\" string is required");
         goto done;
     }
+    /* admin_log is read by people: a reason says something, in text */
+    if (reason && json_string_length(reason) &&
+        !names_text_visible(json_string_value(reason), json_string_length(reason), false)) {
+        reply_error(r, 400, "reason_required",
+                    "the reason must hold visible text, and no control, bidi or blank-rendering character");
+        goto done;
+    }
     if (reason && json_string_length(reason) > STORE_REASON_TEXT_MAX) {
         reply_error(r, 400, "reason_too_long", "the reason is longer than 500 bytes");
         goto done;
     }
-    if (op && (!json_is_string(op) || json_string_length(op) == 0 || json_string_length(op) > 64)) {
-        reply_error(r, 400, "bad_operator", "\"operator\" is a string of 1 to 64 bytes");
+    if (op && (!json_is_string(op) || json_string_length(op) == 0 || json_string_length(op) > 64 ||
+               !names_text_visible(json_string_value(op), json_string_length(op), true))) {
+        reply_error(r, 400, "bad_operator",
+                    "\"operator\" is a string of 1 to 64 bytes of visible characters (no control, bidi or ANSI escape)");
         goto done;
     }
     if (a == ADMIN_RENAME) {

@@ -47,6 +47,15 @@ void api_players_create(request *r)
         reply_rate_limited(r, r->live->rate_register_per_ip, "too many registrations from this address");
         return;
     }
+    /* one machine has a network of addresses (an IPv6 /64 is one customer) */
+    char prefix[NETADDR_TEXT + 4];
+    netaddr_prefix_of(r->ip, prefix);
+    if (!ratelimit_allow(&r->app->limits, "register_net", prefix, r->live->rate_register_per_prefix,
+                         r->started_us)) {
+        reply_rate_limited(r, r->live->rate_register_per_prefix,
+                           "too many registrations from this network (its /24 or /64)");
+        return;
+    }
     json_t *doc = req_json_object(r);
     if (!doc)
         return;

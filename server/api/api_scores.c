@@ -192,6 +192,9 @@ static void reject_replay(request *r, submission *s, const char *reason, long mo
     snprintf(rej->reason, sizeof rej->reason, "%s", reason);
     rej->move_index = move;
     rej->received_at = r->started_us / 1000;
+    char net[NETADDR_TEXT + 4];
+    netaddr_prefix_of(r->ip, net);
+    snprintf(rej->net, sizeof rej->net, "%s", net);
     memcpy(rej->moves_hash, s->hash, STORE_HASH_BYTES);
     json_t *canon = moves_to_json(s->t.p.g, s->t.p.version, s->moves, (size_t)s->n);
     rej->moves_json = json_dumps(canon, JSON_COMPACT);

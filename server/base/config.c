@@ -3,6 +3,9 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include <sodium.h>
 
 #include "parse.h"
 
@@ -33,6 +36,7 @@ void config_defaults(config *c)
     c->rehearsal_bound_ms = 300000;
     c->review_hold_threshold = 500; /* calibrated on tests/fairplay (docs/OPERATIONS.md) */
     c->rate_register_per_ip = 30;
+    c->rate_register_per_prefix = 120;
     c->rate_seeds_per_player = 120;
     c->rate_scores_per_player = 120;
     c->rate_per_ip = 6000;
@@ -45,6 +49,7 @@ void config_defaults(config *c)
     c->rejections_per_token = 5;
     c->rejection_moves_per_token = 1;
     c->rejection_moves_per_player_day = 20;
+    c->rejection_moves_per_net_day = 200;
     c->admin_failures_per_minute = 10;
     c->log_requests = true;
     c->keepalive = true;
@@ -92,6 +97,7 @@ static const key_def keys[] = {
     INT(max_forfeits_per_level_day, 0, 100000),
     INT(rehearsal_bound_ms, 0, 7 * 86400000),
     INT(rate_register_per_ip, 0, 10000000),
+    INT(rate_register_per_prefix, 0, 10000000),
     INT(rate_seeds_per_player, 0, 10000000),
     INT(rate_scores_per_player, 0, 10000000),
     INT(rate_per_ip, 0, 10000000),
@@ -104,6 +110,7 @@ static const key_def keys[] = {
     INT(rejections_per_token, 1, 1000000),
     INT(rejection_moves_per_token, 1, 1000000),
     INT(rejection_moves_per_player_day, 1, 1000000),
+    INT(rejection_moves_per_net_day, 0, 100000000),
     STR(admin_token),
     STR(admin_token_file),
     INT(admin_failures_per_minute, 1, 100000),
@@ -171,6 +178,26 @@ static char *trim(char *s)
     return s;
 }
 
+/* As ssh does with a private key: a secret's file that its group or
+ * anyone else may read or write is refused. fd is the open file. */
+static bool private_file(int fd, const char *what, const char *path, char *err, size_t err_len)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        snprintf(err, err_len, "%s %s: cannot stat", what, path);
+        return false;
+    }
+    if (st.st_mode & 077) {
+        snprintf(err, err_len,
+                 "%s %s holds the admin token but its mode is %04o: group and others may not read "
+                 "or write it (chmod 600 %s, or keep the token in admin_token_file, mode 0600, "
+                 "owned by the service's user)",
+                 what, path, (unsigned)(st.st_mode & 07777), path);
+        return false;
+    }
+    return true;
+}
+
 bool config_load_file(config *c, const char *path, char *err, size_t err_len)
 {
     FILE *f = fopen(path, "r");
@@ -181,6 +208,8 @@ bool config_load_file(config *c, const char *path, char *err, size_t err_len)
     char line[1024];
     int lineno = 0;
     bool ok = true;
+    char token_before[sizeof c->admin_token];
+    memcpy(token_before, c->admin_token, sizeof token_before);
     while (ok && fgets(line, sizeof line, f)) {
         lineno++;
         char *hash = strchr(line, '#');
@@ -202,6 +231,10 @@ bool config_load_file(config *c, const char *path, char *err, size_t err_len)
             ok = false;
         }
     }
+    /* a file that sets admin_token is a secret's file */
+    if (ok && c->admin_token[0] && strcmp(c->admin_token, token_before) != 0)
+        ok = private_file(fileno(f), "the config file", path, err, err_len);
+    sodium_memzero(token_before, sizeof token_before);
     fclose(f);
     return ok;
 }
@@ -212,6 +245,10 @@ bool config_admin_token(config *c, char *err, size_t err_len)
         FILE *f = fopen(c->admin_token_file, "r");
         if (!f) {
             snprintf(err, err_len, "admin_token_file %s: cannot open", c->admin_token_file);
+            return false;
+        }
+        if (!private_file(fileno(f), "admin_token_file", c->admin_token_file, err, err_len)) {
+            fclose(f);
             return false;
         }
         size_t n = fread(c->admin_token, 1, sizeof c->admin_token - 1, f);

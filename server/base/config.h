@@ -44,6 +44,7 @@ typedef struct config {
     int rehearsal_bound_ms;        /* idle time before a run above this is a signal */
     /* rate limits: requests per minute, per key */
     int rate_register_per_ip;
+    int rate_register_per_prefix; /* per IPv4 /24 or IPv6 /64 of the client */
     int rate_seeds_per_player;
     int rate_scores_per_player;
     int rate_per_ip;
@@ -59,6 +60,7 @@ typedef struct config {
     int rejections_per_token;
     int rejection_moves_per_token;
     int rejection_moves_per_player_day;
+    int rejection_moves_per_net_day; /* per client /24 or /64 a day */
     /* The admin bearer token (empty: admin endpoints disabled): at least
      * ADMIN_TOKEN_MIN bytes, set in the config file or read from
      * admin_token_file (never from the command line, which /proc shows). */
@@ -86,7 +88,9 @@ typedef struct config {
 void config_defaults(config *c);
 
 /* Loads a file over the current values. Returns false with a message
- * (file:line: problem) on an unreadable file, an unknown key or a bad value. */
+ * (file:line: problem) on an unreadable file, an unknown key or a bad value,
+ * and when the file sets admin_token but its group or others may read or
+ * write it (as ssh refuses such a key). */
 bool config_load_file(config *c, const char *path, char *err, size_t err_len);
 
 /* Sets one key from text, as the file would. */
@@ -95,7 +99,8 @@ bool config_set(config *c, const char *key, const char *value, char *err, size_t
 #define ADMIN_TOKEN_MIN 32
 
 /* Reads admin_token_file into admin_token (trailing newline and spaces
- * dropped) and checks the token's length. false with a message. */
+ * dropped) and checks the token's length, and that the file has no group
+ * or other permission bit. false with a message. */
 bool config_admin_token(config *c, char *err, size_t err_len);
 
 #endif

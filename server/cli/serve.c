@@ -207,12 +207,54 @@ store_status serve_open_store(const config *c, store **db)
         .rejections_per_token = c->rejections_per_token,
         .rejection_moves_per_token = c->rejection_moves_per_token,
         .rejection_moves_per_player_day = c->rejection_moves_per_player_day,
+        .rejection_moves_per_net_day = c->rejection_moves_per_net_day,
     };
     store_status st = store_open(&sc, db, err, sizeof err);
     if (st != STORE_OK)
         fprintf(stderr, "replayd: cannot open %s: %s\n",
                 database_is_url(c) ? "the database" : path, err);
     return st;
+}
+
+/* Every key this node signs, MACs and hashes bearer tokens with against
+ * the fingerprint the database records for it (the first node to start
+ * with a key records it): nodes of one database that hold different keys
+ * would each refuse the others' tokens and players, so a node whose keys
+ * differ does not start. false after one line on stderr. */
+static bool same_keys_as_recorded(app *a)
+{
+    uint32_t ids[KEYS_MAX + 1];
+    int n = 0;
+    ids[n++] = 0; /* token-hash.key */
+    for (int i = 0; i < a->keys.count; i++)
+        if (!a->keys.keys[i].retired)
+            ids[n++] = a->keys.keys[i].id;
+    for (int i = 0; i < n; i++) {
+        char mine[KEYS_FINGERPRINT_HEX + 1], recorded[STORE_KEY_FP_HEX + 1];
+        bool matches = false;
+        if (!keys_fingerprint(&a->keys, ids[i], mine))
+            continue;
+        if (store_key_check(a->db, ids[i], mine, now_ms(), &matches, recorded) != STORE_OK) {
+            fprintf(stderr, "replayd: cannot check the keys against the database\n");
+            return false;
+        }
+        if (!matches) {
+            char what[64];
+            if (ids[i] == 0)
+                snprintf(what, sizeof what, "token-hash.key");
+            else
+                snprintf(what, sizeof what, "key %u (mac-%u.key, sign-%u.key)", (unsigned)ids[i],
+                         (unsigned)ids[i], (unsigned)ids[i]);
+            fprintf(stderr,
+                    "replayd: %s in %s/keys is not the one this database was first used with "
+                    "(fingerprint %.16s..., recorded %.16s...): every node of a database needs the "
+                    "same keys; copy the keys directory the other nodes use (docs/OPERATIONS.md, "
+                    "\"Several nodes on PostgreSQL\")\n",
+                    what, a->cfg.data_dir, mine, recorded);
+            return false;
+        }
+    }
+    return true;
 }
 
 /* SIGTERM/SIGINT blocked in the calling thread (and so in every thread it
@@ -287,6 +329,8 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "{\"event\":\"keys_repaired\",\"why\":\"an interrupted first start left a partial key set\"}\n");
     if (serve_open_store(&a.cfg, &a.db) != STORE_OK)
         goto keys;
+    if (!same_keys_as_recorded(&a))
+        goto db;
     const char *const *names;
     int n_names;
     http_route_names(&names, &n_names);
@@ -306,7 +350,7 @@ int cmd_serve(int argc, char **argv)
     }
 
     unsigned metrics_port = 0;
-    struct MHD_Daemon *md = NULL;
+    metrics_http *md = NULL;
     if (a.cfg.metrics_listen[0] && !(md = metrics_http_start(&a, &metrics_port, err, sizeof err))) {
         fprintf(stderr, "replayd: %s\n", err);
         goto caches;
@@ -325,8 +369,7 @@ int cmd_serve(int argc, char **argv)
     rc = serving_run(&a, reread_config, metrics_port) == 0 ? EXIT_OK : EXIT_RUNTIME;
     conn_guard_stop(&a.guard);
 metrics:
-    if (md)
-        MHD_stop_daemon(md);
+    metrics_http_stop(md);
 caches:
     board_list_free(&a.boards);
     fairplay_book_free(&a.book);

@@ -1,8 +1,9 @@
 /*
  * http: libmicrohttpd glue. Requests are answered on the final callback
  * (never on the headers-only first one, which on 0.9.75 would force
- * Connection: close), except a declared Content-Length over the cap, which
- * is refused at once with 413. Around every answer: the client's address
+ * Connection: close), except a declared Content-Length over the route's
+ * cap (routes_body_limits), which is refused at once with 413, and a
+ * request that breaks the framing rules (http_gate.h). Around every answer: the client's address
  * (behind trusted proxies), CORS, HEAD and OPTIONS, caching and ETags,
  * Allow on 405, Retry-After on 429 and 503, Connection: close while
  * draining; libmicrohttpd's own messages become JSON log lines.
@@ -21,6 +22,7 @@
 
 #include "../api/api.h"
 #include "../base/parse.h"
+#include "http_gate.h"
 #include "routes.h"
 
 static int64_t clock_offset_us;
@@ -147,12 +149,15 @@ void reply_rate_limited(request *r, int per_minute, const char *message)
     reply_error(r, 429, "rate_limited", message);
 }
 
-/* Depth of the deepest array/object, counted without parsing, so a body of
- * 100,000 '[' never reaches the parser's recursion. */
-static int json_depth(const char *s, size_t n, int limit)
+/* Depth of the deepest array/object and how many there are, counted
+ * without parsing, so a body of 100,000 '[' never reaches the parser's
+ * recursion and one of 100,000 "[]" never reaches its allocator. Stops
+ * once either is past its limit. */
+static int json_depth(const char *s, size_t n, int limit, size_t max_containers, size_t *containers)
 {
     int depth = 0, deepest = 0;
     bool in_string = false;
+    *containers = 0;
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
         if (in_string) {
@@ -167,7 +172,7 @@ static int json_depth(const char *s, size_t n, int limit)
         else if (c == '[' || c == '{') {
             if (++depth > deepest)
                 deepest = depth;
-            if (deepest > limit)
+            if (deepest > limit || ++*containers > max_containers)
                 return deepest;
         } else if (c == ']' || c == '}')
             depth--;
@@ -187,8 +192,13 @@ json_t *req_json_object(request *r)
         reply_error(r, 400, "malformed_json", "the body is empty");
         return NULL;
     }
-    if (json_depth(r->body, r->body_len, r->app->cfg.max_json_depth) > r->app->cfg.max_json_depth) {
-        reply_error(r, 400, "too_deep", "the JSON nests deeper than allowed");
+    size_t containers;
+    if (json_depth(r->body, r->body_len, r->body_depth, r->body_containers, &containers) > r->body_depth) {
+        reply_error(r, 400, "too_deep", "the JSON nests deeper than this endpoint's bodies do");
+        return NULL;
+    }
+    if (containers > r->body_containers) {
+        reply_error(r, 413, "too_many_values", "the JSON holds more arrays and objects than this endpoint's bodies do");
         return NULL;
     }
     json_error_t jerr;
@@ -205,6 +215,73 @@ json_t *req_json_object(request *r)
         return NULL;
     }
     return doc;
+}
+
+/* Every Forwarded and X-Forwarded-For header, in the order they came. */
+static enum MHD_Result add_hops(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    if (strcasecmp(key, "X-Forwarded-For") == 0)
+        netaddr_chain_add(cls, value, false);
+    else if (strcasecmp(key, "Forwarded") == 0)
+        netaddr_chain_add(cls, value, true);
+    return MHD_YES;
+}
+
+/* What the framing rules count, as libmicrohttpd parsed the headers. */
+typedef struct field_counts {
+    int fields, hosts, content_lengths;
+    bool transfer_encoding;
+} field_counts;
+
+static enum MHD_Result count_field(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    (void)value;
+    field_counts *c = cls;
+    c->fields++;
+    c->hosts += strcasecmp(key, "Host") == 0;
+    c->content_lengths += strcasecmp(key, "Content-Length") == 0;
+    c->transfer_encoding = c->transfer_encoding || strcasecmp(key, "Transfer-Encoding") == 0;
+    return MHD_YES;
+}
+
+/* The gate's framing rules (http_gate.h) on every request, so a later one
+ * on a kept-alive connection, which the gate never sees, is held to them
+ * too. Answers and returns false when one is broken. */
+static bool framing_ok(request *r, const char *version)
+{
+    field_counts c = { 0, 0, 0, false };
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, count_field, &c);
+    verdict v = http_framing_verdict(strcmp(version, "HTTP/1.1") == 0, c.fields, c.hosts,
+                                     c.content_lengths, c.transfer_encoding);
+    if (!v.status)
+        return true;
+    reply_error(r, v.status, v.code, v.message);
+    return false;
+}
+
+/* Stops at the first query key or value holding a control byte (C0, DEL):
+ * a decoded "%00" would cut a C string short, so "?limit=5%00" read as 5. */
+static enum MHD_Result query_bytes_ok(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                                      const char *value, size_t value_size)
+{
+    (void)kind;
+    bool *ok = cls;
+    for (size_t i = 0; i < key_size; i++)
+        if ((unsigned char)key[i] < 0x20 || key[i] == 0x7f)
+            *ok = false;
+    for (size_t i = 0; value && i < value_size; i++)
+        if ((unsigned char)value[i] < 0x20 || value[i] == 0x7f)
+            *ok = false;
+    return *ok ? MHD_YES : MHD_NO;
+}
+
+static bool query_ok(request *r)
+{
+    bool ok = true;
+    MHD_get_connection_values_n(r->conn, MHD_GET_ARGUMENT_KIND, query_bytes_ok, &ok);
+    return ok;
 }
 
 /* The connecting address, and the client's behind trusted proxies. */
@@ -227,9 +304,13 @@ static void client_ip(request *r)
     } else {
         return;
     }
-    netaddr client = netaddr_client(&peer, &r->live->trusted_proxies, req_header(r, "Forwarded"),
-                                    req_header(r, "X-Forwarded-For"));
+    netaddr_chain chain;
+    memset(&chain, 0, sizeof chain);
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, add_hops, &chain);
+    netaddr client = netaddr_client(&peer, &r->live->trusted_proxies, &chain);
     netaddr_format(&client, r->ip);
+    /* a trusted proxy speaking for itself (its health checks): no hop named */
+    r->from_proxy = chain.n == 0 && netaddr_nets_contain(&r->live->trusted_proxies, &peer);
 }
 
 static const char *cache_header(cache_policy p)
@@ -366,11 +447,19 @@ static void preflight(request *r)
     reply_text(r, 204, NULL, NULL, 0);
 }
 
+/* A trusted proxy's own GET /healthz (no forwarding header: nobody else
+ * is speaking through it) takes nothing from any address's bucket, so no
+ * client can make the balancer's checks fail (docs/OPERATIONS.md). */
+static bool health_check_of_proxy(const request *r)
+{
+    return r->from_proxy && strcmp(r->path, "/healthz") == 0 &&
+           (strcmp(r->method, "GET") == 0 || strcmp(r->method, "HEAD") == 0);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload,
                                   size_t *upload_size, void **con_cls)
 {
-    (void)version;
     app *a = cls;
     request *r = *con_cls;
     if (!r) {
@@ -389,9 +478,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         atomic_fetch_add(&a->in_flight, 1);
         split_path(r, url);
         client_ip(r);
+        if (!framing_ok(r, version)) {
+            r->body_too_large = true; /* nothing of a body is kept */
+            conn_guard_request_done(&a->guard, r->guard);
+            return send_reply(r);
+        }
+        body_limits lim = routes_body_limits(r);
+        r->body_cap = lim.max_bytes;
+        r->body_depth = lim.max_depth;
+        r->body_containers = lim.max_containers;
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
         int64_t declared;
-        if (cl && parse_i64(cl, 0, INT64_MAX, &declared) && (uint64_t)declared > a->cfg.max_body) {
+        if (cl && parse_i64(cl, 0, INT64_MAX, &declared) && (uint64_t)declared > r->body_cap) {
             r->body_too_large = true;
             conn_guard_request_done(&a->guard, r->guard);
             reply_error(r, 413, "body_too_large", "the body is larger than the server accepts");
@@ -402,7 +500,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (*upload_size) {
         conn_guard_body(&a->guard, r->guard, *upload_size);
         if (!r->body_too_large) {
-            if (r->body_len + *upload_size > r->app->cfg.max_body) {
+            if (r->body_len + *upload_size > r->body_cap) {
                 r->body_too_large = true;
                 free(r->body);
                 r->body = NULL;
@@ -434,8 +532,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     conn_guard_request_done(&a->guard, r->guard);
     if (r->body_too_large)
         reply_error(r, 413, "body_too_large", "the body is larger than the server accepts");
-    else if (!ratelimit_allow(&a->limits, "ip", r->ip, r->live->rate_per_ip, r->started_us))
+    else if (!health_check_of_proxy(r) &&
+             !ratelimit_allow(&a->limits, "ip", r->ip, r->live->rate_per_ip, r->started_us))
         reply_rate_limited(r, r->live->rate_per_ip, "too many requests from this address");
+    else if (!query_ok(r))
+        reply_error(r, 400, "bad_query", "a query parameter holds a control character (such as %00)");
     else if (strcmp(r->method, "OPTIONS") == 0)
         preflight(r);
     else

@@ -36,10 +36,15 @@ typedef struct request {
     int n_seg;
     char path_buf[512];
     char ip[64];              /* the client's, behind trusted proxies */
+    bool from_proxy;          /* a trusted proxy itself (no forwarding header): its health checks */
     const live_settings *live; /* the settings snapshot this request uses */
     char *body;               /* NUL-terminated, owned */
     size_t body_len;
     bool body_too_large;
+    /* the route's body limits (routes_body_limits), set before any byte of it */
+    size_t body_cap;
+    int body_depth;
+    size_t body_containers;
     int64_t started_us;
     int route;                /* metrics route index */
     struct guard_conn *guard; /* the connection's conn_guard entry, or NULL */
@@ -96,8 +101,10 @@ void req_resume(request *r);
 /* Gives the request a piece of work to free when it ends. */
 void req_own(request *r, void *work, void (*work_free)(void *work));
 
-/* Parses the body as a JSON object: checks the content type (415), the
- * nesting depth and duplicate keys (400). NULL after replying with the error. */
+/* Parses the body as a JSON object: checks the content type (415), then,
+ * by a scan before parsing, the route's nesting depth (400 too_deep) and
+ * count of arrays and objects (413 too_many_values), then duplicate keys
+ * (400). NULL after replying with the error. */
 json_t *req_json_object(request *r);
 
 /* A daemon serving a's requests with its settings and its TLS files (read

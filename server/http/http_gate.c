@@ -76,6 +76,7 @@ static const char *reason_of(int status)
     switch (status) {
     case 400: return "Bad Request";
     case 408: return "Request Timeout";
+    case 411: return "Length Required";
     case 413: return "Content Too Large";
     case 414: return "URI Too Long";
     case 431: return "Request Header Fields Too Large";
@@ -128,11 +129,6 @@ static void release(http_gate *g, int slot)
 }
 
 /* ---- framing ---- */
-
-typedef struct verdict {
-    int status; /* 0: fine */
-    const char *code, *message;
-} verdict;
 
 static verdict bad(int status, const char *code, const char *message)
 {
@@ -220,7 +216,7 @@ static verdict check_head(const char *head, size_t len, const http_gate_config *
         if (!e)
             e = end;
         if (++fields > MAX_HEADERS)
-            return bad(431, "headers_too_large", "the request has more header fields than the server accepts");
+            return http_framing_verdict(http11, fields, host, content_length, chunked);
         if (*p == ' ' || *p == '\t')
             return bad(400, "bad_request", "folded header lines are not accepted");
         verdict v = check_field(p, (size_t)(e - p), cfg, &host, &content_length, &declared, &chunked);
@@ -228,10 +224,21 @@ static verdict check_head(const char *head, size_t len, const http_gate_config *
             return v;
         p = e + 2;
     }
-    if (http11 && host != 1)
-        return bad(400, "bad_request", host ? "more than one Host header" : "an HTTP/1.1 request needs a Host header");
-    if (chunked && content_length)
+    return http_framing_verdict(http11, fields, host, content_length, chunked);
+}
+
+verdict http_framing_verdict(bool http11, int fields, int hosts, int content_lengths, bool transfer_encoding)
+{
+    if (fields > MAX_HEADERS)
+        return bad(431, "headers_too_large", "the request has more header fields than the server accepts");
+    if (http11 && hosts != 1)
+        return bad(400, "bad_request", hosts ? "more than one Host header" : "an HTTP/1.1 request needs a Host header");
+    if (transfer_encoding && content_lengths)
         return bad(400, "bad_request", "Content-Length and Transfer-Encoding together are not accepted");
+    /* libmicrohttpd answers a malformed chunked body with its own HTML
+     * page, and the gate never sees bodies: a body needs its length */
+    if (transfer_encoding)
+        return bad(411, "length_required", "a body needs a Content-Length (chunked bodies are not accepted)");
     return bad(0, NULL, NULL);
 }
 
@@ -251,6 +258,16 @@ static void look_at(http_gate *g, int slot)
         return;
     w->seen = (size_t)n;
     const char *end = memmem(g->peek, (size_t)n, "\r\n\r\n", 4);
+    /* libmicrohttpd ends a line at a bare LF too: a line end only it sees
+     * could hide a header from the checks, so a bare LF is refused at once */
+    size_t head_len = end ? (size_t)(end - g->peek) + 4 : (size_t)n;
+    for (size_t i = 0; i < head_len; i++) {
+        if (g->peek[i] == '\n' && (i == 0 || g->peek[i - 1] != '\r')) {
+            refuse(g, w, 400, "bad_request", "header lines must end in CRLF");
+            release(g, slot);
+            return;
+        }
+    }
     if (!end) {
         if ((size_t)n > MAX_TARGET + 64 && !memmem(g->peek, (size_t)n, "\r\n", 2))
             refuse(g, w, 414, "uri_too_long", "the request target is longer than the server accepts");

@@ -9,17 +9,22 @@
  * for a bad Content-Length or a missing Host it sends the status line and
  * headers twice (its error path runs the reply state twice). The gate
  * answers those itself, as JSON, well-formed, and closes:
- * 400 bad_request (request line, header line, Content-Length, Transfer-
- * Encoding, Host), 408 request_timeout (headers not complete within
+ * 400 bad_request (request line, a header line, a bare LF line end, at
+ * once: libmicrohttpd would end a line there, Content-Length, Transfer-
+ * Encoding, Host), 411 length_required (a chunked body), 408
+ * request_timeout (headers not complete within
  * header_timeout_ms), 413 body_too_large (Content-Length over max_body),
  * 414 uri_too_long, 431 headers_too_large, 505 http_version_not_supported,
  * 503 connection_shed (the oldest-slowest waiting connection, when
  * max_connections are waiting and another arrives).
  *
  * What stays libmicrohttpd's: later requests on a kept-alive connection
- * are read by libmicrohttpd directly (the gate sees a connection once), as
- * is everything under TLS, where the gate is not used (the bytes are
- * encrypted); see docs/THREAT-MODEL.md.
+ * are read by libmicrohttpd directly (the gate sees a connection once);
+ * http.c applies http_framing_verdict to each of them, and what
+ * libmicrohttpd answers itself before that (a malformed Content-Length
+ * value, a missing Host) needs keepalive = false to come through the gate.
+ * Under TLS the gate is not used (the bytes are encrypted); see
+ * docs/THREAT-MODEL.md.
  *
  * Ownership: the gate owns its thread and the descriptors it holds; a
  * handed-over descriptor is libmicrohttpd's; the listening socket is the
@@ -53,6 +58,19 @@ bool http_gate_run(http_gate *g, struct MHD_Daemon *d);
  * socket; its length, or -1 when it does not fit. code and message must
  * not need JSON escaping. */
 int http_raw_error(char *out, size_t cap, int status, const char *code, const char *message);
+
+/* The rules on a request's header fields that both the gate (on the raw
+ * bytes of a connection's first request) and http.c (on what
+ * libmicrohttpd parsed of every request, kept-alive ones included) apply:
+ * at most 100 fields (431), one Host on HTTP/1.1, no Transfer-Encoding
+ * with a Content-Length (400), and no Transfer-Encoding at all (411
+ * length_required: libmicrohttpd answers malformed chunked bodies with its
+ * own HTML). status 0 when the request passes. */
+typedef struct verdict {
+    int status; /* 0: fine */
+    const char *code, *message;
+} verdict;
+verdict http_framing_verdict(bool http11, int fields, int hosts, int content_lengths, bool transfer_encoding);
 
 /* Stops accepting, closes every connection still waiting, frees the gate.
  * Safe on NULL and on a gate that never ran. */

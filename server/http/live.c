@@ -13,6 +13,7 @@ live_settings *live_from_config(const config *c, live_settings *older, char *err
     }
     l->log_requests = c->log_requests;
     l->rate_register_per_ip = c->rate_register_per_ip;
+    l->rate_register_per_prefix = c->rate_register_per_prefix;
     l->rate_seeds_per_player = c->rate_seeds_per_player;
     l->rate_scores_per_player = c->rate_scores_per_player;
     l->rate_per_ip = c->rate_per_ip;

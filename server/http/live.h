@@ -25,6 +25,7 @@
 typedef struct live_settings {
     bool log_requests;
     int rate_register_per_ip;
+    int rate_register_per_prefix;
     int rate_seeds_per_player;
     int rate_scores_per_player;
     int rate_per_ip;

@@ -44,6 +44,20 @@ void netaddr_format(const netaddr *a, char out[NETADDR_TEXT])
         inet_ntop(AF_INET6, a->b, out, NETADDR_TEXT);
 }
 
+void netaddr_prefix_of(const char *text, char out[NETADDR_TEXT + 4])
+{
+    netaddr a;
+    if (!netaddr_parse(text, &a)) {
+        snprintf(out, NETADDR_TEXT + 4, "%s", text);
+        return;
+    }
+    bool v4 = netaddr_is_v4(&a);
+    memset(a.b + (v4 ? 15 : 8), 0, v4 ? 1 : 8);
+    char t[NETADDR_TEXT];
+    netaddr_format(&a, t);
+    snprintf(out, NETADDR_TEXT + 4, "%s/%d", t, v4 ? 24 : 64);
+}
+
 static bool net_parse(const char *item, netaddr_net *out)
 {
     char host[NETADDR_TEXT + 2];
@@ -113,72 +127,102 @@ bool netaddr_nets_contain(const netaddr_nets *nets, const netaddr *a)
     return false;
 }
 
-/* The hops of a header, nearest last: X-Forwarded-For is "a, b, c"; a
- * Forwarded element is "for=a;proto=https, for=\"[2001:db8::1]:4711\"". */
-#define MAX_HOPS 32
+/* ---- the chain of hops ---- */
 
-static int split_hops(const char *header, bool forwarded, char hops[][NETADDR_TEXT + 8])
+/* The hop text of one list item: X-Forwarded-For's item is the address
+ * itself; a Forwarded element's is its for= value ("" when it has none).
+ * Quotes, brackets around IPv6 and a port are taken off. */
+static void hop_text(const char *item, size_t len, bool forwarded, char out[NETADDR_HOP_TEXT])
 {
-    int n = 0;
-    const char *p = header;
-    while (*p && n < MAX_HOPS) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        char item[256];
-        if (len >= sizeof item)
-            len = sizeof item - 1;
-        memcpy(item, p, len);
-        item[len] = '\0';
-        char *v = item;
-        if (forwarded) { /* the for= pair of this element, if any */
-            v = NULL;
-            char *save = NULL;
-            for (char *pair = strtok_r(item, ";", &save); pair; pair = strtok_r(NULL, ";", &save)) {
-                while (*pair == ' ' || *pair == '\t')
-                    pair++;
-                if (strncasecmp(pair, "for=", 4) == 0)
-                    v = pair + 4;
+    const char *v = item, *end = item + len;
+    out[0] = '\0';
+    if (forwarded) { /* the for= pair of this element, if any */
+        v = NULL;
+        const char *p = item;
+        while (p < end) {
+            while (p < end && (*p == ' ' || *p == '\t' || *p == ';'))
+                p++;
+            const char *pair = p;
+            bool quoted = false;
+            while (p < end && (quoted || *p != ';')) {
+                if (*p == '"')
+                    quoted = !quoted;
+                else if (*p == '\\' && quoted && p + 1 < end)
+                    p++;
+                p++;
             }
+            if (p - pair > 4 && strncasecmp(pair, "for=", 4) == 0) {
+                v = pair + 4;
+                end = p;
+            }
+            if (v)
+                break;
         }
-        hops[n][0] = '\0';
-        if (v) {
-            while (*v == ' ' || *v == '\t' || *v == '"')
-                v++;
-            size_t m = strcspn(v, "\" \t");
-            if (m > NETADDR_TEXT + 7)
-                m = NETADDR_TEXT + 7;
-            memcpy(hops[n], v, m);
-            hops[n][m] = '\0';
-            /* "[v6]:port" keeps the brackets; "v4:port" loses its port */
-            char *close = strchr(hops[n], ']');
-            if (hops[n][0] == '[' && close)
-                close[1] = '\0';
-            else if (strchr(hops[n], ':') == strrchr(hops[n], ':') && strchr(hops[n], ':'))
-                *strchr(hops[n], ':') = '\0';
-        }
-        n++;
-        if (!end)
-            break;
-        p = end + 1;
+        if (!v)
+            return;
     }
-    return n;
+    while (v < end && (*v == ' ' || *v == '\t' || *v == '"'))
+        v++;
+    while (end > v && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '"'))
+        end--;
+    size_t m = (size_t)(end - v);
+    if (m >= NETADDR_HOP_TEXT)
+        return; /* longer than any address: not one */
+    memcpy(out, v, m);
+    out[m] = '\0';
+    /* "[v6]:port" keeps the brackets; "v4:port" loses its port */
+    char *close = strchr(out, ']');
+    if (out[0] == '[' && close)
+        close[1] = '\0';
+    else if (strchr(out, ':') && strchr(out, ':') == strrchr(out, ':'))
+        *strchr(out, ':') = '\0';
 }
 
-netaddr netaddr_client(const netaddr *peer, const netaddr_nets *trusted, const char *forwarded,
-                       const char *x_forwarded_for)
+void netaddr_chain_add(netaddr_chain *c, const char *value, bool forwarded)
+{
+    const char *p = value ? value : "";
+    for (;;) {
+        /* an item ends at a comma outside a quoted string */
+        const char *q = p;
+        bool quoted = false;
+        while (*q && (quoted || *q != ',')) {
+            if (*q == '"')
+                quoted = !quoted;
+            else if (*q == '\\' && quoted && q[1])
+                q++;
+            q++;
+        }
+        size_t len = (size_t)(q - p);
+        const char *s = p;
+        while (len && (*s == ' ' || *s == '\t')) {
+            s++;
+            len--;
+        }
+        /* an empty item (", ,") is no hop: HAProxy and nginx never write one */
+        if (len) {
+            /* a ring of the nearest NETADDR_MAX_HOPS: the far end is what goes */
+            hop_text(s, len, forwarded, c->hop[c->next]);
+            c->next = (c->next + 1) % NETADDR_MAX_HOPS;
+            if (c->n < NETADDR_MAX_HOPS)
+                c->n++;
+            else
+                c->dropped = true;
+        }
+        if (!*q)
+            break;
+        p = q + 1;
+    }
+}
+
+netaddr netaddr_client(const netaddr *peer, const netaddr_nets *trusted, const netaddr_chain *chain)
 {
     netaddr client = *peer;
     if (!netaddr_nets_contain(trusted, peer))
         return client;
-    bool use_forwarded = forwarded && *forwarded;
-    const char *header = use_forwarded ? forwarded : x_forwarded_for;
-    if (!header || !*header)
-        return client;
-    char hops[MAX_HOPS][NETADDR_TEXT + 8];
-    int n = split_hops(header, use_forwarded, hops);
-    for (int i = n - 1; i >= 0; i--) {
+    for (int k = 0; k < chain->n; k++) {
+        int i = (chain->next - 1 - k + 2 * NETADDR_MAX_HOPS) % NETADDR_MAX_HOPS;
         netaddr hop;
-        if (!netaddr_parse(hops[i], &hop))
+        if (!netaddr_parse(chain->hop[i], &hop))
             break; /* unknown, obfuscated or garbage: trust nothing further out */
         client = hop;
         if (!netaddr_nets_contain(trusted, &hop))

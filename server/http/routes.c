@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../core/game.h"
 #include "../api/api.h"
+#include "../trust/token.h"
 
 typedef struct route {
     const char *method;
@@ -115,6 +117,61 @@ void routes_allowed(const request *r, char *out, size_t len)
 cache_policy routes_cache(const request *r)
 {
     return r->route >= 0 && r->route < N_ROUTES ? routes[r->route].cache : CACHE_NO_STORE;
+}
+
+/* Decimal digits of v, its sign included. */
+static size_t digits(int32_t v)
+{
+    char buf[16];
+    int n = snprintf(buf, sizeof buf, "%ld", (long)v);
+    return n > 0 ? (size_t)n : 11;
+}
+
+/* The longest a move of g can be: {"name":value,...}, every field of every
+ * version with its widest value, a space after each ':' and ',' (what a
+ * pretty-printer adds on one line), and the ", " that separates it from the
+ * next move. */
+static size_t largest_move(const game *g)
+{
+    size_t n = 2 + 2; /* {} and ", " */
+    for (int f = 0; f < g->n_fields; f++) {
+        size_t lo = digits(g->fields[f].min), hi = digits(g->fields[f].max);
+        n += strlen(g->fields[f].name) + 2 /* quotes */ + 2 /* ": " */ + (lo > hi ? lo : hi) + 2 /* ", " */;
+    }
+    return n;
+}
+
+/* POST /v1/scores: {"seed_token": "<at most TOKEN_TEXT_MAX>", "moves": [...]}
+ * with the most moves any game accepts (its max_moves, at most config
+ * max_moves) at their largest encoding, plus room for the rest. */
+#define SCORE_BODY_SLACK 1024
+
+static body_limits score_limits(const config *c)
+{
+    size_t most = 0, moves = 0;
+    for (size_t i = 0; i < game_catalog_count; i++) {
+        const game *g = game_catalog[i];
+        size_t cap = (size_t)(g->max_moves < c->max_moves ? g->max_moves : c->max_moves);
+        size_t bytes = cap * largest_move(g);
+        most = bytes > most ? bytes : most;
+        moves = cap > moves ? cap : moves;
+    }
+    body_limits l = { most + TOKEN_TEXT_MAX + SCORE_BODY_SLACK, 3, moves + 2 };
+    return l;
+}
+
+body_limits routes_body_limits(const request *r)
+{
+    const config *c = &r->app->cfg;
+    /* every other body is one flat object of a few short fields */
+    body_limits l = { ROUTE_SMALL_BODY, 2, 16 };
+    if (strcmp(r->method, "POST") == 0 && pattern_matches("v1/scores", r))
+        l = score_limits(c);
+    if (l.max_bytes > c->max_body)
+        l.max_bytes = c->max_body;
+    if (l.max_depth > c->max_json_depth)
+        l.max_depth = c->max_json_depth;
+    return l;
 }
 
 void routes_dispatch(request *r)

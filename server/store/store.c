@@ -293,6 +293,21 @@ store_status store_write_wait(store *s, store_write *w)
     return w->status;
 }
 
+store_status store_key_check(store *s, int64_t key_id, const char *fingerprint, int64_t now,
+                             bool *matches, char recorded[STORE_KEY_FP_HEX + 1])
+{
+    store_write w;
+    memset(&w, 0, sizeof w);
+    w.kind = STORE_WRITE_KEY;
+    w.u.key.key_id = key_id;
+    snprintf(w.u.key.fingerprint, sizeof w.u.key.fingerprint, "%s", fingerprint);
+    w.u.key.now = now;
+    store_status st = store_write_wait(s, &w);
+    *matches = st == STORE_OK && w.u.key.matches;
+    memcpy(recorded, w.u.key.recorded, STORE_KEY_FP_HEX + 1);
+    return st;
+}
+
 /* ---- reads ---- */
 
 store_status store_player_by_token(store *s, const uint8_t token_hash[STORE_HASH_BYTES],

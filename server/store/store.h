@@ -53,6 +53,7 @@ typedef enum store_status {
 #define STORE_REASON_MAX 47
 #define STORE_REASON_TEXT_MAX 500 /* an operator's reason for an action */
 #define STORE_ACTOR_MAX 127
+#define STORE_NET_MAX 63 /* a client network's text */
 
 typedef struct store store;
 
@@ -71,6 +72,8 @@ typedef struct store_config {
     int rejection_moves_per_token;
     /* and for at most this many rejections of a player in a UTC day */
     int rejection_moves_per_player_day;
+    /* and of a client network (store_rejection.net) in a UTC day (0: no cap) */
+    int rejection_moves_per_net_day;
 } store_config;
 
 store_status store_open(const store_config *cfg, store **out, char *err, size_t err_len);
@@ -158,6 +161,9 @@ typedef struct store_rejection {
     int64_t received_at;
     uint8_t moves_hash[STORE_HASH_BYTES];
     const char *moves_json; /* borrowed until done */
+    /* the client's network ("192.0.2.0/24", netaddr_prefix_of); "": none
+     * (a duplicate run), counted against the player's quota only */
+    char net[STORE_NET_MAX + 1];
     /* out (STORE_OK): the moves were kept; this rejection burned the token */
     bool moves_kept;
     bool burned;
@@ -170,8 +176,11 @@ typedef enum store_write_kind {
     STORE_WRITE_TOKEN,     /* record an issued seed token */
     STORE_WRITE_SCORE,     /* redeem a token with its verified score */
     STORE_WRITE_REJECTION, /* record a rejected replay */
-    STORE_WRITE_ADMIN      /* an operator's action (admin_action) */
+    STORE_WRITE_ADMIN,     /* an operator's action (admin_action) */
+    STORE_WRITE_KEY        /* record a key's fingerprint, or compare it with the recorded one */
 } store_write_kind;
+
+#define STORE_KEY_FP_HEX 64 /* a key fingerprint: BLAKE2b-256 in hex */
 
 /* What an operator can do. Each is one transaction that also writes its
  * admin_log row and, when it moves entries, changes the boards in memory
@@ -248,6 +257,16 @@ struct store_write {
             store_score score;
             store_score existing;
         } score;
+        /* in: key_id, fingerprint, now. The first write of a key id
+         * records its fingerprint; out (STORE_OK): recorded (the one on
+         * record), matches (it is this one). */
+        struct {
+            int64_t key_id;
+            char fingerprint[STORE_KEY_FP_HEX + 1];
+            int64_t now;
+            char recorded[STORE_KEY_FP_HEX + 1];
+            bool matches;
+        } key;
         /* STORE_CONFLICT when the token was redeemed, STORE_LIMIT when it
          * was burned already (nothing is kept then). */
         struct {
@@ -283,6 +302,11 @@ void store_admin_clear(store_write *w);
 void store_write_async(store *s, store_write *w);
 /* Runs w and waits for it; w->done may be NULL. Returns w->status. */
 store_status store_write_wait(store *s, store_write *w);
+/* Records key_id's fingerprint when the database has none for it, and
+ * says whether the one on record (copied to recorded) is fingerprint: so
+ * every node of a shared database checks its keys against the first. */
+store_status store_key_check(store *s, int64_t key_id, const char *fingerprint, int64_t now,
+                             bool *matches, char recorded[STORE_KEY_FP_HEX + 1]);
 
 /* ---- reads ---- */
 

@@ -3,6 +3,10 @@
 #include "store_driver.h"
 
 const char *const sd_names[SD_COUNT] = {
+    [SD_NET_QUOTA_PRUNE] = "net_quota_prune",
+    [SD_NET_QUOTA_TAKE] = "net_quota_take",
+    [SD_KEY_RECORD] = "key_record",
+    [SD_KEY_GET] = "key_get",
     [SD_BEGIN] = "begin",
     [SD_COMMIT] = "commit",
     [SD_ROLLBACK] = "rollback",

@@ -92,6 +92,14 @@ typedef enum sd_id {
     SD_QUOTA_PRUNE,
     /* (player_id, day, per day) -> a row when the quota had room */
     SD_QUOTA_TAKE,
+    /* (day): earlier days' per-network quota rows */
+    SD_NET_QUOTA_PRUNE,
+    /* (day, net, per day) -> a row when the network's quota had room */
+    SD_NET_QUOTA_TAKE,
+    /* (key_id, fingerprint, now): recorded when the id has none */
+    SD_KEY_RECORD,
+    /* (key_id) -> the recorded fingerprint */
+    SD_KEY_GET,
     /* (game, level) / (daily_date) -> score, seq, player_id, received_at, nonce */
     SD_LOAD_LEVEL,
     SD_LOAD_DAILY,

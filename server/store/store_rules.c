@@ -301,6 +301,34 @@ static bool burned(const store_config *cfg, int64_t rejections)
  * rejection_moves_per_token, then a unit of the player's daily quota
  * (taken in the writer's transaction, so it holds across requests and
  * nodes). */
+/* Then a unit of the client network's daily quota, when the player's had
+ * room (the player's unit stays taken when the network's is spent). */
+static store_status take_net_quota(const sd_db *x, const store_config *cfg,
+                                   const store_rejection *r, int64_t day, bool *keep)
+{
+    if (cfg->rejection_moves_per_net_day <= 0 || !r->net[0])
+        return STORE_OK;
+    sd_stmt *s = x->d->start(x->c, SD_NET_QUOTA_PRUNE);
+    if (!s)
+        return sd_failed(x, NULL, SD_NET_QUOTA_PRUNE);
+    x->d->bind_int(s, day);
+    store_status st = sd_run(x, s, SD_NET_QUOTA_PRUNE);
+    if (st != STORE_OK)
+        return st;
+    s = x->d->start(x->c, SD_NET_QUOTA_TAKE);
+    if (!s)
+        return sd_failed(x, NULL, SD_NET_QUOTA_TAKE);
+    x->d->bind_int(s, day);
+    x->d->bind_text(s, r->net);
+    x->d->bind_int(s, cfg->rejection_moves_per_net_day);
+    int rc = x->d->step(s);
+    if (rc == SD_FAIL)
+        return sd_failed(x, s, SD_NET_QUOTA_TAKE);
+    x->d->done(s);
+    *keep = rc == SD_ROW;
+    return STORE_OK;
+}
+
 static store_status take_moves_quota(const sd_db *x, const store_config *cfg,
                                      const store_rejection *r, int64_t earlier, bool *keep)
 {
@@ -327,7 +355,7 @@ static store_status take_moves_quota(const sd_db *x, const store_config *cfg,
         return sd_failed(x, s, SD_QUOTA_TAKE);
     x->d->done(s);
     *keep = rc == SD_ROW;
-    return STORE_OK;
+    return *keep ? take_net_quota(x, cfg, r, day, keep) : STORE_OK;
 }
 
 /* Keeps a rejection of an open token that had `earlier` rejections:
@@ -489,6 +517,35 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
     return STORE_OK;
 }
 
+/* A key's fingerprint: recorded when the id has none (the first node to
+ * start with it), then compared with what the database holds. */
+static store_status run_key(const sd_db *x, store_write *w)
+{
+    sd_stmt *s = x->d->start(x->c, SD_KEY_RECORD);
+    if (!s)
+        return sd_failed(x, NULL, SD_KEY_RECORD);
+    x->d->bind_int(s, w->u.key.key_id);
+    x->d->bind_text(s, w->u.key.fingerprint);
+    x->d->bind_int(s, w->u.key.now);
+    store_status st = sd_run(x, s, SD_KEY_RECORD);
+    if (st != STORE_OK)
+        return st;
+    s = x->d->start(x->c, SD_KEY_GET);
+    if (!s)
+        return sd_failed(x, NULL, SD_KEY_GET);
+    x->d->bind_int(s, w->u.key.key_id);
+    int rc = x->d->step(s);
+    if (rc == SD_FAIL)
+        return sd_failed(x, s, SD_KEY_GET);
+    if (rc == SD_ROW) {
+        const char *fp = x->d->col_text(s, 0);
+        snprintf(w->u.key.recorded, sizeof w->u.key.recorded, "%s", fp ? fp : "");
+        w->u.key.matches = strcmp(w->u.key.recorded, w->u.key.fingerprint) == 0;
+    }
+    x->d->done(s);
+    return STORE_OK;
+}
+
 store_status store_rules_write(const sd_db *x, const store_config *cfg, store_write *w)
 {
     switch (w->kind) {
@@ -502,6 +559,8 @@ store_status store_rules_write(const sd_db *x, const store_config *cfg, store_wr
         return run_rejection(x, cfg, w);
     case STORE_WRITE_ADMIN:
         return store_rules_admin(x, w);
+    case STORE_WRITE_KEY:
+        return run_key(x, w);
     }
     return STORE_ERROR;
 }

@@ -197,6 +197,21 @@ static int64_t sign_file_ms(const char *data_dir, uint32_t id)
     return (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
 }
 
+/* <keys_dir>/token-hash.key, made when missing; its path in path. One per
+ * key set, never rotated: it hashes the bearer tokens already handed out. */
+static bool ensure_token_hash_key(const char *keys_dir, char *path, size_t path_len, char *err,
+                                  size_t err_len)
+{
+    snprintf(path, path_len, "%s/token-hash.key", keys_dir);
+    if (access(path, F_OK) == 0)
+        return true;
+    unsigned char k[crypto_generichash_KEYBYTES];
+    crypto_generichash_keygen(k);
+    bool ok = write_secret(keys_dir, path, k, sizeof k, err, err_len);
+    sodium_memzero(k, sizeof k);
+    return ok;
+}
+
 uint32_t keys_generate(const char *data_dir, char *err, size_t err_len)
 {
     char dir[600], path[700];
@@ -206,6 +221,9 @@ uint32_t keys_generate(const char *data_dir, char *err, size_t err_len)
     }
     snprintf(dir, sizeof dir, "%s/keys", data_dir);
     if (!ensure_dir(data_dir, 0700, err, err_len) || !ensure_dir(dir, 0700, err, err_len))
+        return 0;
+    /* every key a node needs: a copy of this directory is a whole key set */
+    if (!ensure_token_hash_key(dir, path, sizeof path, err, err_len))
         return 0;
     uint32_t id = highest_id(dir) + 1;
     unsigned char mac[crypto_auth_KEYBYTES], pk[crypto_sign_PUBLICKEYBYTES], sk[crypto_sign_SECRETKEYBYTES];
@@ -239,15 +257,8 @@ static bool load_once(keyring *kr, const char *data_dir, char *err, size_t err_l
     snprintf(dir, sizeof dir, "%s/keys", data_dir);
     if (!ensure_dir(data_dir, 0700, err, err_len) || !ensure_dir(dir, 0700, err, err_len))
         return false;
-    snprintf(path, sizeof path, "%s/token-hash.key", dir);
-    if (access(path, F_OK) != 0) {
-        unsigned char k[crypto_generichash_KEYBYTES];
-        crypto_generichash_keygen(k);
-        bool ok = write_secret(dir, path, k, sizeof k, err, err_len);
-        sodium_memzero(k, sizeof k);
-        if (!ok)
-            return false;
-    }
+    if (!ensure_token_hash_key(dir, path, sizeof path, err, err_len))
+        return false;
     if (!read_secret(path, kr->token_hash_key, sizeof kr->token_hash_key, err, err_len))
         return false;
     uint32_t top = highest_id(dir);
@@ -470,6 +481,28 @@ bool keys_retire(const char *data_dir, uint32_t id, key_entry *out, char *err, s
 const key_entry *keys_current(const keyring *kr)
 {
     return kr->count && !kr->keys[kr->current].retired ? &kr->keys[kr->current] : NULL;
+}
+
+bool keys_fingerprint(const keyring *kr, uint32_t key_id, char out[KEYS_FINGERPRINT_HEX + 1])
+{
+    unsigned char h[KEYS_FINGERPRINT_HEX / 2];
+    crypto_generichash_state st;
+    out[0] = '\0';
+    static const char domain[] = "replayd key fingerprint v1";
+    crypto_generichash_init(&st, NULL, 0, sizeof h);
+    crypto_generichash_update(&st, (const unsigned char *)domain, sizeof domain);
+    if (key_id == 0) {
+        crypto_generichash_update(&st, kr->token_hash_key, sizeof kr->token_hash_key);
+    } else {
+        const key_entry *k = keys_by_id(kr, key_id);
+        if (!k)
+            return false;
+        crypto_generichash_update(&st, k->mac, sizeof k->mac);
+        crypto_generichash_update(&st, k->sign_pk, sizeof k->sign_pk);
+    }
+    crypto_generichash_final(&st, h, sizeof h);
+    sodium_bin2hex(out, KEYS_FINGERPRINT_HEX + 1, h, sizeof h);
+    return true;
 }
 
 void keys_wipe(keyring *kr)

@@ -61,7 +61,9 @@ bool keys_load(keyring *kr, const char *data_dir, bool nothing_signed_yet, bool 
  * receipts offline (reverify). An empty keyring when there are none. */
 bool keys_load_public(keyring *kr, const char *data_dir, char *err, size_t err_len);
 
-/* Adds the next key id (rotation). Returns the new id, 0 on failure. */
+/* Adds the next key id (rotation), and token-hash.key when there is none
+ * yet, so that a first keygen makes every key a node needs. Returns the
+ * new id, 0 on failure. */
 uint32_t keys_generate(const char *data_dir, char *err, size_t err_len);
 
 /* Retires id: its public record gets valid_until (now), then its MAC and
@@ -76,6 +78,13 @@ const key_entry *keys_by_id(const keyring *kr, uint32_t id);
 /* Any published id, retired ones included: for checking receipts. */
 const key_entry *keys_public_by_id(const keyring *kr, uint32_t id);
 const key_entry *keys_current(const keyring *kr);
+
+/* The fingerprint the nodes of a cluster compare (serve.c records it in
+ * the database): BLAKE2b-256, in hex, of token-hash.key for key_id 0, of
+ * key id n's MAC key and signing public key for n. false (out empty) for
+ * an id this keyring does not hold with its secrets (absent, retired). */
+#define KEYS_FINGERPRINT_HEX 64
+bool keys_fingerprint(const keyring *kr, uint32_t key_id, char out[KEYS_FINGERPRINT_HEX + 1]);
 
 /* Wipes the secrets from memory. */
 void keys_wipe(keyring *kr);

@@ -10,8 +10,34 @@
  * a string's length, so anything this long is too long either way. */
 #define NAMES_MAX_INPUT (4 * NAMES_MAX_BYTES)
 
+/* Code points Unicode files as letters, symbols or marks that render as a
+ * blank (Hangul fillers, the braille blank, Khmer inherent vowels, the
+ * combining grapheme joiner) or as nothing: a name of them looks empty on
+ * a board. The separators (Zs) other than U+0020 are refused by category,
+ * and the invisible format characters (U+200B, U+2060..., Cf) as controls;
+ * tests/unit/test_names.c holds the list every one is checked against. */
+static const utf8proc_int32_t blank_letters[] = {
+    0x034F,                 /* combining grapheme joiner */
+    0x115F, 0x1160,         /* Hangul choseong and jungseong fillers */
+    0x17B4, 0x17B5,         /* Khmer inherent vowels */
+    0x2800,                 /* braille pattern blank */
+    0x3164,                 /* Hangul filler */
+    0xFFA0,                 /* halfwidth Hangul filler */
+    0x1D159,                /* musical symbol null notehead */
+};
+
+static bool renders_blank(utf8proc_int32_t c)
+{
+    for (size_t i = 0; i < sizeof blank_letters / sizeof blank_letters[0]; i++)
+        if (blank_letters[i] == c)
+            return true;
+    return false;
+}
+
 static names_verdict classify(utf8proc_int32_t c, int *visible)
 {
+    if (renders_blank(c))
+        return NAME_BLANK;
     switch (utf8proc_category(c)) {
     case UTF8PROC_CATEGORY_CC:
     case UTF8PROC_CATEGORY_ZL:
@@ -25,6 +51,9 @@ static names_verdict classify(utf8proc_int32_t c, int *visible)
     case UTF8PROC_CATEGORY_CO:
         return NAME_UNASSIGNED;
     case UTF8PROC_CATEGORY_ZS:
+        /* U+00A0, U+2000..U+200A, U+202F, U+205F, U+3000...: a blank that
+         * looks like a letter's width, or like none */
+        return c == 0x20 ? NAME_OK : NAME_BLANK;
     case UTF8PROC_CATEGORY_MN:
     case UTF8PROC_CATEGORY_MC:
     case UTF8PROC_CATEGORY_ME:
@@ -70,6 +99,26 @@ names_verdict names_normalize(const char *in, size_t len, char out[NAMES_MAX_BYT
     return v;
 }
 
+bool names_text_visible(const char *in, size_t len, bool only_visible)
+{
+    const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)in;
+    int visible = 0;
+    for (size_t i = 0; i < len;) {
+        utf8proc_int32_t c;
+        utf8proc_ssize_t n = utf8proc_iterate(p + i, (utf8proc_ssize_t)(len - i), &c);
+        if (n <= 0 || c == 0)
+            return false;
+        i += (size_t)n;
+        if (c == ' ' || (!only_visible && (c == '\n' || c == '\t')))
+            continue;
+        int this_one = 0;
+        if (classify(c, &this_one) != NAME_OK || (only_visible && !this_one))
+            return false;
+        visible |= this_one;
+    }
+    return visible != 0;
+}
+
 const char *names_why(names_verdict v)
 {
     switch (v) {
@@ -85,6 +134,8 @@ const char *names_why(names_verdict v)
         return "the name holds a private-use or unassigned code point";
     case NAME_INVISIBLE:
         return "the name has no visible character";
+    case NAME_BLANK:
+        return "the name holds a character that renders blank (a filler, or a space other than U+0020)";
     case NAME_TOO_LONG:
         return "the name is longer than 64 bytes";
     }

@@ -65,3 +65,82 @@ test('keepalive = false: a second request on the connection gets no answer, the 
     assert.equal((text.match(/HTTP\/1\.1 \d{3} /g) || []).length, 1);
   } finally { await closing.stop(); closing.cleanup(); }
 });
+
+// Issue 27: where the gate and libmicrohttpd used to frame a request
+// differently. Each must be answered at once, in JSON, once.
+function oneJsonAnswer(text, status, code) {
+  const r = parseResponse(text);
+  assert.ok(r, `an HTTP response: ${JSON.stringify(text.slice(0, 200))}`);
+  assert.equal(r.status, status, text.slice(0, 300));
+  assert.equal((text.match(/HTTP\/1\.1 \d{3} /g) || []).length, 1, 'one answer, not doubled');
+  assert.equal(r.rest, '');
+  assert.match(r.headers['content-type'], /^application\/json/);
+  assert.equal(JSON.parse(r.body).error.code, code);
+  return r;
+}
+
+const bareLf = [
+  ['bare-LF line ends', 'GET /healthz HTTP/1.1\nHost: x\n\n'],
+  ['a Transfer-Encoding hidden behind a bare LF', 'POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-A: 1\nTransfer-Encoding: chunked\r\nContent-Length: 13\r\n\r\n{"name":"q"}\r\n'],
+  ['500 header fields hidden behind bare LFs', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: 1' + Array.from({ length: 500 }, (_, i) => `\nX-${i}: y`).join('') + '\r\n\r\n'],
+  ['a header hidden behind a bare LF, Content-Length bad', 'POST /v1/players HTTP/1.1\r\nHost: x\r\nX-A: 1\nContent-Length: 1x\r\nContent-Length: 2\r\n\r\n{}'],
+];
+for (const [label, payload] of bareLf) {
+  test(`framing (issue 27): ${label} → 400 at once, one JSON answer`, async () => {
+    const t0 = performance.now();
+    const text = await rawExchange(srv.port, payload, 5000);
+    const ms = performance.now() - t0;
+    oneJsonAnswer(text, 400, 'bad_request');
+    assert.ok(ms < 2000, `answered at once, not at the header deadline (${ms.toFixed(0)} ms)`);
+  });
+}
+
+const chunkedBodies = [
+  ['a chunk size that is not hex', 'zz\r\n{}\r\n0\r\n\r\n'],
+  ['a chunk longer than its size', '1\r\n{}\r\n0\r\n\r\n'],
+  ['no CRLF after the chunk', '2\r\n{}0\r\n\r\n'],
+  ['a negative chunk size', '-2\r\n{}\r\n0\r\n\r\n'],
+  ['a 20-digit chunk size', 'ffffffffffffffffffff\r\n{}\r\n0\r\n\r\n'],
+];
+for (const [label, body] of chunkedBodies) {
+  test(`framing (issue 27): chunked body with ${label} → 411 length_required in JSON`, async () => {
+    const text = await rawExchange(srv.port, `POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${body}`);
+    oneJsonAnswer(text, 411, 'length_required');
+  });
+}
+
+test('framing (issue 27): the second request of a kept-alive or pipelined pair is held to the same rules', async () => {
+  const first = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n';
+  const later = [
+    ['150 header fields', 'GET /healthz HTTP/1.1\r\nHost: x\r\n' + Array.from({ length: 150 }, (_, i) => `X-${i}: y\r\n`).join('') + '\r\n', 431, 'headers_too_large'],
+    ['a malformed chunked body', 'POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', 411, 'length_required'],
+    ['Content-Length with Transfer-Encoding', 'POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 400, 'bad_request'],
+    ['two Host headers', 'GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n', 400, 'bad_request'],
+  ];
+  for (const [label, payload, status, code] of later) {
+    const text = await rawExchange(srv.port, first + payload);
+    const one = parseResponse(text);
+    assert.equal(one?.status, 200, `${label}: the first is served`);
+    const two = oneJsonAnswer(one.rest, status, code);
+    assert.equal(two.headers.connection, 'close', `${label}: and the connection closed`);
+  }
+});
+
+test('framing (issue 27): the metrics listener is behind the same gate', async () => {
+  const m = await startServer({ args: ['--set', 'metrics_listen=127.0.0.1:0'] });
+  try {
+    const port = Number(m.stderr().match(/"metrics_port":(\d+)/)?.[1]);
+    assert.ok(port > 0, 'the metrics port is logged: ' + m.stderr().slice(0, 300));
+    const ok = parseResponse(await rawExchange(port, 'GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n'));
+    assert.equal(ok.status, 200);
+    assert.match(ok.body, /replayd_/);
+    assert.equal(ok.headers.connection, 'close');
+    for (const [payload, status, code] of [
+      ['GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 1x\r\n\r\n', 400, 'bad_request'],
+      ['GET /metrics HTTP/1.1\r\n\r\n', 400, 'bad_request'],
+      ['GET /metrics HTTP/1.1\nHost: x\n\n', 400, 'bad_request'],
+      ['GET /metrics HTTP/9.9\r\nHost: x\r\n\r\n', 505, 'http_version_not_supported'],
+      ['POST /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', 411, 'length_required'],
+    ]) oneJsonAnswer(await rawExchange(port, payload), status, code);
+  } finally { await m.stop(); m.cleanup(); }
+});

@@ -19,6 +19,15 @@ const refused = {
   'combining marks only': '\u0301\u0301',
   'line separator': 'a\u2028b',
   'private use': 'a\ue000',
+  // issue 27: characters that render blank, alone or beside a letter
+  'braille blank (U+2800)': '\u2800',
+  'braille blank beside a letter': 'a\u2800',
+  'Hangul filler (U+3164) beside a letter': '\u3164a',
+  'Hangul choseong filler (U+115F)': 'a\u115f',
+  'halfwidth Hangul filler (U+FFA0)': 'a\uffa0b',
+  'em space (U+2003)': 'a\u2003b',
+  'narrow no-break space (U+202F)': 'a\u202fb',
+  'ideographic space (U+3000)': 'a\u3000b',
   'over 64 bytes': 'x'.repeat(65),
 };
 

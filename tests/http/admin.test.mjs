@@ -60,11 +60,11 @@ test('admin credential: length, where it may come from, failed attempts limited'
     let r = serve('--set', `admin_token=${ADMIN_TOKEN}`);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /admin_token is not taken from the command line/);
-    writeFileSync(join(dir, 'short'), 'too-short\n');
+    writeFileSync(join(dir, 'short'), 'too-short\n', { mode: 0o600 });
     r = serve('--set', `admin_token_file=${join(dir, 'short')}`);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /at least 32 bytes/);
-    writeFileSync(join(dir, 'short.conf'), 'admin_token = too-short\n');
+    writeFileSync(join(dir, 'short.conf'), 'admin_token = too-short\n', { mode: 0o600 });
     r = serve('--config', join(dir, 'short.conf'));
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /at least 32 bytes/);
@@ -79,7 +79,7 @@ test('admin credential: from the config file; failed attempts per address end in
   const dir = probe.dir;
   await probe.stop();
   const conf = join(dir, 'replayd.conf');
-  writeFileSync(conf, `admin_token = ${ADMIN_TOKEN}\nadmin_failures_per_minute = 3\n`);
+  writeFileSync(conf, `admin_token = ${ADMIN_TOKEN}\nadmin_failures_per_minute = 3\n`, { mode: 0o600 });
   const srv = await startServer({ dataDir: dir, args: ['--config', conf] });
   try {
     assert.equal((await call(srv, 'GET', '/v1/admin/players/1', { token: ADMIN_TOKEN })).status, 404, 'the token from the config file is taken');

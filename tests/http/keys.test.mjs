@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, startServer, call, register, seed, solve, awaitRun } from './harness.mjs';
@@ -49,4 +49,54 @@ test('rotation keeps old tokens redeemable and old receipts verifiable', async (
     assert.equal((await call(srv, 'POST', '/v1/seeds', { token: p.token, body: { game: 'schulte', level: 1 } })).status, 201,
       'player tokens survive the rotation');
   } finally { await srv?.stop(); rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('a first keygen writes every key a node needs; a node started on a copy signs and checks alike', async () => {
+  const src = mkdtempSync(join(tmpdir(), 'replayd-keygen-'));
+  const dirs = [mkdtempSync(join(tmpdir(), 'replayd-copy-')), mkdtempSync(join(tmpdir(), 'replayd-copy-'))];
+  const srvs = [];
+  try {
+    execFileSync(BIN, ['keygen', '--data', src], { encoding: 'utf8' });
+    const files = readdirSync(join(src, 'keys')).sort();
+    assert.deepEqual(files, ['mac-1.key', 'pub-1.json', 'sign-1.key', 'token-hash.key']);
+    const hashKey = readFileSync(join(src, 'keys', 'token-hash.key'));
+    execFileSync(BIN, ['keygen', '--data', src], { encoding: 'utf8' });
+    assert.deepEqual(readFileSync(join(src, 'keys', 'token-hash.key')), hashKey, 'a rotation keeps the token-hash key');
+    // two nodes from copies of the keys (their own SQLite files: only the
+    // bearer hash is compared here, through the same name taken twice)
+    for (const d of dirs) {
+      cpSync(join(src, 'keys'), join(d, 'keys'), { recursive: true });
+      srvs.push(await startServer({ dataDir: d }));
+    }
+    assert.deepEqual(readFileSync(join(dirs[0], 'keys', 'token-hash.key')), hashKey, 'the node made no key of its own');
+    const k0 = (await call(srvs[0], 'GET', '/v1/keys')).json.keys;
+    const k1 = (await call(srvs[1], 'GET', '/v1/keys')).json.keys;
+    assert.deepEqual(k0, k1, 'both nodes publish the same keys');
+  } finally {
+    for (const s of srvs) await s.stop();
+    for (const d of [src, ...dirs]) rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('a node whose keys are not the ones its database was first used with refuses to start, saying so', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'replayd-keyfp-'));
+  const other = mkdtempSync(join(tmpdir(), 'replayd-keyfp-other-'));
+  try {
+    let srv = await startServer({ dataDir: dir });
+    await srv.stop();
+    // another key set (a node that made its own) in place of this one
+    execFileSync(BIN, ['keygen', '--data', other], { encoding: 'utf8' });
+    const mine = join(dir, 'keys', 'token-hash.key');
+    cpSync(join(dir, 'keys'), join(dir, 'keys.orig'), { recursive: true });
+    cpSync(join(other, 'keys', 'token-hash.key'), mine);
+    await assert.rejects(startServer({ dataDir: dir }), /token-hash\.key in .* is not the one this database was first used with/);
+    cpSync(join(other, 'keys'), join(dir, 'keys'), { recursive: true });
+    await assert.rejects(startServer({ dataDir: dir }), /is not the one this database was first used with/);
+    // the database's own keys back: it starts
+    rmSync(join(dir, 'keys'), { recursive: true });
+    cpSync(join(dir, 'keys.orig'), join(dir, 'keys'), { recursive: true });
+    srv = await startServer({ dataDir: dir });
+    assert.equal((await call(srv, 'GET', '/healthz')).status, 200);
+    await srv.stop();
+  } finally { rmSync(dir, { recursive: true, force: true }); rmSync(other, { recursive: true, force: true }); }
 });

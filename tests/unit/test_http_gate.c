@@ -1,5 +1,6 @@
 /* Unit tests for http_raw_error (server/http/http_gate.c): the answers the
- * connection gate and guard write to a raw socket themselves. */
+ * connection gate and guard write to a raw socket themselves; and the
+ * framing rules the gate and http.c both apply. */
 #include "../check.h"
 
 #include <stdlib.h>
@@ -39,8 +40,27 @@ static void too_small_a_buffer_is_refused(void)
     CHECK_EQ(http_raw_error(out, sizeof out, 503, "connection_shed", "later"), -1);
 }
 
+/* The header rules the gate and http.c share (issue 27). */
+static void framing_rules(void)
+{
+    CHECK_EQ(http_framing_verdict(true, 3, 1, 1, false).status, 0);
+    CHECK_EQ(http_framing_verdict(false, 2, 0, 0, false).status, 0); /* HTTP/1.0 without Host */
+    CHECK_EQ(http_framing_verdict(true, 101, 1, 0, false).status, 431);
+    CHECK_EQ(http_framing_verdict(true, 100, 1, 0, false).status, 0);
+    CHECK_EQ(http_framing_verdict(true, 2, 0, 0, false).status, 400);
+    CHECK_EQ(http_framing_verdict(true, 3, 2, 0, false).status, 400);
+    CHECK_EQ(http_framing_verdict(true, 3, 1, 1, true).status, 400);
+    verdict v = http_framing_verdict(true, 3, 1, 0, true);
+    CHECK_EQ(v.status, 411);
+    CHECK(v.code && strcmp(v.code, "length_required") == 0);
+    char out[700];
+    int n = http_raw_error(out, sizeof out, 411, v.code, "x");
+    CHECK(n > 0 && strncmp(out, "HTTP/1.1 411 Length Required\r\n", 30) == 0);
+}
+
 int main(void)
 {
+    RUN(framing_rules);
     RUN(a_timeout_is_json_and_closes);
     RUN(shedding_says_when_to_retry);
     RUN(too_small_a_buffer_is_refused);

@@ -127,6 +127,7 @@ static int64_t lock_player(const store_write *w)
     case STORE_WRITE_ADMIN: /* a score action's player: admin_players() */
         return w->u.admin.player_id;
     case STORE_WRITE_PLAYER:
+    case STORE_WRITE_KEY:
         break;
     }
     return 0;

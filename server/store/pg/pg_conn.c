@@ -107,6 +107,12 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
     [SD_QUOTA_TAKE] = "INSERT INTO rejection_moves_quota AS q (player_id, day, kept)"
                       " VALUES ($1, $2, 1) ON CONFLICT (player_id, day)"
                       " DO UPDATE SET kept = q.kept + 1 WHERE q.kept < $3 RETURNING kept",
+    [SD_NET_QUOTA_PRUNE] = "DELETE FROM rejection_moves_net_quota WHERE day < $1",
+    [SD_NET_QUOTA_TAKE] = "INSERT INTO rejection_moves_net_quota AS q (day, net, kept) VALUES ($1, $2, 1)"
+                          " ON CONFLICT (day, net) DO UPDATE SET kept = q.kept + 1 WHERE q.kept < $3 RETURNING kept",
+    [SD_KEY_RECORD] = "INSERT INTO cluster_keys (key_id, fingerprint, recorded_at) VALUES ($1, $2, $3)"
+                      " ON CONFLICT (key_id) DO NOTHING",
+    [SD_KEY_GET] = "SELECT fingerprint FROM cluster_keys WHERE key_id = $1",
     [SD_LOAD_LEVEL] = "SELECT score, seq, player_id, received_at, nonce FROM level_bests"
                       " WHERE game = $1 AND level = $2",
     [SD_LOAD_DAILY] = "SELECT score, seq, player_id, received_at, nonce FROM scores"

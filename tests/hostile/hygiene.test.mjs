@@ -1,0 +1,71 @@
+// Issue 27, row 7: input hygiene. A query value with a NUL or another
+// control byte is refused (it was read as a C string: ?limit=5%00 was 5);
+// an admin secret's file that group or others may read stops the server
+// at start, as ssh refuses such a key; a reason must hold visible text and
+// the operator field only visible characters (no control, bidi or ANSI
+// escape reaches admin_log).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, call, register, BIN, ADMIN_TOKEN } from './lib.mjs';
+
+let srv;
+before(async () => { srv = await startServer({ admin: ADMIN_TOKEN }); });
+after(async () => { await srv.stop(); srv.cleanup(); });
+
+test('query values with NUL or control bytes are refused with 400 bad_query', async () => {
+  for (const q of ['limit=5%00', 'limit=5%00junk', 'limit=5%0a', 'cursor=%1b%5b31m', 'limit=5&x%00=1', 'limit=%7f5']) {
+    const r = await call(srv, 'GET', `/v1/leaderboards/schulte/1?${q}`, { offContract: true });
+    assert.equal(r.status, 400, `${q}: ${r.text}`);
+    assert.equal(r.json.error.code, 'bad_query', q);
+  }
+  assert.equal((await call(srv, 'GET', '/v1/leaderboards/schulte/1?limit=5')).status, 200);
+  assert.equal((await call(srv, 'GET', '/v1/leaderboards/schulte/1?limit=5%20', { offContract: true })).status, 400,
+    'a trailing space is not a number either (bad_limit)');
+});
+
+test('an admin secret in a file group or others may read stops the server at start', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'replayd-perm-'));
+  try {
+    const serve = (...args) => spawnSync(BIN, ['serve', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), ...args],
+      { encoding: 'utf8', timeout: 10000 });
+    const file = join(dir, 'admin.token');
+    writeFileSync(file, ADMIN_TOKEN + '\n');
+    for (const mode of [0o644, 0o666, 0o640, 0o604, 0o620]) {
+      chmodSync(file, mode);
+      const r = serve('--set', `admin_token_file=${file}`);
+      assert.equal(r.status, 2, `mode ${mode.toString(8)}: ${r.stderr}`);
+      assert.match(r.stderr, /admin_token_file .* mode is 0[0-7]{3}: group and others may not read or write it \(chmod 600/);
+    }
+    const conf = join(dir, 'replayd.conf');
+    writeFileSync(conf, `admin_token = ${ADMIN_TOKEN}\n`);
+    chmodSync(conf, 0o644);
+    let r = serve('--config', conf);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /the config file .* holds the admin token but its mode is 0644/);
+    // a config file without the token may be world-readable
+    writeFileSync(conf, 'rate_per_ip = 100\n');
+    chmodSync(file, 0o600);
+    r = spawnSync(BIN, ['migrate', '--config', conf, '--set', `admin_token_file=${file}`, '--data', join(dir, 'data')], { encoding: 'utf8', timeout: 10000 });
+    assert.equal(r.status, 0, r.stderr);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('a reason needs visible text; the operator field only visible characters', async () => {
+  const admin = (path, body) => call(srv, 'POST', path, { token: ADMIN_TOKEN, body, offContract: true });
+  const p = await register(srv, 'target');
+  const ban = `/v1/admin/players/${p.player_id}/ban`;
+  for (const reason of [' ', '   ', '\t\n', '\u2800', '\u3164', '\u200b', 'ok\u202e', 'ok\u001b[2J'])
+    assert.equal((await admin(ban, { reason })).json?.error?.code, 'reason_required', JSON.stringify(reason));
+  for (const operator of ['ops\u001b[31m', 'a\u202eb', 'two\nlines', '\u2800', ' ', 'x\u0085'])
+    assert.equal((await admin(ban, { reason: 'spam', operator })).json?.error?.code, 'bad_operator', JSON.stringify(operator));
+  const ok = await admin(ban, { reason: 'spam\nsecond line', operator: 'mod anna' });
+  assert.equal(ok.status, 200, ok.text);
+  const log = await call(srv, 'GET', '/v1/admin/log?limit=200', { token: ADMIN_TOKEN });
+  const actors = log.json.items.map((e) => e.actor);
+  assert.ok(actors.some((a) => a.startsWith('mod anna@')), actors.join(' | '));
+  assert.ok(actors.every((a) => !/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(a)), 'no control in admin_log');
+});
