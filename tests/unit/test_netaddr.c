@@ -1,11 +1,11 @@
-/* Unit tests for netaddr (server/netaddr.c): the client's address behind
+/* Unit tests for netaddr (server/http/netaddr.c): the client's address behind
  * trusted proxies, from one chain of every Forwarded and X-Forwarded-For
  * header, walked from the nearest hop. Each case is a spoof that worked
  * against the one-header, leftmost-32 reading (issue 27) or a chain an
  * honest proxy writes. */
 #include "../check.h"
 
-#include "../../server/netaddr.h"
+#include "../../server/http/netaddr.h"
 
 typedef struct hdr {
     const char *value;
