@@ -737,6 +737,14 @@ static void bests_replace_rule(void)
     CHECK_EQ(sql_int(t.path, "SELECT score FROM level_bests WHERE game = 'schulte' AND level = 5"
                              " AND player_id = 1"),
              150);
+    /* every token's score_seq and every best's seq name the score of that
+     * token (SQLite's SD_SCORE_RECORD takes the seq from last_insert_rowid) */
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM seed_tokens t JOIN scores s"
+                             " ON s.seq = t.score_seq AND s.nonce = t.nonce"),
+             sql_int(t.path, "SELECT COUNT(*) FROM scores"));
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM level_bests b JOIN scores s"
+                             " ON s.seq = b.seq AND s.nonce = b.nonce AND s.score = b.score"),
+             sql_int(t.path, "SELECT COUNT(*) FROM level_bests"));
     /* the same board loaded from SQL after a restart */
     s = open_db(&t, 0);
     CHECK(s != NULL);

@@ -244,11 +244,6 @@ void pa_int(pg_args *a, int64_t v)
     pa_put(a, a->buf[a->n], 0, 0);
 }
 
-void pa_bool(pg_args *a, bool v)
-{
-    pa_put(a, v ? "true" : "false", 0, 0);
-}
-
 void pa_text(pg_args *a, const char *s)
 {
     pa_put(a, s, 0, 0);
@@ -262,19 +257,6 @@ void pa_bytes(pg_args *a, const void *b, int n)
 void pa_null(pg_args *a)
 {
     pa_put(a, NULL, 0, 0);
-}
-
-void pa_game(pg_args *a, const play *p)
-{
-    pa_text(a, p->g->name);
-}
-
-void pa_date(pg_args *a, const play *p)
-{
-    if (a->n >= PG_ARGS_MAX)
-        return;
-    play_date(p, a->buf[a->n]);
-    pa_put(a, a->buf[a->n], 0, 0);
 }
 
 /* ---- running statements ---- */
@@ -409,17 +391,6 @@ bool pg_bool(const PGresult *r, int row, int col)
     return v && v[0] == 't';
 }
 
-void pg_text(char *dst, size_t cap, const PGresult *r, int row, int col)
-{
-    const char *v = PQgetvalue(r, row, col);
-    size_t n = v ? (size_t)PQgetlength(r, row, col) : 0;
-    if (n >= cap)
-        n = cap - 1;
-    if (n)
-        memcpy(dst, v, n);
-    dst[n] = '\0';
-}
-
 static int hex_digit(char ch)
 {
     if (ch >= '0' && ch <= '9')
@@ -446,12 +417,6 @@ void pg_bytes(uint8_t *dst, size_t n, const PGresult *r, int row, int col)
         }
         dst[i] = (uint8_t)(hi << 4 | lo);
     }
-}
-
-int64_t pg_changed(const PGresult *r)
-{
-    const char *t = PQcmdTuples((PGresult *)r);
-    return t && t[0] ? strtoll(t, NULL, 10) : PQntuples(r);
 }
 
 /* ---- the driver ---- */

@@ -80,12 +80,9 @@ void pg_disconnect(pg_conn *c);
 bool pg_usable(pg_conn *c);
 
 void pa_int(pg_args *a, int64_t v);
-void pa_bool(pg_args *a, bool v);
 void pa_text(pg_args *a, const char *s); /* borrowed until the statement ran */
 void pa_bytes(pg_args *a, const void *b, int n);
 void pa_null(pg_args *a);
-void pa_game(pg_args *a, const play *p);
-void pa_date(pg_args *a, const play *p); /* "YYYY-MM-DD", "" for a level play */
 
 /* Runs statement id (prepared on first use). Returns the result when it
  * succeeded, NULL after a failure (c->retry says whether it was a
@@ -93,9 +90,9 @@ void pa_date(pg_args *a, const play *p); /* "YYYY-MM-DD", "" for a level play */
  * STORE_BUSY for a lock timeout, a lost connection or a retryable
  * failure, else STORE_ERROR, logged here once under `where`). */
 PGresult *pg_run(pg_conn *c, int id, const pg_args *a, const char *where, store_status *st);
-/* Runs sql (not prepared: the operators' statements, run a few times per
- * action, not per submission) with a's parameters; results as pg_run, but
- * never reconnects (it runs inside a transaction). */
+/* Runs sql (not prepared: the driver's start_sql, the one statement built
+ * at run time) with a's parameters; results as pg_run, but never
+ * reconnects (it runs inside a transaction). */
 PGresult *pg_query(pg_conn *c, const char *sql, const pg_args *a, const char *where,
                    store_status *st);
 /* A plain command (BEGIN, COMMIT, ROLLBACK); STORE_OK or as pg_run. */
@@ -103,9 +100,6 @@ store_status pg_exec(pg_conn *c, const char *sql, const char *where);
 
 int64_t pg_int(const PGresult *r, int row, int col);
 bool pg_bool(const PGresult *r, int row, int col);
-void pg_text(char *dst, size_t cap, const PGresult *r, int row, int col); /* truncating */
 void pg_bytes(uint8_t *dst, size_t n, const PGresult *r, int row, int col); /* zeros unless n */
-/* Rows a command changed or returned (PQcmdTuples as a number). */
-int64_t pg_changed(const PGresult *r);
 
 #endif

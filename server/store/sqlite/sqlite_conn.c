@@ -64,8 +64,8 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
                          " COALESCE(SUM(redeemed = 0 AND expires_at <= ?1), 0)"
                          " FROM seed_tokens WHERE player_id = ?2" },
     /* the score; the player's level best (?20: it goes to a level board),
-     * replaced only by a strictly higher score; the token's redeem, whose
-     * row gives the seq */
+     * replaced only by a strictly higher score; the token's redeem; the
+     * seq */
     [SD_SCORE_RECORD] = {
         "INSERT INTO scores (" SCORE_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
         " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?21)",
@@ -75,10 +75,14 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
         " SET score = excluded.score, seq = excluded.seq,"
         " received_at = excluded.received_at, nonce = excluded.nonce"
         " WHERE excluded.score > level_bests.score",
-        /* level_bests is WITHOUT ROWID: its insert leaves last_insert_rowid()
-         * the score's seq (scores has no index on nonce to look it up by) */
+        /* last_insert_rowid() is the score's seq to the end: level_bests
+         * is WITHOUT ROWID (its insert leaves it) and an UPDATE does not
+         * set it (scores has no index on nonce to look the seq up by) */
         "UPDATE seed_tokens SET redeemed = 1, outcome = ?19, score_seq = last_insert_rowid()"
-        " WHERE nonce = ?2 AND redeemed = 0 RETURNING score_seq",
+        " WHERE nonce = ?2 AND redeemed = 0",
+        /* the seq, when the redeem took (no RETURNING: it costs a
+         * temporary table per statement) */
+        "SELECT last_insert_rowid() WHERE changes() = 1",
     },
     [SD_SCORE_BY_NONCE] = { "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
                             " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
@@ -204,6 +208,7 @@ static sd_stmt *sq_start(sd_conn *sc, sd_id id)
         for (; n < SQ_PARTS && stmt_sql[id][n]; n++) {
             int rc = sqlite3_prepare_v3(c->db, stmt_sql[id][n], -1, SQLITE_PREPARE_PERSISTENT,
                                         &s->part[n], NULL);
+            s->n_params[n] = rc == SQLITE_OK ? sqlite3_bind_parameter_count(s->part[n]) : 0;
             if (rc != SQLITE_OK) {
                 remember(c, rc);
                 for (int k = 0; k <= n; k++) {
@@ -233,25 +238,34 @@ static sd_stmt *sq_start_sql(sd_conn *sc, const char *sql)
         return NULL;
     }
     s->n_parts = 1;
+    s->n_params[0] = sqlite3_bind_parameter_count(s->part[0]);
     return (sd_stmt *)s;
 }
 
-/* Parameter k goes to ?k of every part (a part without it leaves it). */
+/* Parameter k goes to ?k of every part that has it. */
 static void sq_bind_int(sd_stmt *st, int64_t v)
 {
     sq_stmt *s = (sq_stmt *)st;
     int k = ++s->bound;
     for (int i = 0; i < s->n_parts; i++)
-        sqlite3_bind_int64(s->part[i], k, v);
+        if (k <= s->n_params[i])
+            sqlite3_bind_int64(s->part[i], k, v);
 }
 
+/* Short text is copied into the statement (a caller's stack buffer, a
+ * date, need not outlive the call); longer text is borrowed. */
 static void sq_bind_text(sd_stmt *st, const char *v)
 {
     sq_stmt *s = (sq_stmt *)st;
     int k = ++s->bound;
     size_t n = strlen(v);
+    if (n < SD_SHORT_TEXT && k <= SQ_PARAMS) {
+        memcpy(s->small[k - 1], v, n + 1);
+        v = s->small[k - 1];
+    }
     for (int i = 0; i < s->n_parts; i++)
-        sqlite3_bind_text(s->part[i], k, v, (int)n, n < SD_SHORT_TEXT ? SQLITE_TRANSIENT : SQLITE_STATIC);
+        if (k <= s->n_params[i])
+            sqlite3_bind_text(s->part[i], k, v, (int)n, SQLITE_STATIC);
 }
 
 static void sq_bind_blob(sd_stmt *st, const void *v, size_t n)
@@ -259,7 +273,8 @@ static void sq_bind_blob(sd_stmt *st, const void *v, size_t n)
     sq_stmt *s = (sq_stmt *)st;
     int k = ++s->bound;
     for (int i = 0; i < s->n_parts; i++)
-        sqlite3_bind_blob(s->part[i], k, v, (int)n, SQLITE_STATIC);
+        if (k <= s->n_params[i])
+            sqlite3_bind_blob(s->part[i], k, v, (int)n, SQLITE_STATIC);
 }
 
 static void sq_bind_null(sd_stmt *st)
@@ -267,7 +282,8 @@ static void sq_bind_null(sd_stmt *st)
     sq_stmt *s = (sq_stmt *)st;
     int k = ++s->bound;
     for (int i = 0; i < s->n_parts; i++)
-        sqlite3_bind_null(s->part[i], k);
+        if (k <= s->n_params[i])
+            sqlite3_bind_null(s->part[i], k);
 }
 
 static int sq_step(sd_stmt *st)

@@ -23,16 +23,19 @@
 
 #include "../store_driver.h"
 
-#define SQ_PARTS 3
+#define SQ_PARTS 4
+#define SQ_PARAMS 24
 
 /* A statement of the table on one connection. */
 typedef struct sq_stmt {
     struct conn *c;
     sqlite3_stmt *part[SQ_PARTS]; /* prepared on first use */
+    int n_params[SQ_PARTS];       /* the highest ?N of each part */
     int n_parts;                  /* -1: not prepared yet */
     int bound;                    /* parameters bound so far */
     bool ran;                     /* the parts before the last ran */
     bool adhoc;                   /* start_sql's: finalized at done */
+    char small[SQ_PARAMS][SD_SHORT_TEXT]; /* short text parameters, copied */
 } sq_stmt;
 
 typedef struct conn {
