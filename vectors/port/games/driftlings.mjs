@@ -834,6 +834,7 @@ export function crowdPlan(lv, moves, pre) {
   let mi = 0;
   while (st.tick < lv.cap && !isOver(st)) {
     while (mi < moves.length && moves[mi].tick === st.tick) {
+      if (plan.length >= PLAN_MAX) return null; // a 97th move, the pioneer's too (never reached)
       give(st.walkers[0], moves[mi].skill);
       plan.push({ tick: st.tick, walker: 0, skill: moves[mi].skill });
       mi++;
