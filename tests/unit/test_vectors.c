@@ -490,7 +490,7 @@ static const char *driftlings_trace(const json_t *tr)
                     st.ended = true;
             }
             while (st.world.tick < next_cp)
-                dl_tick(&st.world); /* a checkpoint past the end: the world as it stands */
+                dl_tick(&st.world); /* past the end: the tick rules run the world on */
             if (!walkers_match(&st.world, json_object_get(cp, "walkers")))
                 return "the walkers of a listed tick differ";
             ti++;
@@ -504,6 +504,8 @@ static const char *driftlings_trace(const json_t *tr)
         mi++;
         if (g->outcomes[o].kind == OUTCOME_REJECTED) {
             const json_t *rj = json_object_get(tr, "rejected");
+            if (ti < nt)
+                return "a listed tick after the rejected move"; /* nothing after it runs */
             return rj && geti(rj, "move") == (int64_t)(mi - 1) ? NULL : "unexpected rejection";
         }
     }

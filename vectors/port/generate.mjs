@@ -2579,12 +2579,15 @@ function driftlingsTraces(r, v = 1) {
   return out;
 }
 
-// The natural seeds the Driftlings spec names ("Fallback", "Generation parameters"),
-// with the defaults: the fallback of level 15 seed 7632 under both versions, and the
-// window seeds level 13 seed 81 and level 15 seed 336, also one expansion short.
+// The natural seeds the Driftlings spec names ("Fallback", "Generation parameters",
+// "The crowd plan"), with the defaults: the fallback of level 15 seed 7632 under both
+// versions, the window seeds level 13 seed 81 and level 15 seed 336, also one
+// expansion short, and level 8 seed 12235 under both versions, whose followers fall
+// into the cell where the pioneer got its climber walking (the match compares act).
 const DRIFTLINGS_NATURAL = [
   [1, 15, 7632], [2, 15, 7632],
   [2, 13, 81], [2, 15, 336], [2, 15, 336, { alt_window: 1999 }],
+  [1, 8, 12235], [2, 8, 12235],
 ];
 function genDriftlings() {
   const json = load('driftlings.json');

@@ -834,6 +834,7 @@ export function crowdPlan(lv, moves, pre) {
   let mi = 0;
   while (st.tick < lv.cap && !isOver(st)) {
     while (mi < moves.length && moves[mi].tick === st.tick) {
+      if (plan.length >= PLAN_MAX) return null; // a 97th move, the pioneer's too (never reached)
       give(st.walkers[0], moves[mi].skill);
       plan.push({ tick: st.tick, walker: 0, skill: moves[mi].skill });
       mi++;
@@ -1005,7 +1006,8 @@ export function traceLevel(c) {
 
 /**
  * Runs a trace: the moves through start/apply, the walkers recorded after every
- * tick (record[T] = the world after T ticks, before the moves of tick T).
+ * tick (record[T] = the world after T ticks, before the moves of tick T), run on
+ * past the end to the last listed tick.
  * Returns {record, outcomes, rejected, result, terrain_after}.
  */
 export function trace(c) {
@@ -1024,5 +1026,10 @@ export function trace(c) {
   }
   if (rejected) return { record: st.record, outcomes, rejected, result: null, terrain_after: null };
   const r = result(st, true);
-  return { record: st.record, outcomes, rejected: null, result: r, terrain_after: printRows(st.T, lv) };
+  const terrainAfter = printRows(st.T, lv);
+  // A listed tick past the run's end (spec, "Vectors"): the tick rules run the
+  // world on, with no moves, though the game itself never does.
+  const last = (c.ticks || []).reduce((m, k) => Math.max(m, k.tick), 0);
+  while (st.tick < last) runTick(st);
+  return { record: st.record, outcomes, rejected: null, result: r, terrain_after: terrainAfter };
 }
