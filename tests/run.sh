@@ -69,6 +69,13 @@ node_summary() {
          /^ *error: / { print; at = match($0, /[^ ]/); inside = 1; next }
          inside { if (match($0, /[^ ]/) > at) { print; next } inside = 0 }' "$file" |
       head -60 | sed 's/^/    /'
+    # A file that failed outside any test (it threw or exited while loading)
+    # says only "test failed": its cause is what it printed, which node
+    # --test passes on as "# " lines.
+    if grep -q "^ *error: 'test failed'" "$file"; then
+      grep '^# ' "$file" | grep -vE '^# (Subtest: |(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) [0-9.]+$)' |
+        tail -20 | sed 's/^/      /'
+    fi
   fi
 }
 
