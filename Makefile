@@ -45,7 +45,7 @@ PKGS := $(foreach l,$(LIBS),$(word 1,$(subst =, ,$(l))))
 # command is missing (Node.js and npm may not come from Debian).
 APT_BUILD := $(foreach l,$(LIBS),$(word 2,$(subst =, ,$(l)))) pkg-config gcc libc6-dev
 APT_TEST := nodejs:node npm:npm curl sqlite3 openssl man-db:man systemd:systemd-analyze python3:python3 \
-            postgresql
+            postgresql procps
 APT_CHECK := clang libclang-rt-14-dev cppcheck gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
              qemu-user
 # better-sqlite3 (the bench's Node.js reference) builds from source with node-gyp.
@@ -98,9 +98,15 @@ FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
 
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
         cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate \
-        lib install-lib wasm deps-wasm new-game bench-kit client-deps
+        lib install-lib wasm deps-wasm new-game bench-kit client-deps programs wasm-files
 
-all: deps $(BIN)/replayd lib
+# The build after the dependency install, never beside it (make -jN on a
+# fresh machine would start compiling before apt-get has installed cc).
+all: deps
+	@$(MAKE) --no-print-directory programs
+# (the empty recipe: no "is up to date" line when there is nothing to do)
+programs: $(BIN)/replayd lib
+	@:
 
 # ------------------------------------------------------ dependency installs
 deps:
@@ -119,7 +125,7 @@ deps-deb:
 # The OpenAPI lint and the contract test's validator, pinned by the lock file.
 CONTRACT_MODULES := tests/contract/node_modules/.package-lock.json
 contract-deps: deps-test $(CONTRACT_MODULES)
-$(CONTRACT_MODULES): tests/contract/package.json tests/contract/package-lock.json
+$(CONTRACT_MODULES): tests/contract/package.json tests/contract/package-lock.json | deps-test
 	@echo "  NPM     tests/contract (npm ci)"
 	$(Q)cd tests/contract && npm ci --no-audit --no-fund --loglevel=error >/dev/null
 	@touch $@
@@ -127,7 +133,7 @@ $(CONTRACT_MODULES): tests/contract/package.json tests/contract/package-lock.jso
 # clients/js's pinned typescript (its declarations are type-checked in make test).
 CLIENT_MODULES := clients/js/node_modules/.package-lock.json
 client-deps: deps-test $(CLIENT_MODULES)
-$(CLIENT_MODULES): clients/js/package.json clients/js/package-lock.json
+$(CLIENT_MODULES): clients/js/package.json clients/js/package-lock.json | deps-test
 	@echo "  NPM     clients/js (npm ci)"
 	$(Q)cd clients/js && npm ci --no-audit --no-fund --loglevel=error >/dev/null
 	@touch $@
@@ -223,7 +229,10 @@ WASM_SRC := $(PURE_SRC) $(wildcard libreplay/*.c) wasm/libc.c
 WASM_FLAGS := --target=wasm32 -D_Thread_local= $(STD) $(WARN) -O2 -nostdlib -ffreestanding -fvisibility=hidden \
               -DREPLAY_BUILD -Iwasm/include -Wl,--no-entry -Wl,--export-dynamic \
               -Wl,-z,stack-size=1048576 $(EXTRA_CFLAGS)
-wasm: deps-wasm $(WASM_DIR)/replay.wasm $(WASM_DIR)/replay-test.wasm $(WASM_DIR)/replay.mjs
+wasm: deps-wasm
+	@$(MAKE) --no-print-directory wasm-files
+wasm-files: $(WASM_DIR)/replay.wasm $(WASM_DIR)/replay-test.wasm $(WASM_DIR)/replay.mjs
+	@:
 
 $(WASM_DIR)/replay.wasm: $(WASM_SRC) $(wildcard core/*.h games/*/*.h libreplay/*.h include/*.h wasm/include/*.h)
 	@mkdir -p $(dir $@)
@@ -299,7 +308,7 @@ fuzz: deps-check
 # npm packages.
 NODE_REF_MODULES := tests/bench/node_ref/node_modules/.package-lock.json
 NODE_HEADERS := $(if $(wildcard /usr/include/node/node.h),npm_config_nodedir=/usr)
-$(NODE_REF_MODULES): tests/bench/node_ref/package.json tests/bench/node_ref/package-lock.json
+$(NODE_REF_MODULES): tests/bench/node_ref/package.json tests/bench/node_ref/package-lock.json | deps-bench
 	@echo "  NPM     tests/bench/node_ref (npm ci)"
 	$(Q)cd tests/bench/node_ref && $(NODE_HEADERS) npm ci --no-audit --no-fund --loglevel=error >/dev/null
 	@touch $@
