@@ -8,6 +8,7 @@
 #                    the Debian package and lintian
 # and on the side: make install (PREFIX, DESTDIR), make deb (the package
 # alone), make deb-check (installs it in a fresh Debian 12 chroot), make
+# fresh-check (the README on a fresh Debian 12: make run, make test), make
 # bench, make fuzz, make cross, make vectors, make clean.
 
 VERSION := $(shell cat VERSION)
@@ -98,7 +99,7 @@ FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
 
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
         cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate \
-        lib install-lib wasm deps-wasm new-game bench-kit client-deps programs wasm-files
+        lib install-lib wasm deps-wasm new-game bench-kit client-deps programs wasm-files fresh-check
 
 # The build after the dependency install, never beside it (make -jN on a
 # fresh machine would start compiling before apt-get has installed cc).
@@ -405,6 +406,14 @@ deb-check: deb
 	@tools/apt-need $(APT_DEB_CHECK)
 	@tools/deb-check build/deb-root $(DEB_DIR)
 
+# The README's two commands on a fresh Debian 12 (tools/fresh-check): a
+# minbase root (debootstrap, kept in build/fresh-root), a clone of HEAD,
+# make -jN run until /healthz answers, then make test, which must end
+# "N passed, 0 failed"; and the package from its Build-Depends alone.
+fresh-check:
+	@tools/apt-need $(APT_DEB_CHECK) git
+	@tools/fresh-check build/fresh-root
+
 # ----------------------------------------------------------------- the rest
 # The vector suite's mutation score (tools/mutate.py, docs/MUTATION.md): a
 # sample of 200 mutants per game by default (MUTATE_ARGS="--max-per-game 0"
@@ -419,8 +428,9 @@ new-game:
 	@test -n "$(NAME)" || { echo "usage: make new-game NAME=yourgame"; exit 2; }
 	@tools/new-game $(NAME)
 
+# RUN_ARGS: more options for replayd serve (e.g. --listen 127.0.0.1:8081).
 run: all
-	$(BIN)/replayd serve
+	$(BIN)/replayd serve $(RUN_ARGS)
 
 clean:
 	rm -rf build bin clients/js/vendor
