@@ -46,7 +46,7 @@ PKGS := $(foreach l,$(LIBS),$(word 1,$(subst =, ,$(l))))
 # command is missing (Node.js and npm may not come from Debian).
 APT_BUILD := $(foreach l,$(LIBS),$(word 2,$(subst =, ,$(l)))) pkg-config gcc libc6-dev
 APT_TEST := nodejs:node npm:npm curl sqlite3 openssl man-db:man systemd:systemd-analyze python3:python3 \
-            postgresql procps
+            postgresql procps chromium jq
 APT_CHECK := clang libclang-rt-14-dev cppcheck gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
              qemu-user
 # better-sqlite3 (the bench's Node.js reference) builds from source with node-gyp.
@@ -99,7 +99,8 @@ FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
 
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
         cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate \
-        lib install-lib wasm deps-wasm new-game bench-kit client-deps programs wasm-files fresh-check
+        lib install-lib wasm deps-wasm new-game bench-kit client-deps programs wasm-files fresh-check \
+        browser-deps
 
 # The build after the dependency install, never beside it (make -jN on a
 # fresh machine would start compiling before apt-get has installed cc).
@@ -128,7 +129,7 @@ CONTRACT_MODULES := tests/contract/node_modules/.package-lock.json
 contract-deps: deps-test $(CONTRACT_MODULES)
 $(CONTRACT_MODULES): tests/contract/package.json tests/contract/package-lock.json | deps-test
 	@echo "  NPM     tests/contract (npm ci)"
-	$(Q)cd tests/contract && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	$(Q)cd tests/contract && ../../tools/progress "npm ci" npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 # clients/js's pinned typescript (its declarations are type-checked in make test).
@@ -136,7 +137,17 @@ CLIENT_MODULES := clients/js/node_modules/.package-lock.json
 client-deps: deps-test $(CLIENT_MODULES)
 $(CLIENT_MODULES): clients/js/package.json clients/js/package-lock.json | deps-test
 	@echo "  NPM     clients/js (npm ci)"
-	$(Q)cd clients/js && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	$(Q)cd clients/js && ../../tools/progress "npm ci" npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# The browser suite's playwright-core (pinned by the lock file; Debian's
+# chromium is in APT_TEST), installed here with progress lines rather than
+# in the middle of the suite (tests/browser/setup.sh then finds both).
+BROWSER_MODULES := tests/browser/node_modules/.package-lock.json
+browser-deps: deps-test $(BROWSER_MODULES)
+$(BROWSER_MODULES): tests/browser/package.json tests/browser/package-lock.json | deps-test
+	@echo "  NPM     tests/browser (npm ci)"
+	$(Q)cd tests/browser && ../../tools/progress "npm ci" npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 # ------------------------------------------------------------------- build
@@ -262,7 +273,7 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
 unit-bins: $(TEST_BIN) $(BUILD)/replayd
 
 # ------------------------------------------------------------------- tests
-test: deps-test contract-deps client-deps
+test: deps-test contract-deps client-deps browser-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) unit-bins $(BIN)/replayd lib wasm
 	@node clients/js/scripts/vendor.mjs >/dev/null
 	@tests/run.sh $(BUILD)
@@ -270,7 +281,7 @@ test: deps-test contract-deps client-deps
 # -Werror, the whole suite under ASan+UBSan, the cross-build determinism
 # check, cppcheck, the fuzzer, then the Debian package and lintian (under a
 # minute; the chroot install is make deb-check, not here).
-check: deps-check contract-deps client-deps
+check: deps-check contract-deps client-deps browser-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins lib wasm
 	@node clients/js/scripts/vendor.mjs >/dev/null
 	@HOSTILE_LONG=1 PG_FULL=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
