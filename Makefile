@@ -93,6 +93,10 @@ REPLAY_OBJ := $(REPLAY_SRC:%.c=$(BUILD)/pic/%.o)
 REPLAY_A := $(BUILD)/libreplay.a
 REPLAY_SO := $(BUILD)/libreplay.so.$(VERSION)
 REPLAY_PC := $(BUILD)/replay.pc
+# pkg-config's convention for a library not installed yet: with
+# PKG_CONFIG_PATH=$(BUILD), `pkg-config replay` reads this one, which points
+# at the build tree (and sets the run path, so a program runs from there).
+REPLAY_UPC := $(BUILD)/replay-uninstalled.pc
 # The submission path without HTTP or storage, for the fuzzer.
 FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
             $(addprefix server/,json_game.c token.c keys.c parse.c)
@@ -198,8 +202,9 @@ $(BIN)/replayd: $(BUILD)/replayd
 	@cp $< $@
 
 # libreplay: make lib leaves libreplay.a, libreplay.so (soname
-# libreplay.so.$(REPLAY_ABI)) and replay.pc (for an installed tree) in $(BUILD).
-lib: $(REPLAY_A) $(REPLAY_SO) $(REPLAY_PC) $(BUILD)/conform-ref
+# libreplay.so.$(REPLAY_ABI)), replay.pc (for an installed tree) and
+# replay-uninstalled.pc (for this build tree) in $(BUILD).
+lib: $(REPLAY_A) $(REPLAY_SO) $(REPLAY_PC) $(REPLAY_UPC) $(BUILD)/conform-ref
 
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -221,6 +226,11 @@ $(REPLAY_PC): libreplay/replay.pc.in VERSION Makefile
 	@mkdir -p $(dir $@)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	  -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+$(REPLAY_UPC): libreplay/replay.pc.in VERSION Makefile
+	@mkdir -p $(dir $@)
+	$(Q)sed -e 's|@PREFIX@|$(CURDIR)|' -e 's|@LIBDIR@|$(CURDIR)/$(BUILD)|' -e 's|@INCLUDEDIR@|$(CURDIR)/include|' \
+	  -e 's|@VERSION@|$(VERSION)|' -e 's|^Libs: -L$${libdir}|Libs: -L$${libdir} -Wl,-rpath,$${libdir}|' $< > $@
 
 # The reference port of the conformance protocol (tools/conform): the C code
 # through libreplay, linked as an app would link it.
@@ -394,6 +404,13 @@ install-lib:
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	  -e 's|@VERSION@|$(VERSION)|' libreplay/replay.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/replay.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/replay.pc
+	@# The loader's cache, so programs find libreplay.so.$(REPLAY_ABI) at once; not
+	@# into a DESTDIR (a package's own triggers run ldconfig there).
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
+	  echo "ldconfig"; ldconfig; \
+	  ldconfig -p | grep -qF "$(LIBDIR)/libreplay.so.$(REPLAY_ABI)" || \
+	    echo "note: $(LIBDIR) is not in the loader's path (/etc/ld.so.conf.d): programs need LD_LIBRARY_PATH=$(LIBDIR)"; \
+	elif [ -z "$(DESTDIR)" ]; then echo "run ldconfig as root so programs find libreplay.so.$(REPLAY_ABI)"; fi
 
 uninstall:
 	rm -rf $(DESTDIR)$(DOCDIR)
