@@ -285,7 +285,7 @@ unit-bins: $(TEST_BIN) $(BUILD)/replayd
 # ------------------------------------------------------------------- tests
 test: deps-test contract-deps client-deps browser-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) unit-bins $(BIN)/replayd lib wasm
-	@node clients/js/scripts/vendor.mjs >/dev/null
+	@node clients/js/scripts/vendor.mjs --quiet
 	@tests/run.sh $(BUILD)
 
 # -Werror, the whole suite under ASan+UBSan, the cross-build determinism
@@ -293,7 +293,7 @@ test: deps-test contract-deps client-deps browser-deps
 # minute; the chroot install is make deb-check, not here).
 check: deps-check contract-deps client-deps browser-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins lib wasm
-	@node clients/js/scripts/vendor.mjs >/dev/null
+	@node clients/js/scripts/vendor.mjs --quiet
 	@HOSTILE_LONG=1 PG_FULL=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run.sh build/$(CC)-asan
 	@$(MAKE) --no-print-directory cross
