@@ -107,7 +107,7 @@ run_node_pool() {
   local jobs=$1 dir pid e k=0
   shift
   dir=$(mktemp -d)
-  declare -A name_of start_of file_of
+  declare -A name_of=() start_of=() file_of=()
   reap() {
     wait -n -p pid "${!name_of[@]}"
     node_summary "${name_of[$pid]}" "${start_of[$pid]}" "${file_of[$pid]}"
