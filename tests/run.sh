@@ -33,18 +33,51 @@ report() {
 # run_lines NAME COMMAND...: a suite that prints PASS/FAIL lines. A non-zero
 # exit without a FAIL line counts as one failure, shown with its last lines.
 run_lines() {
-  local name=$1 start=$EPOCHREALTIME rc p f
+  local name=$1 start=$EPOCHREALTIME rc
   shift
   (cd "$root" && "$@") >"$out" 2>&1
   rc=$?
-  p=$(grep -c '^PASS' "$out")
-  f=$(grep -c '^FAIL' "$out")
+  lines_summary "$name" "$start" "$out" "$rc"
+}
+
+# lines_summary NAME START FILE RC: the progress line of a finished
+# PASS/FAIL-lines suite whose output is in FILE and exit status RC.
+lines_summary() {
+  local name=$1 start=$2 file=$3 rc=$4 p f
+  p=$(grep -c '^PASS' "$file")
+  f=$(grep -c '^FAIL' "$file")
   report "$name" "$p" $((f == 0 && rc != 0 ? 1 : f)) "$start"
-  grep '^FAIL' "$out" | sed 's/^/    /'
+  grep '^FAIL' "$file" | sed 's/^/    /'
   if [ "$f" -eq 0 ] && [ "$rc" -ne 0 ]; then
     echo "    FAIL $name: exited $rc"
-    tail -15 "$out" | sed 's/^/      /'
+    tail -15 "$file" | sed 's/^/      /'
   fi
+}
+
+# run_lines_pool JOBS PROGRAM...: PASS/FAIL-lines programs that share
+# nothing (the unit binaries), JOBS at a time, a progress line as each ends.
+run_lines_pool() {
+  local jobs=$1 dir pid t k=0 rc
+  shift
+  dir=$(mktemp -d)
+  declare -A name_of=() start_of=() file_of=()
+  reap_lines() {
+    rc=0
+    wait -n -p pid "${!name_of[@]}" || rc=$?
+    lines_summary "${name_of[$pid]}" "${start_of[$pid]}" "${file_of[$pid]}" "$rc"
+    unset "name_of[$pid]"
+  }
+  for t in "$@"; do
+    while [ "${#name_of[@]}" -ge "$jobs" ]; do reap_lines; done
+    k=$((k + 1))
+    (cd "$root" && exec "$t") >"$dir/$k" 2>&1 &
+    pid=$!
+    name_of[$pid]="unit/$(basename "$t")"
+    start_of[$pid]=$EPOCHREALTIME
+    file_of[$pid]="$dir/$k"
+  done
+  while [ "${#name_of[@]}" -gt 0 ]; do reap_lines; done
+  rm -rf "$dir"
 }
 
 node_serial=""
@@ -151,10 +184,12 @@ else
   echo "    FAIL pg: a PostgreSQL server could not be started (make deps-test installs postgresql)"
   tail -10 "$out" | sed 's/^/      /'
 fi
+# The unit binaries, two at a time (each is one process on its own data).
+units=()
 for t in "$build"/tests/*; do
-  [ -x "$t" ] || continue
-  run_lines "unit/$(basename "$t")" "$t"
+  [ -x "$t" ] && units+=("$t")
 done
+[ "${#units[@]}" -eq 0 ] || run_lines_pool 2 "${units[@]}"
 for s in "$here"/sh/*.sh; do
   [ -f "$s" ] || continue
   run_lines "sh/$(basename "$s" .sh)" bash "$s"
