@@ -8,6 +8,7 @@
 #                    the Debian package and lintian
 # and on the side: make install (PREFIX, DESTDIR), make deb (the package
 # alone), make deb-check (installs it in a fresh Debian 12 chroot), make
+# fresh-check (the README on a fresh Debian 12: make run, make test), make
 # bench, make fuzz, make cross, make vectors, make clean.
 
 VERSION := $(shell cat VERSION)
@@ -45,7 +46,7 @@ PKGS := $(foreach l,$(LIBS),$(word 1,$(subst =, ,$(l))))
 # command is missing (Node.js and npm may not come from Debian).
 APT_BUILD := $(foreach l,$(LIBS),$(word 2,$(subst =, ,$(l)))) pkg-config gcc libc6-dev
 APT_TEST := nodejs:node npm:npm curl sqlite3 openssl man-db:man systemd:systemd-analyze python3:python3 \
-            postgresql
+            postgresql procps chromium jq
 APT_CHECK := clang libclang-rt-14-dev cppcheck gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
              qemu-user
 # better-sqlite3 (the bench's Node.js reference) builds from source with node-gyp.
@@ -93,15 +94,26 @@ REPLAY_OBJ := $(REPLAY_SRC:%.c=$(BUILD)/pic/%.o)
 REPLAY_A := $(BUILD)/libreplay.a
 REPLAY_SO := $(BUILD)/libreplay.so.$(VERSION)
 REPLAY_PC := $(BUILD)/replay.pc
+# pkg-config's convention for a library not installed yet: with
+# PKG_CONFIG_PATH=$(BUILD), `pkg-config replay` reads this one, which points
+# at the build tree (and sets the run path, so a program runs from there).
+REPLAY_UPC := $(BUILD)/replay-uninstalled.pc
 # The submission path without HTTP or storage, for the fuzzer.
 FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
             $(addprefix server/,base/json_game.c trust/token.c trust/keys.c base/parse.c)
 
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
         cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate \
-        lib install-lib wasm deps-wasm new-game bench-kit client-deps
+        lib install-lib wasm deps-wasm new-game bench-kit client-deps programs wasm-files fresh-check \
+        browser-deps
 
-all: deps $(BIN)/replayd lib
+# The build after the dependency install, never beside it (make -jN on a
+# fresh machine would start compiling before apt-get has installed cc).
+all: deps
+	@$(MAKE) --no-print-directory programs
+# (the empty recipe: no "is up to date" line when there is nothing to do)
+programs: $(BIN)/replayd lib
+	@:
 
 # ------------------------------------------------------ dependency installs
 deps:
@@ -120,17 +132,27 @@ deps-deb:
 # The OpenAPI lint and the contract test's validator, pinned by the lock file.
 CONTRACT_MODULES := tests/contract/node_modules/.package-lock.json
 contract-deps: deps-test $(CONTRACT_MODULES)
-$(CONTRACT_MODULES): tests/contract/package.json tests/contract/package-lock.json
+$(CONTRACT_MODULES): tests/contract/package.json tests/contract/package-lock.json | deps-test
 	@echo "  NPM     tests/contract (npm ci)"
-	$(Q)cd tests/contract && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	$(Q)cd tests/contract && ../../tools/progress "npm ci" npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 # clients/js's pinned typescript (its declarations are type-checked in make test).
 CLIENT_MODULES := clients/js/node_modules/.package-lock.json
 client-deps: deps-test $(CLIENT_MODULES)
-$(CLIENT_MODULES): clients/js/package.json clients/js/package-lock.json
+$(CLIENT_MODULES): clients/js/package.json clients/js/package-lock.json | deps-test
 	@echo "  NPM     clients/js (npm ci)"
-	$(Q)cd clients/js && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	$(Q)cd clients/js && ../../tools/progress "npm ci" npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# The browser suite's playwright-core (pinned by the lock file; Debian's
+# chromium is in APT_TEST), installed here with progress lines rather than
+# in the middle of the suite (tests/browser/setup.sh then finds both).
+BROWSER_MODULES := tests/browser/node_modules/.package-lock.json
+browser-deps: deps-test $(BROWSER_MODULES)
+$(BROWSER_MODULES): tests/browser/package.json tests/browser/package-lock.json | deps-test
+	@echo "  NPM     tests/browser (npm ci)"
+	$(Q)cd tests/browser && ../../tools/progress "npm ci" npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 # ------------------------------------------------------------------- build
@@ -181,8 +203,9 @@ $(BIN)/replayd: $(BUILD)/replayd
 	@cp $< $@
 
 # libreplay: make lib leaves libreplay.a, libreplay.so (soname
-# libreplay.so.$(REPLAY_ABI)) and replay.pc (for an installed tree) in $(BUILD).
-lib: $(REPLAY_A) $(REPLAY_SO) $(REPLAY_PC) $(BUILD)/conform-ref
+# libreplay.so.$(REPLAY_ABI)), replay.pc (for an installed tree) and
+# replay-uninstalled.pc (for this build tree) in $(BUILD).
+lib: $(REPLAY_A) $(REPLAY_SO) $(REPLAY_PC) $(REPLAY_UPC) $(BUILD)/conform-ref
 
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -205,6 +228,11 @@ $(REPLAY_PC): libreplay/replay.pc.in VERSION Makefile
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	  -e 's|@VERSION@|$(VERSION)|' $< > $@
 
+$(REPLAY_UPC): libreplay/replay.pc.in VERSION Makefile
+	@mkdir -p $(dir $@)
+	$(Q)sed -e 's|@PREFIX@|$(CURDIR)|' -e 's|@LIBDIR@|$(CURDIR)/$(BUILD)|' -e 's|@INCLUDEDIR@|$(CURDIR)/include|' \
+	  -e 's|@VERSION@|$(VERSION)|' -e 's|^Libs: -L$${libdir}|Libs: -L$${libdir} -Wl,-rpath,$${libdir}|' $< > $@
+
 # The reference port of the conformance protocol (tools/conform): the C code
 # through libreplay, linked as an app would link it.
 $(BUILD)/conform-ref: tools/conform_ref.c include/replay.h $(REPLAY_A)
@@ -224,7 +252,10 @@ WASM_SRC := $(PURE_SRC) $(wildcard libreplay/*.c) wasm/libc.c
 WASM_FLAGS := --target=wasm32 -D_Thread_local= $(STD) $(WARN) -O2 -nostdlib -ffreestanding -fvisibility=hidden \
               -DREPLAY_BUILD -Iwasm/include -Wl,--no-entry -Wl,--export-dynamic \
               -Wl,-z,stack-size=1048576 $(EXTRA_CFLAGS)
-wasm: deps-wasm $(WASM_DIR)/replay.wasm $(WASM_DIR)/replay-test.wasm $(WASM_DIR)/replay.mjs
+wasm: deps-wasm
+	@$(MAKE) --no-print-directory wasm-files
+wasm-files: $(WASM_DIR)/replay.wasm $(WASM_DIR)/replay-test.wasm $(WASM_DIR)/replay.mjs
+	@:
 
 $(WASM_DIR)/replay.wasm: $(WASM_SRC) $(wildcard core/*.h games/*/*.h libreplay/*.h include/*.h wasm/include/*.h)
 	@mkdir -p $(dir $@)
@@ -253,17 +284,17 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
 unit-bins: $(TEST_BIN) $(BUILD)/replayd
 
 # ------------------------------------------------------------------- tests
-test: deps-test contract-deps client-deps
+test: deps-test contract-deps client-deps browser-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) unit-bins $(BIN)/replayd lib wasm
-	@node clients/js/scripts/vendor.mjs >/dev/null
+	@node clients/js/scripts/vendor.mjs --quiet
 	@tests/run.sh $(BUILD)
 
 # -Werror, the whole suite under ASan+UBSan, the cross-build determinism
 # check, cppcheck, the fuzzer, then the Debian package and lintian (under a
 # minute; the chroot install is make deb-check, not here).
-check: deps-check contract-deps client-deps
+check: deps-check contract-deps client-deps browser-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins lib wasm
-	@node clients/js/scripts/vendor.mjs >/dev/null
+	@node clients/js/scripts/vendor.mjs --quiet
 	@HOSTILE_LONG=1 PG_FULL=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run.sh build/$(CC)-asan
 	@$(MAKE) --no-print-directory cross
@@ -300,7 +331,7 @@ fuzz: deps-check
 # npm packages.
 NODE_REF_MODULES := tests/bench/node_ref/node_modules/.package-lock.json
 NODE_HEADERS := $(if $(wildcard /usr/include/node/node.h),npm_config_nodedir=/usr)
-$(NODE_REF_MODULES): tests/bench/node_ref/package.json tests/bench/node_ref/package-lock.json
+$(NODE_REF_MODULES): tests/bench/node_ref/package.json tests/bench/node_ref/package-lock.json | deps-bench
 	@echo "  NPM     tests/bench/node_ref (npm ci)"
 	$(Q)cd tests/bench/node_ref && $(NODE_HEADERS) npm ci --no-audit --no-fund --loglevel=error >/dev/null
 	@touch $@
@@ -374,6 +405,13 @@ install-lib:
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	  -e 's|@VERSION@|$(VERSION)|' libreplay/replay.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/replay.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/replay.pc
+	@# The loader's cache, so programs find libreplay.so.$(REPLAY_ABI) at once; not
+	@# into a DESTDIR (a package's own triggers run ldconfig there).
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
+	  echo "ldconfig"; ldconfig; \
+	  ldconfig -p | grep -qF "$(LIBDIR)/libreplay.so.$(REPLAY_ABI)" || \
+	    echo "note: $(LIBDIR) is not in the loader's path (/etc/ld.so.conf.d): programs need LD_LIBRARY_PATH=$(LIBDIR)"; \
+	elif [ -z "$(DESTDIR)" ]; then echo "run ldconfig as root so programs find libreplay.so.$(REPLAY_ABI)"; fi
 
 uninstall:
 	rm -rf $(DESTDIR)$(DOCDIR)
@@ -397,6 +435,14 @@ deb-check: deb
 	@tools/apt-need $(APT_DEB_CHECK)
 	@tools/deb-check build/deb-root $(DEB_DIR)
 
+# The README's two commands on a fresh Debian 12 (tools/fresh-check): a
+# minbase root (debootstrap, kept in build/fresh-root), a clone of HEAD,
+# make -jN run until /healthz answers, then make test, which must end
+# "N passed, 0 failed"; and the package from its Build-Depends alone.
+fresh-check:
+	@tools/apt-need $(APT_DEB_CHECK) git
+	@tools/fresh-check build/fresh-root
+
 # ----------------------------------------------------------------- the rest
 # The vector suite's mutation score (tools/mutate.py, docs/MUTATION.md): a
 # sample of 200 mutants per game by default (MUTATE_ARGS="--max-per-game 0"
@@ -411,8 +457,9 @@ new-game:
 	@test -n "$(NAME)" || { echo "usage: make new-game NAME=yourgame"; exit 2; }
 	@tools/new-game $(NAME)
 
+# RUN_ARGS: more options for replayd serve (e.g. --listen 127.0.0.1:8081).
 run: all
-	$(BIN)/replayd serve
+	$(BIN)/replayd serve $(RUN_ARGS)
 
 clean:
 	rm -rf build bin clients/js/vendor

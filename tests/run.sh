@@ -6,7 +6,8 @@
 #
 # Suites: C unit binaries and shell suites (tests/sh) print PASS/FAIL lines;
 # node --test suites are counted from their TAP summaries. The HTTP suite
-# runs two files at a time (TEST_JOBS); every call() it makes is checked against
+# runs four files at a time (TEST_JOBS), beside the port's and the npm
+# package's suites; the hostile suites two at a time. Every call() it makes is checked against
 # docs/openapi.yaml (tests/contract), which is linted here too.
 set -u
 build=${1:?usage: tests/run.sh BUILD_DIR}
@@ -32,18 +33,51 @@ report() {
 # run_lines NAME COMMAND...: a suite that prints PASS/FAIL lines. A non-zero
 # exit without a FAIL line counts as one failure, shown with its last lines.
 run_lines() {
-  local name=$1 start=$EPOCHREALTIME rc p f
+  local name=$1 start=$EPOCHREALTIME rc
   shift
   (cd "$root" && "$@") >"$out" 2>&1
   rc=$?
-  p=$(grep -c '^PASS' "$out")
-  f=$(grep -c '^FAIL' "$out")
+  lines_summary "$name" "$start" "$out" "$rc"
+}
+
+# lines_summary NAME START FILE RC: the progress line of a finished
+# PASS/FAIL-lines suite whose output is in FILE and exit status RC.
+lines_summary() {
+  local name=$1 start=$2 file=$3 rc=$4 p f
+  p=$(grep -c '^PASS' "$file")
+  f=$(grep -c '^FAIL' "$file")
   report "$name" "$p" $((f == 0 && rc != 0 ? 1 : f)) "$start"
-  grep '^FAIL' "$out" | sed 's/^/    /'
+  grep '^FAIL' "$file" | sed 's/^/    /'
   if [ "$f" -eq 0 ] && [ "$rc" -ne 0 ]; then
     echo "    FAIL $name: exited $rc"
-    tail -15 "$out" | sed 's/^/      /'
+    tail -15 "$file" | sed 's/^/      /'
   fi
+}
+
+# run_lines_pool JOBS PROGRAM...: PASS/FAIL-lines programs that share
+# nothing (the unit binaries), JOBS at a time, a progress line as each ends.
+run_lines_pool() {
+  local jobs=$1 dir pid t k=0 rc
+  shift
+  dir=$(mktemp -d)
+  declare -A name_of=() start_of=() file_of=()
+  reap_lines() {
+    rc=0
+    wait -n -p pid "${!name_of[@]}" || rc=$?
+    lines_summary "${name_of[$pid]}" "${start_of[$pid]}" "${file_of[$pid]}" "$rc"
+    unset "name_of[$pid]"
+  }
+  for t in "$@"; do
+    while [ "${#name_of[@]}" -ge "$jobs" ]; do reap_lines; done
+    k=$((k + 1))
+    (cd "$root" && exec "$t") >"$dir/$k" 2>&1 &
+    pid=$!
+    name_of[$pid]="unit/$(basename "$t")"
+    start_of[$pid]=$EPOCHREALTIME
+    file_of[$pid]="$dir/$k"
+  done
+  while [ "${#name_of[@]}" -gt 0 ]; do reap_lines; done
+  rm -rf "$dir"
 }
 
 node_serial=""
@@ -69,6 +103,13 @@ node_summary() {
          /^ *error: / { print; at = match($0, /[^ ]/); inside = 1; next }
          inside { if (match($0, /[^ ]/) > at) { print; next } inside = 0 }' "$file" |
       head -60 | sed 's/^/    /'
+    # A file that failed outside any test (it threw or exited while loading)
+    # says only "test failed": its cause is what it printed, which node
+    # --test passes on as "# " lines.
+    if grep -q "^ *error: 'test failed'" "$file"; then
+      grep '^# ' "$file" | grep -vE '^# (Subtest: |(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) [0-9.]+$)' |
+        tail -20 | sed 's/^/      /'
+    fi
   fi
 }
 
@@ -85,26 +126,36 @@ run_node() {
 # dirs, and most of their time is spent waiting for runs to take their
 # time); a progress line as each one finishes.
 run_node_files() {
-  local prefix=$1 jobs=$2 dir pid f k=0
+  local prefix=$1 jobs=$2 f entries=()
   shift 2
+  for f in "$@"; do entries+=("$prefix/$(basename "$f" .test.mjs)=$f"); done
+  run_node_pool "$jobs" "${entries[@]}"
+}
+
+# run_node_pool JOBS NAME=PATH...: node --test PATH (a file or a folder) for
+# each, JOBS at a time, a progress line as each one finishes. The files not
+# yet reaped are counted, not the running jobs, so that one which ended
+# while another was being reaped is still summarized.
+run_node_pool() {
+  local jobs=$1 dir pid e k=0
+  shift
   dir=$(mktemp -d)
-  declare -A name_of start_of file_of
-  for f in "$@"; do
-    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
-      wait -n -p pid
-      node_summary "${name_of[$pid]}" "${start_of[$pid]}" "${file_of[$pid]}"
-    done
+  declare -A name_of=() start_of=() file_of=()
+  reap() {
+    wait -n -p pid "${!name_of[@]}"
+    node_summary "${name_of[$pid]}" "${start_of[$pid]}" "${file_of[$pid]}"
+    unset "name_of[$pid]"
+  }
+  for e in "$@"; do
+    while [ "${#name_of[@]}" -ge "$jobs" ]; do reap; done
     k=$((k + 1))
-    (cd "$root" && exec node --test $node_serial "$f") >"$dir/$k" 2>&1 &
+    (cd "$root" && exec node --test $node_serial "${e#*=}") >"$dir/$k" 2>&1 &
     pid=$!
-    name_of[$pid]="$prefix/$(basename "$f" .test.mjs)"
+    name_of[$pid]=${e%%=*}
     start_of[$pid]=$EPOCHREALTIME
     file_of[$pid]="$dir/$k"
   done
-  while [ "$(jobs -rp | wc -l)" -gt 0 ]; do
-    wait -n -p pid
-    node_summary "${name_of[$pid]}" "${start_of[$pid]}" "${file_of[$pid]}"
-  done
+  while [ "${#name_of[@]}" -gt 0 ]; do reap; done
   rm -rf "$dir"
 }
 
@@ -142,25 +193,29 @@ else
   echo "    FAIL pg: a PostgreSQL server could not be started (make deps-test installs postgresql)"
   tail -10 "$out" | sed 's/^/      /'
 fi
+# The unit binaries, two at a time (each is one process on its own data).
+units=()
 for t in "$build"/tests/*; do
-  [ -x "$t" ] || continue
-  run_lines "unit/$(basename "$t")" "$t"
+  [ -x "$t" ] && units+=("$t")
 done
+[ "${#units[@]}" -eq 0 ] || run_lines_pool 2 "${units[@]}"
 for s in "$here"/sh/*.sh; do
   [ -f "$s" ] || continue
   run_lines "sh/$(basename "$s" .sh)" bash "$s"
 done
 if command -v node >/dev/null 2>&1; then
-  run_node "vectors/port" vectors/port/test/
-  # Every vector through the WebAssembly build (make wasm).
-  run_node "wasm/vectors" tests/wasm/
-  # The npm package (clients/js): its backends agree, every game end to end
-  # against the real server, npm pack.
-  run_node "clients/js" clients/js/test/
   run_lines "vectors/generated" vectors_generated
   run_lines "unit/log-vectors" log_vectors
   run_lines "contract/openapi-lint" tests/contract/lint.sh
-  run_node_files http "${TEST_JOBS:-2}" "$here"/http/*.test.mjs
+  # In one pool, TEST_JOBS at a time: the port's vectors, every vector
+  # through the WebAssembly build (make wasm), the npm package (clients/js:
+  # its backends agree, every game end to end against the real server, npm
+  # pack), and the HTTP suite, one file each. The first ones mostly compute
+  # and the HTTP files mostly wait for their runs' time to pass, so they
+  # share the machine well.
+  pool=("vectors/port=vectors/port/test/" "clients/js=clients/js/test/" "wasm/vectors=tests/wasm/")
+  for f in "$here"/http/*.test.mjs; do pool+=("http/$(basename "$f" .test.mjs)=$f"); done
+  run_node_pool "${TEST_JOBS:-4}" "${pool[@]}"
   # The same HTTP suite on the PostgreSQL backend (the server started
   # above): a representative subset in make test, all of it when PG_FULL=1
   # (make check); then the multi-node test (3 nodes on one database).
@@ -172,16 +227,14 @@ if command -v node >/dev/null 2>&1; then
       # (the rest, fairplay, reverify, errors, admin, daily, ..., in make check)
       for f in flow boards durability moderation review; do pgfiles+=("$here/http/$f.test.mjs"); done
     fi
-    REPLAYD_PG=$pgurl run_node_files http-pg "${TEST_JOBS:-2}" "${pgfiles[@]}"
+    REPLAYD_PG=$pgurl run_node_files http-pg "${TEST_JOBS:-4}" "${pgfiles[@]}"
     REPLAYD_PG=$pgurl run_node "pg/multinode" "$here"/pg/*.test.mjs
   fi
   run_lines "contract/coverage" node tests/contract/coverage.mjs "$seen"
   # Hostile traffic: short attacks here; HOSTILE_LONG=1 (make check) runs
   # them at full size. Many connections need file descriptors.
   ulimit -n 20000 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-  for f in "$here"/hostile/*.test.mjs; do
-    run_node "hostile/$(basename "$f" .test.mjs)" "$f"
-  done
+  run_node_files hostile 2 "$here"/hostile/*.test.mjs
   # The web pages in real headless Chromium; setup.sh installs Debian's
   # chromium and playwright-core (npm ci) when missing.
   if bash "$here/browser/setup.sh" >"$out" 2>&1; then

@@ -5,7 +5,7 @@ memory, so every level and state is a ctypes buffer this module allocates and
 keeps alive as long as the Python object.
 
     import replay
-    lib = replay.Library()                 # $REPLAY_LIB, the build dir, or the system's libreplay
+    lib = replay.Library()                 # $REPLAY_LIB, beside this file, the build dir, or the system's
     g = lib.game("schulte")
     level = g.generate(g.version, 1, 42)   # params: g.generate(v, l, s, {"name": value})
     level.describe()                       # the dict `replayd gen` prints
@@ -43,17 +43,37 @@ class MoveError(ValueError):
 
 
 def _find_library():
+    """The path (or soname) of libreplay, searched in this order: $REPLAY_LIB;
+    next to this module (an app that copied both); the replayd tree this
+    module is in, if it is (make lib); the system's (make install-lib, or a
+    package). Raises OSError naming every place it looked."""
+    tried = []
     path = os.environ.get("REPLAY_LIB")
     if path:
         return path
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    built = sorted(glob.glob(os.path.join(root, "build", "*-release", "libreplay.so")))
-    if built:
-        return built[0]
+    tried.append("$REPLAY_LIB (not set)")
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in ("libreplay.so.%d" % ABI, "libreplay.so"):
+        if os.path.exists(os.path.join(here, name)):
+            return os.path.join(here, name)
+    tried.append("%s/libreplay.so.%d (next to replay.py)" % (here, ABI))
+    root = os.path.dirname(os.path.dirname(here))
+    if os.path.exists(os.path.join(root, "include", "replay.h")):
+        built = sorted(glob.glob(os.path.join(root, "build", "*-release", "libreplay.so")))
+        if built:
+            return built[0]
+        tried.append("%s/build/*-release/libreplay.so (make lib has not run there)" % root)
     found = ctypes.util.find_library("replay")
-    if not found:
-        raise OSError("libreplay not found: set REPLAY_LIB or run make lib")
-    return found
+    if found:
+        return found
+    try:  # the loader's own path (ld.so.conf, LD_LIBRARY_PATH), even before ldconfig ran
+        ctypes.CDLL("libreplay.so.%d" % ABI)
+        return "libreplay.so.%d" % ABI
+    except OSError:
+        tried.append("the system's libreplay.so.%d (make install-lib)" % ABI)
+    raise OSError("libreplay not found; looked in: %s. Set REPLAY_LIB to a libreplay.so "
+                  "(make lib builds build/<cc>-release/libreplay.so), copy libreplay.so.%d "
+                  "next to replay.py, or install it (make install-lib)" % ("; ".join(tried), ABI))
 
 
 def _aligned(size):

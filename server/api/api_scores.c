@@ -176,8 +176,15 @@ static void rejection_committed(request *r)
         return;
     }
     metrics_verification(&r->app->stats, game_index(s->t.p.g), VERIFY_REJECTED);
-    char msg[120];
-    snprintf(msg, sizeof msg, "the replay was rejected at move %ld: %s", rej->move_index, rej->reason);
+    char text[120];
+    const char *msg = text;
+    /* The elapsed-time check is of the whole run: no move index in its text
+     * (error.move still names the first move past the allowance). */
+    if (strcmp(rej->reason, "duration_exceeds_elapsed") == 0)
+        msg = "the run claims more time than has passed since its seed was issued "
+              "(duration_exceeds_elapsed): submit it once its claimed time has passed";
+    else
+        snprintf(text, sizeof text, "the replay was rejected at move %ld: %s", rej->move_index, rej->reason);
     /* token_burned: this was the token's last allowed rejection */
     reply_error_with(r, 422, "replay_rejected", msg,
                      json_pack("{s:s,s:I,s:b}", "reason", rej->reason, "move", (json_int_t)rej->move_index,

@@ -114,16 +114,23 @@ bool reply_header(request *r, const char *name, const char *value)
     return true;
 }
 
+/* Every JSON answer ends with a newline, so a shell prompt after curl
+ * starts on its own line. */
 void reply_json(request *r, int status, json_t *body)
 {
     char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
     json_decref(body);
-    if (!text) {
-        static const char oom[] = "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}";
+    size_t len = text ? strlen(text) : 0;
+    char *lined = text ? realloc(text, len + 2) : NULL;
+    if (!lined) {
+        free(text);
+        static const char oom[] = "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}\n";
         reply_text(r, 500, "application/json", strdup(oom), sizeof oom - 1);
         return;
     }
-    reply_text(r, status, "application/json", text, strlen(text));
+    lined[len] = '\n';
+    lined[len + 1] = '\0';
+    reply_text(r, status, "application/json", lined, len + 1);
 }
 
 void reply_error_with(request *r, int status, const char *code, const char *message,

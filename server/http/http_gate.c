@@ -89,7 +89,7 @@ static const char *reason_of(int status)
 int http_raw_error(char *out, size_t cap, int status, const char *code, const char *message)
 {
     char body[300];
-    int nb = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}", code, message);
+    int nb = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}\n", code, message);
     if (nb < 0 || (size_t)nb >= sizeof body)
         return -1;
     /* a shed or overloaded client may come back at once on a new connection */

@@ -48,7 +48,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (text)
             return answer(conn, 200, "text/plain; version=0.0.4", text, len);
     }
-    static const char missing[] = "{\"error\":{\"code\":\"not_found\",\"message\":\"only GET /metrics is served here\"}}";
+    static const char missing[] = "{\"error\":{\"code\":\"not_found\",\"message\":\"only GET /metrics is served here\"}}\n";
     char *body = strdup(missing);
     return body ? answer(conn, 404, "application/json", body, sizeof missing - 1) : MHD_NO;
 }

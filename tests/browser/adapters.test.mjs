@@ -5,28 +5,20 @@
 // the timeline too; and every frame must draw without throwing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gen, replayCli, solve } from '../http/harness.mjs';
+import { webModules } from './web_modules.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GAMES = ['schulte', 'pipes', 'target-sums', 'opposites', 'contraption', 'driftlings'];
 const VERSIONS = { opposites: [1, 2] };
-let dir;
+let web;
 const adapters = {};
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'replayd-web-'));
-  mkdirSync(join(dir, 'assets', 'port'), { recursive: true });
-  cpSync(join(root, 'web', 'js'), join(dir, 'assets', 'js'), { recursive: true });
-  cpSync(join(root, 'vectors', 'port', 'core.mjs'), join(dir, 'assets', 'port', 'core.mjs'));
-  cpSync(join(root, 'vectors', 'port', 'games'), join(dir, 'assets', 'port', 'games'), { recursive: true });
-  for (const g of GAMES) adapters[g] = await import(pathToFileURL(join(dir, 'assets', 'js', 'games', `${g}.js`)).href);
+  web = webModules();
+  for (const g of GAMES) adapters[g] = await web.load(`games/${g}.js`);
 });
 
-after(() => rmSync(dir, { recursive: true, force: true }));
+after(() => web.remove());
 
 // A 2D context that accepts every call and property: draw() must run to its end.
 function fakeContext() {

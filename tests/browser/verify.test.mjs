@@ -3,11 +3,18 @@
 // moves hash's byte layout, the receipt texts of v1 and v2 as docs/API.md
 // states them, and Ed25519 verification against keys made here with Node's
 // crypto, including every way a v2 receipt can be made not to match.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, generateKeyPairSync, sign } from 'node:crypto';
-import { blake2b, toHex } from '../../web/js/blake2b.js';
-import { fromBase64url, movesHash, parseReceipt, receiptMessage, verifyReceipt } from '../../web/js/verify.js';
+import { createHash, generateKeyPairSync, sign, webcrypto } from 'node:crypto';
+import { webModules } from './web_modules.mjs';
+
+// The pages find WebCrypto as the global crypto, as browsers (and Node 19+)
+// have it; Node 18 has it only as node:crypto's webcrypto.
+if (!globalThis.crypto) globalThis.crypto = webcrypto;
+const web = webModules();
+after(() => web.remove());
+const { blake2b, toHex } = await web.load('blake2b.js');
+const { fromBase64url, movesHash, parseReceipt, receiptMessage, verifyReceipt } = await web.load('verify.js');
 
 const enc = (s) => new TextEncoder().encode(s);
 

@@ -9,22 +9,31 @@ import { startServer, call, register, seed, solve, awaitRun } from './harness.mj
 
 const CLIENTS = 8;
 
-// One client: register, then seed + submit until told to stop. Returns the
-// acknowledged score ids (200 answers only).
-async function client(srv, name, shouldStop) {
+// The load is bounded by counts, not by a clock alone: on a busy machine a
+// fixed few seconds may hold only a few submissions. Every wait has a hard
+// bound all the same.
+const HARD_MS = 60000;
+
+// One client: register, then seed + submit until shouldStop(acked) says so;
+// onAck() after each acknowledged score. Returns the acknowledged score ids
+// (200 answers only).
+async function client(srv, name, shouldStop, onAck = () => {}) {
   const acked = [];
   let p;
   try { p = await register(srv, name); } catch { return acked; }
-  while (!shouldStop()) {
+  while (!shouldStop(acked)) {
     try {
       const game = acked.length % 2 ? 'pipes' : 'schulte';
       const s = await seed(srv, p.token, { game, level: 1 });
       const moves = solve(game, 1, s.seed);
       const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
-      if (r.status === 200) acked.push({ id: r.json.score_id, score: r.json.score, player: p.player_id });
+      if (r.status === 200) {
+        acked.push({ id: r.json.score_id, score: r.json.score, player: p.player_id });
+        onAck();
+      }
       else if (r.status !== 429) throw new Error(`${r.status} ${r.text}`);
     } catch (e) {
-      if (!shouldStop()) throw e;
+      if (!shouldStop(acked)) throw e;
     }
   }
   return acked;
@@ -50,8 +59,10 @@ test('8 concurrent clients, then a restart: nothing lost, nothing doubled', asyn
   let srv;
   try {
     srv = await startServer({ dataDir: dir, args });
-    const until = Date.now() + 4000;
-    const results = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(srv, `load${i}`, () => Date.now() > until)));
+    // Each client: at least 4 s of load and 3 acknowledged scores (at most HARD_MS).
+    const start = Date.now();
+    const enough = (acked) => (Date.now() - start > 4000 && acked.length >= 3) || Date.now() - start > HARD_MS;
+    const results = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(srv, `load${i}`, enough)));
     const acked = results.flat();
     assert.ok(acked.length >= CLIENTS * 3, `enough load: ${acked.length} scores`);
     assert.equal(new Set(acked.map((a) => a.id)).size, acked.length, 'every acknowledged id is distinct');
@@ -77,8 +88,13 @@ test('kill -9 during load: every acknowledged score survives', async () => {
   try {
     srv = await startServer({ dataDir: dir, args });
     let killed = false;
-    const run = Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(srv, `kill${i}`, () => killed)));
-    await new Promise((r) => setTimeout(r, 2500));
+    let total = 0;
+    const run = Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(srv, `kill${i}`, () => killed, () => total++)));
+    // The kill lands mid-load: after 2.5 s and once CLIENTS scores are in (at most HARD_MS).
+    const start = Date.now();
+    while (Date.now() - start < HARD_MS && (Date.now() - start < 2500 || total < CLIENTS)) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     killed = true;
     srv.child.kill('SIGKILL');
     const acked = (await run).flat();

@@ -169,6 +169,9 @@ test('422: rejected replays say why and at which move', async () => {
   isError(r, 422, 'replay_rejected');
   assert.equal(r.json.error.reason, 'duration_exceeds_elapsed');
   assert.equal(r.json.error.move, 0, 'the first move later than the elapsed time plus the slack');
+  // A check of the whole run: its message names no move.
+  assert.doesNotMatch(r.json.error.message, /at move/);
+  assert.match(r.json.error.message, /once its claimed time has passed/);
   // A rejection does not use the token up: the honest moves still verify.
   await awaitRun(s, moves);
   r = await call(srv, 'POST', '/v1/scores', { token: alice.token, body: { seed_token: s.seed_token, moves } });

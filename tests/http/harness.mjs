@@ -106,6 +106,10 @@ export async function call(srv, method, path, { body, token, raw, headers = {}, 
   checkExchange(
     { method, url: path, body: payload, contentType: h['Content-Type'], offContract },
     { status: res.status, contentType: res.headers.get('content-type'), text, headers: res.headers });
+  // Every JSON answer ends with a newline (a shell prompt after curl starts on its own line).
+  if (text && /^application\/json/.test(res.headers.get('content-type') || '') && !text.endsWith('\n')) {
+    throw new Error(`${method} ${path}: the JSON answer does not end with a newline: ${text.slice(-60)}`);
+  }
   let json = null;
   try { json = JSON.parse(text); } catch { /* not JSON: tests check for that */ }
   return { status: res.status, json, text, headers: res.headers };

@@ -9,7 +9,8 @@ set -u
 root=${ROOT:?}
 build=${BUILD:?}
 ok() { echo "PASS conform: $1"; }
-bad() { echo "FAIL conform: $1"; }
+# A reason on one line: tests/run.sh shows only the FAIL lines.
+bad() { echo "FAIL conform: $(printf '%s' "$1" | tr -s '\n' ' ')"; }
 cd "$root" || exit 0
 ref="$root/$build/conform-ref"
 [ -x "$ref" ] || make --no-print-directory -s BUILD="$build" "$build/conform-ref" >/dev/null 2>&1

@@ -58,6 +58,45 @@ if cc -std=c11 $san $(pkg-config --cflags replay) client.c -o client-static \
 else
   bad "static link: $(head -5 "$work/cc.log")"
 fi
+
+# The build tree itself, before any install: with PKG_CONFIG_PATH=$build,
+# pkg-config replay reads replay-uninstalled.pc (README's compile line).
+tree() { env -u PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH="$root/$build" pkg-config "$@" replay; }
+libdir=$(tree --variable=libdir)
+[ "$libdir" = "$root/$build" ] && [ -f "$root/$build/replay-uninstalled.pc" ] &&
+  ok "PKG_CONFIG_PATH=$build: pkg-config replay is the build tree's (replay-uninstalled.pc)" ||
+  bad "the uninstalled replay.pc: libdir ${libdir:-none}"
+if cc -std=c11 -Wall -Wextra -Werror $san $(tree --cflags) client.c -o client-tree $(tree --libs) -lpthread \
+     2>"$work/cc.log"; then
+  got=$(env -u LD_LIBRARY_PATH ./client-tree gen schulte 1 42 2>&1)
+  [ "$got" = "$("$bin" gen schulte 1 42)" ] && env -u LD_LIBRARY_PATH ldd ./client-tree | grep -qF "$root/$build/libreplay.so.1" &&
+    ok "a program built against the build tree runs from there, no LD_LIBRARY_PATH" || bad "client-tree: ${got:0:200}"
+else
+  bad "cc against the build tree: $(head -5 "$work/cc.log")"
+fi
+
+# clients/python/replay.py copied into an app: it says where it looked, then
+# finds libreplay.so.1 put next to it.
+py_env=()
+case "$build" in
+  *asan*) py_env=(env "LD_PRELOAD=$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)"
+                  ASAN_OPTIONS=detect_leaks=0) ;;
+esac
+mkdir -p "$work/pyapp"
+cp "$root/clients/python/replay.py" "$work/pyapp/"
+py='import replay, json; print(json.dumps(replay.Library().game("schulte").generate(2, 1, 42).describe(), separators=(",", ":")))'
+out=$(cd "$work/pyapp" && env -u REPLAY_LIB "${py_env[@]}" python3 -c "$py" 2>&1)
+case "$out" in
+  *"libreplay not found; looked in: \$REPLAY_LIB (not set); $work/pyapp/libreplay.so.1 (next to replay.py)"*"REPLAY_LIB"*)
+    ok "replay.py alone in an app says where it looked" ;;
+  *"no such game"*|*"grid"*) ok "replay.py alone in an app finds the system's libreplay" ;;
+  *) bad "replay.py without its library: ${out: -300}" ;;
+esac
+cp "$root/$build/libreplay.so.$(cat "$root/VERSION")" "$work/pyapp/libreplay.so.1"
+out=$(cd "$work/pyapp" && env -u REPLAY_LIB "${py_env[@]}" python3 -c "$py" 2>&1)
+want=$("$bin" gen schulte 1 42 | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin), separators=(",", ":")))')
+[ "$out" = "$want" ] && ok "replay.py finds libreplay.so.1 next to it" || bad "replay.py beside its library: ${out:0:300}"
+
 export LD_LIBRARY_PATH="$stage/usr/lib"
 ldd ./client | grep -q "$stage/usr/lib/libreplay.so.1" && ok "runs against the installed libreplay.so.1" \
   || bad "ldd: $(ldd ./client | grep replay)"

@@ -8,7 +8,8 @@ set -u
 root=${ROOT:?}
 build=${BUILD:?}
 ok() { echo "PASS new-game: $1"; }
-bad() { echo "FAIL new-game: $1"; }
+# A reason on one line: tests/run.sh shows only the FAIL lines.
+bad() { echo "FAIL new-game: $(printf '%s' "$1" | tr -s '\n' ' ')"; }
 tmp=$(mktemp -d)
 pid=""
 cleanup() {

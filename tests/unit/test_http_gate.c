@@ -20,7 +20,7 @@ static void a_timeout_is_json_and_closes(void)
     CHECK(body != NULL);
     if (body) {
         body += 4;
-        CHECK(strcmp(body, "{\"error\":{\"code\":\"request_timeout\",\"message\":\"too slow\"}}") == 0);
+        CHECK(strcmp(body, "{\"error\":{\"code\":\"request_timeout\",\"message\":\"too slow\"}}\n") == 0);
         const char *len = strstr(out, "Content-Length: ");
         CHECK(len != NULL && atoi(len + 16) == (int)strlen(body));
     }

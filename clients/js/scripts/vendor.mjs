@@ -26,4 +26,5 @@ for (const f of readdirSync(join(root, 'vectors', 'port', 'games')).filter((f) =
 }
 copy('web/js/blake2b.js', 'blake2b.js');
 copy('web/js/verify.js', 'verify.js');
-console.log(`vendor: ${readdirSync(vendor).join(' ')}`);
+// On stderr (npm pack --json must print only its JSON on stdout); --quiet: not at all.
+if (!process.argv.includes('--quiet')) console.error(`vendor: ${readdirSync(vendor).join(' ')}`);

@@ -13,9 +13,13 @@
 // POST /v1/players and /v1/seeds are retried only after 429 and 503 (the
 // server did nothing then), never after a network failure (it may have).
 
+// What every failed call throws: the HTTP status, the API's error code and
+// its whole answer (a 422 replay_rejected's body.error.reason says why, e.g.
+// duration_exceeds_elapsed: a run submitted before its claimed time passed).
 export class ApiError extends Error {
   constructor(status, body, message) {
     super(message);
+    this.name = 'ApiError';
     this.status = status; // HTTP status, 0 for a network failure
     this.code = body?.error?.code ?? null; // the API's error code
     this.body = body;
@@ -86,7 +90,8 @@ export class Client {
           parsed = null;
         }
         if (res.ok) return parsed;
-        failure = new ApiError(res.status, parsed, `${method} ${path}: ${res.status} ${parsed?.error?.code ?? ''}`.trim());
+        const said = parsed?.error ? ` ${parsed.error.code}: ${parsed.error.message}` : '';
+        failure = new ApiError(res.status, parsed, `${method} ${path}: ${res.status}${said}`);
       }
       const again = retry === 'idempotent' ? (failure.status === 0 || RETRYABLE.has(failure.status))
         : retry === 'refused' ? (failure.status === 429 || failure.status === 503) : false;

@@ -1,6 +1,7 @@
 // receipts: offline verification of a score's receipt against the server's
 // published keys (GET /v1/keys), with Ed25519 from WebCrypto (Node 18+,
-// current browsers) or a verify function you pass (e.g. @noble/ed25519's).
+// current browsers on HTTPS or localhost) or a verify function you pass
+// (e.g. @noble/ed25519's).
 //
 // New scores carry "v2.<key_id>.<base64url signature>" over the twelve lines
 // of MESSAGES.v2 joined by "\n" (docs/API.md); scores recorded before v2
@@ -94,9 +95,30 @@ export function receiptRecord(playerId, seed, submitted) {
   };
 }
 
+// WebCrypto's subtle: the global one (browsers on HTTPS and localhost, Node
+// 19+), else Node 18's node:crypto webcrypto (Node 18 has no global crypto).
+// The import is dynamic so a bundler for the browser never needs node:crypto.
+let subtleFound;
+async function findSubtle() {
+  if (subtleFound === undefined) {
+    subtleFound = globalThis.crypto?.subtle || null;
+    if (!subtleFound && typeof process !== 'undefined' && process.versions?.node) {
+      try {
+        subtleFound = (await import('node:crypto')).webcrypto?.subtle || null;
+      } catch {
+        subtleFound = null;
+      }
+    }
+  }
+  return subtleFound;
+}
+
 async function webcryptoVerify(publicKey, signature, message) {
-  const subtle = globalThis.crypto?.subtle;
-  if (!subtle) throw new Error('no WebCrypto here (browsers offer it on HTTPS and localhost): pass options.verify');
+  const subtle = await findSubtle();
+  if (!subtle) {
+    throw new Error('verifyReceipt: no WebCrypto (globalThis.crypto.subtle, or node:crypto webcrypto on Node.js 18+): ' +
+      'pass options.verify, an Ed25519 verify(publicKey, signature, message) function');
+  }
   const key = await subtle.importKey('raw', publicKey, { name: 'Ed25519' }, false, ['verify']);
   return subtle.verify({ name: 'Ed25519' }, key, signature, message);
 }

@@ -147,8 +147,22 @@ test('errors: a rejected replay is not retried; retries are bounded', async () =
   const seed = await api.seed({ game: 'schulte', level: 1 });
   const before = api.attempts;
   await assert.rejects(api.submit(seed.seed_token, [{ t: 500, cell: 0 }, { t: 400, cell: 1 }]),
-    (e) => e instanceof ApiError && e.status === 422 && e.code === 'replay_rejected');
+    (e) => e instanceof ApiError && e.name === 'ApiError' && e.status === 422 && e.code === 'replay_rejected' &&
+      /^POST \/v1\/scores: 422 replay_rejected: the replay was rejected at move 1: time_backwards$/.test(e.message));
   assert.equal(api.attempts - before, 1);
+  // A run is refused until its claimed time has passed (README): the error
+  // says so, without a move index (a server with the default slack).
+  const strict = await startServer();
+  try {
+    const api2 = new Client({ baseUrl: strict.base });
+    await api2.register('early');
+    const early = await api2.seed({ game: 'schulte', level: 1 });
+    await assert.rejects(api2.submit(early.seed_token, [{ t: 20000, cell: 0 }]),
+      (e) => e instanceof ApiError && e.code === 'replay_rejected' && e.body.error.reason === 'duration_exceeds_elapsed' &&
+        /once its claimed time has passed/.test(e.message) && !/at move/.test(e.message));
+  } finally {
+    await strict.stop();
+  }
   const down = new Client({ baseUrl: 'http://127.0.0.1:9', retries: 3, sleep: async () => {} });
   await assert.rejects(down.games(), (e) => e.status === 0);
   assert.equal(down.attempts, 4);

@@ -15,9 +15,13 @@ const pkg = new URL('..', import.meta.url).pathname;
 test('npm pack: an installable tarball that reproduces replayd gen', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'replayd-pack-'));
   try {
-    execFileSync('npm', ['pack', '--silent', '--pack-destination', tmp], { cwd: pkg, stdio: ['ignore', 'pipe', 'pipe'] });
+    // --json: stdout is npm's JSON alone (the prepack script writes to stderr).
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: pkg, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    let report;
+    assert.doesNotThrow(() => { report = JSON.parse(out); }, `npm pack --json printed more than JSON: ${out.slice(0, 200)}`);
     const tgz = readdirSync(tmp).find((f) => f.endsWith('.tgz'));
     assert.match(tgz, /^replayd-client-\d+\.\d+\.\d+\.tgz$/);
+    assert.equal(report[0].filename, tgz);
     const files = execFileSync('tar', ['tzf', join(tmp, tgz)], { encoding: 'utf8' }).split('\n');
     for (const f of ['package/package.json', 'package/index.d.ts', 'package/README.md', 'package/src/index.mjs',
       'package/vendor/replay.wasm', 'package/vendor/replay.mjs', 'package/vendor/port/games/driftlings.mjs',
