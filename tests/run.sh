@@ -2,7 +2,8 @@
 # Runs every suite of `make test` against one build directory (its replayd
 # and unit binaries). Prints one progress line per suite as it finishes
 # (name, passed, failed, seconds) with its failures under it, and ends with
-# the one line "N passed, N failed" over every test.
+# the one line "N passed, N failed" over every test (", N skipped" after
+# it when node --test skipped any: each is listed as a SKIP line too).
 #
 # Suites: C unit binaries and shell suites (tests/sh) print PASS/FAIL lines;
 # node --test suites are counted from their TAP summaries. The HTTP suite
@@ -19,6 +20,7 @@ seen=$(mktemp -d)
 trap 'rm -rf "$out" "$seen"' EXIT
 export REPLAYD_CONTRACT_SEEN="$seen"
 passed=0
+skipped=0
 failed=0
 
 # report NAME PASSED FAILED START_TIME: the progress line, and the totals.
@@ -87,7 +89,7 @@ fi
 # node_summary NAME START FILE: the progress line of a finished node --test
 # run whose output is in FILE, with each failed test and its error.
 node_summary() {
-  local name=$1 start=$2 file=$3 p f
+  local name=$1 start=$2 file=$3 p f s
   p=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$file" | tail -1)
   f=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$file" | tail -1)
   if [ -z "$p" ] || [ -z "$f" ]; then
@@ -97,6 +99,13 @@ node_summary() {
     return
   fi
   report "$name" "$p" "$f" "$start"
+  # A skipped test is neither passed nor failed: it is shown, and counted
+  # on the last line, so that a missing tool never hides as a pass.
+  s=$(sed -n 's/^# skipped \([0-9]*\)$/\1/p' "$file" | tail -1)
+  if [ "${s:-0}" -gt 0 ]; then
+    skipped=$((skipped + s))
+    grep -E '^ *ok .* # SKIP' "$file" | head -10 | sed 's/^ */    SKIP /'
+  fi
   if [ "$f" -gt 0 ]; then
     # Each failed test and its error block (the lines indented under "error:").
     awk '/^ *not ok/ { print; next }
@@ -252,5 +261,9 @@ else
   report "node" 0 1 "$EPOCHREALTIME"
   echo "    FAIL node: not installed (make deps-test installs it)"
 fi
-echo "$passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then
+  echo "$passed passed, $failed failed, $skipped skipped"
+else
+  echo "$passed passed, $failed failed"
+fi
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
