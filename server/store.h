@@ -313,7 +313,9 @@ store_status store_scores_count(store *s, const store_scan *scan, int64_t *out);
  * A board is either a daily board (day >= 0: every daily score of that
  * day) or a level board (g + level: each player's best level score).
  * Order: higher score first, then lower seq (the earlier server-received
- * submission). Ranks are 1-based and unique. Cursors are opaque to
+ * submission). Ranks are 1-based and shared by equal scores (1, 1, 3):
+ * the order inside a tie is only the listing order, never a rank.
+ * Positions (the around-me index, cursors) stay unique. Cursors are opaque to
  * callers: a store_board_key of the boundary entry, so pages stay correct
  * under concurrent inserts. */
 
