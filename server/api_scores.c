@@ -231,8 +231,10 @@ static bool token_checks(request *r, const store_player *player, const char *tex
     }
     if (play_is_daily(&t->p)) {
         daily_pick p;
-        if (!daily_for_date(civil_from_days(t->p.day), &p) || p.game != g || p.level != t->p.level ||
-            p.seed != t->p.seed) {
+        daily_sealed sealed;
+        bool is_sealed;
+        if (!api_served_daily(r->app, civil_from_days(t->p.day), &p, &sealed, &is_sealed) ||
+            p.game != g || p.level != t->p.level || p.seed != t->p.seed) {
             reply_error(r, 400, "bad_daily", "the token does not match that date's daily challenge");
             return false;
         }

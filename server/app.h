@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "conn_guard.h"
+#include "daily_seal.h"
 #include "keys.h"
 #include "live.h"
 #include "level_cache.h"
@@ -21,6 +22,7 @@ typedef struct reverify_job reverify_job; /* api_reverify.c */
 typedef struct app {
     config cfg;
     keyring keys;
+    daily_seal seal; /* daily_seeds: sealed (with its secret) or public */
     store *db;
     metrics stats;
     ratelimit limits;

@@ -25,6 +25,7 @@ void config_defaults(config *c)
     c->max_moves = 5000;
     c->token_lifetime_s = 3600;
     c->daily_grace_s = 3600;
+    snprintf(c->daily_seeds, sizeof c->daily_seeds, "sealed");
     c->max_outstanding_tokens = 20;
     c->plausibility_slack_ms = 100;
     c->plausibility_slack_permille = 10;
@@ -84,6 +85,7 @@ static const key_def keys[] = {
     INT(max_moves, 1, 1000000),
     INT(token_lifetime_s, 1, 7 * 86400),
     INT(daily_grace_s, 0, 86400),
+    STR(daily_seeds),
     INT(max_outstanding_tokens, 1, 100000),
     INT(plausibility_slack_ms, 0, 600000),
     INT(plausibility_slack_permille, 0, 1000),
@@ -129,6 +131,11 @@ bool config_set(config *c, const char *key, const char *value, char *err, size_t
         case K_STR:
             if (strlen(value) >= k->size) {
                 snprintf(err, err_len, "%s: value too long", key);
+                return false;
+            }
+            if (strcmp(k->name, "daily_seeds") == 0 && strcmp(value, "sealed") != 0 &&
+                strcmp(value, "public") != 0) {
+                snprintf(err, err_len, "%s: expected sealed or public", key);
                 return false;
             }
             memcpy(field, value, strlen(value) + 1);

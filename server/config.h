@@ -33,6 +33,10 @@ typedef struct config {
     int max_moves;
     int token_lifetime_s;
     int daily_grace_s;
+    /* "sealed": a daily's seed comes from the date and keys/daily.key and
+     * is published only once its day opens (daily_seal.h); "public": the
+     * schedule's own seeds, which anyone can compute ahead */
+    char daily_seeds[16];
     int max_outstanding_tokens;
     /* A run may claim at most elapsed * (1 + permille/1000) + ms, elapsed
      * measured from issue to receipt on the server's clock: the slack

@@ -80,4 +80,12 @@ const key_entry *keys_current(const keyring *kr);
 /* Wipes the secrets from memory. */
 void keys_wipe(keyring *kr);
 
+/* A file of <data_dir>/keys other modules keep (daily_seal.h): written
+ * crash-safe (temporary name, fsync, rename, directory fsync; mode 0600),
+ * read back only when it is exactly len bytes. false with a message. */
+bool keys_write_file(const char *data_dir, const char *name, const void *data, size_t len,
+                     char *err, size_t err_len);
+bool keys_read_file(const char *data_dir, const char *name, void *data, size_t len, char *err,
+                    size_t err_len);
+
 #endif
