@@ -60,7 +60,10 @@ static store_status run_player(pg_conn *c, store_write *w)
     return inserted ? STORE_OK : STORE_CONFLICT; /* a taken token hash */
 }
 
-/* A level token's two caps, counted under the player's lock. */
+/* A level token's three caps (outstanding tokens; the day's forfeits,
+ * abandons and open tokens of that game and level; the day's draws of that
+ * game and level however their runs ended), counted under the player's
+ * lock. */
 static store_status check_level_limits(pg_conn *c, store_write *w)
 {
     const store_token *t = &w->u.token.token;
@@ -74,10 +77,16 @@ static store_status check_level_limits(pg_conn *c, store_write *w)
     PGresult *r = pg_run(c, PS_TOKEN_LIMITS, &a, "token_limits", &st);
     if (!r)
         return st;
-    int64_t outstanding = pg_int(r, 0, 0), shopped = pg_int(r, 0, 1);
+    int64_t outstanding = pg_int(r, 0, 0), shopped = pg_int(r, 0, 1), draws = pg_int(r, 0, 2);
     PQclear(r);
+    w->u.token.draws = draws;
     if (outstanding >= w->u.token.max_outstanding) {
         w->u.token.limit = TOKEN_LIMIT_OUTSTANDING;
+        return STORE_LIMIT;
+    }
+    /* the draw cap first: finishing a run does not lift it before the day ends */
+    if (w->u.token.max_draws > 0 && draws >= w->u.token.max_draws) {
+        w->u.token.limit = TOKEN_LIMIT_DRAWS;
         return STORE_LIMIT;
     }
     if (w->u.token.max_forfeits > 0 && shopped >= w->u.token.max_forfeits) {

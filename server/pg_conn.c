@@ -55,12 +55,20 @@ static const char *const stmt_sql[PS_COUNT] = {
                         " AND NOT redeemed AND expires_at > $2 AND daily_date = ''),"
                         " (SELECT COUNT(*) FROM seed_tokens WHERE player_id = $1 AND game = $3"
                         " AND level = $4 AND issued_at >= $5 AND daily_date = ''"
-                        " AND (NOT redeemed OR outcome = 'forfeit'))",
+                        " AND (NOT redeemed OR outcome = 'forfeit')),"
+                        " (SELECT COUNT(*) FROM seed_tokens WHERE player_id = $1 AND game = $3"
+                        " AND level = $4 AND issued_at >= $5 AND daily_date = '')",
     [PS_TOKEN_STATS] = "SELECT COUNT(*), COUNT(*) FILTER (WHERE outcome = 'completed'),"
                        " COUNT(*) FILTER (WHERE outcome = 'incomplete'),"
                        " COUNT(*) FILTER (WHERE outcome = 'forfeit'),"
                        " COUNT(*) FILTER (WHERE NOT redeemed AND expires_at > $1),"
-                       " COUNT(*) FILTER (WHERE NOT redeemed AND expires_at <= $1)"
+                       " COUNT(*) FILTER (WHERE NOT redeemed AND expires_at <= $1),"
+                       /* the draws of level seeds since $3 (the UTC day's start), and
+                        * the most of one (game, level) */
+                       " COUNT(*) FILTER (WHERE daily_date = '' AND issued_at >= $3),"
+                       " COALESCE((SELECT COUNT(*) FROM seed_tokens WHERE player_id = $2"
+                       " AND daily_date = '' AND issued_at >= $3 GROUP BY game, level"
+                       " ORDER BY 1 DESC LIMIT 1), 0)"
                        " FROM seed_tokens WHERE player_id = $2",
     /* the score and its token's redeem in one round trip; scores_nonce
      * (unique) makes a second score for one token impossible */

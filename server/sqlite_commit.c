@@ -43,19 +43,23 @@ static store_status run_player(conn *c, store_write *w)
     return STORE_OK;
 }
 
-/* One COUNT(*) row of a statement already bound; -1 after a failure. */
-static int64_t count_row(conn *c, sqlite3_stmt *st, const char *where)
+/* One COUNT(*) row of a statement already bound; -1 after a failure.
+ * *second, when not NULL, gets the row's second column. */
+static int64_t count_row(conn *c, sqlite3_stmt *st, const char *where, int64_t *second)
 {
     int rc = sqlite3_step(st);
     int64_t n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    if (second)
+        *second = rc == SQLITE_ROW ? sqlite3_column_int64(st, 1) : -1;
     sq_done(st);
     if (rc != SQLITE_ROW)
         failed(c, rc, where);
     return n;
 }
 
-/* A level token's two caps: outstanding tokens, and the day's forfeits,
- * abandons and open tokens of that game and level (seed shopping). */
+/* A level token's three caps: outstanding tokens, the day's forfeits,
+ * abandons and open tokens of that game and level, and the day's draws of
+ * that game and level however their runs ended (seed shopping). */
 static store_status check_level_limits(conn *c, store_write *w)
 {
     const store_token *t = &w->u.token.token;
@@ -64,14 +68,14 @@ static store_status check_level_limits(conn *c, store_write *w)
         return failed(c, SQLITE_ERROR, "token_outstanding");
     sqlite3_bind_int64(st, 1, t->p.player_id);
     sqlite3_bind_int64(st, 2, w->u.token.now);
-    int64_t outstanding = count_row(c, st, "token_outstanding");
+    int64_t outstanding = count_row(c, st, "token_outstanding", NULL);
     if (outstanding < 0)
         return STORE_ERROR;
     if (outstanding >= w->u.token.max_outstanding) {
         w->u.token.limit = TOKEN_LIMIT_OUTSTANDING;
         return STORE_LIMIT;
     }
-    if (w->u.token.max_forfeits <= 0)
+    if (w->u.token.max_forfeits <= 0 && w->u.token.max_draws <= 0)
         return STORE_OK;
     st = sq_stmt(c, ST_TOKEN_FORFEITS);
     if (!st)
@@ -80,10 +84,17 @@ static store_status check_level_limits(conn *c, store_write *w)
     sq_bind_game(st, 2, &t->p);
     sqlite3_bind_int(st, 3, t->p.level);
     sqlite3_bind_int64(st, 4, w->u.token.day_start);
-    int64_t shopped = count_row(c, st, "token_forfeits");
+    int64_t draws;
+    int64_t shopped = count_row(c, st, "token_forfeits", &draws);
     if (shopped < 0)
         return STORE_ERROR;
-    if (shopped >= w->u.token.max_forfeits) {
+    w->u.token.draws = draws;
+    /* the draw cap first: finishing a run does not lift it before the day ends */
+    if (w->u.token.max_draws > 0 && draws >= w->u.token.max_draws) {
+        w->u.token.limit = TOKEN_LIMIT_DRAWS;
+        return STORE_LIMIT;
+    }
+    if (w->u.token.max_forfeits > 0 && shopped >= w->u.token.max_forfeits) {
         w->u.token.limit = TOKEN_LIMIT_FORFEITS;
         return STORE_LIMIT;
     }

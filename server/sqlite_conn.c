@@ -39,16 +39,23 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_TOKEN_OUTSTANDING] = "SELECT COUNT(*) FROM seed_tokens"
                              " WHERE player_id = ? AND redeemed = 0 AND expires_at > ?"
                              " AND daily_date = ''",
-    /* forfeited, abandoned or still open level tokens of one (game, level)
-     * issued since the start of the day: what the forfeit cap counts */
-    [ST_TOKEN_FORFEITS] = "SELECT COUNT(*) FROM seed_tokens WHERE player_id = ? AND game = ?"
-                          " AND level = ? AND issued_at >= ? AND daily_date = ''"
-                          " AND (redeemed = 0 OR outcome = 'forfeit')",
+    /* the level tokens of one (game, level) issued since the start of the
+     * day (what the draw cap counts), and of those the forfeited,
+     * abandoned or still open ones (what the forfeit cap counts) */
+    [ST_TOKEN_FORFEITS] = "SELECT COALESCE(SUM(redeemed = 0 OR outcome = 'forfeit'), 0), COUNT(*)"
+                          " FROM seed_tokens WHERE player_id = ? AND game = ?"
+                          " AND level = ? AND issued_at >= ? AND daily_date = ''",
     [ST_TOKEN_STATS] = "SELECT COUNT(*), COALESCE(SUM(outcome = 'completed'), 0),"
                        " COALESCE(SUM(outcome = 'incomplete'), 0),"
                        " COALESCE(SUM(outcome = 'forfeit'), 0),"
                        " COALESCE(SUM(redeemed = 0 AND expires_at > ?1), 0),"
-                       " COALESCE(SUM(redeemed = 0 AND expires_at <= ?1), 0)"
+                       " COALESCE(SUM(redeemed = 0 AND expires_at <= ?1), 0),"
+                       /* the draws of level seeds since ?3 (the UTC day's start), and
+                        * the most of one (game, level) */
+                       " COALESCE(SUM(daily_date = '' AND issued_at >= ?3), 0),"
+                       " COALESCE((SELECT COUNT(*) FROM seed_tokens WHERE player_id = ?2"
+                       " AND daily_date = '' AND issued_at >= ?3 GROUP BY game, level"
+                       " ORDER BY 1 DESC LIMIT 1), 0)"
                        " FROM seed_tokens WHERE player_id = ?2",
     [ST_TOKEN_REDEEM] = "UPDATE seed_tokens SET redeemed = 1, score_seq = ?, outcome = ?"
                         " WHERE nonce = ? AND redeemed = 0",

@@ -108,9 +108,12 @@ typedef struct store_token {
 } store_token;
 
 /* A player's tokens by how their runs ended. issued = completed +
- * incomplete + forfeited + outstanding + abandoned (expired unredeemed). */
+ * incomplete + forfeited + outstanding + abandoned (expired unredeemed).
+ * Draws: the level tokens issued since the start of the UTC day, and the
+ * most of them of one (game, level) (what max_draws_per_level_day caps). */
 typedef struct store_token_stats {
     int64_t issued, completed, incomplete, forfeited, outstanding, abandoned;
+    int64_t draws_today, most_draws_one_level_today;
 } store_token_stats;
 
 /* How a redeemed token's run ended. A forfeit is an incomplete run that
@@ -213,12 +216,15 @@ struct store_write {
             int64_t now;
             store_player created;
         } player;
-        /* in: token, max_outstanding, max_forfeits, day_start, now.
-         * For a level token, STORE_LIMIT with `limit` saying which: the
-         * player already holds max_outstanding unexpired unredeemed level
-         * tokens, or has max_forfeits tokens of that game and level issued
-         * since day_start that were forfeited, abandoned or are still open
-         * (0: no cap). The daily is exempt from both. A daily token when
+        /* in: token, max_outstanding, max_forfeits, max_draws, day_start,
+         * now. For a level token, STORE_LIMIT with `limit` saying which:
+         * the player already holds max_outstanding unexpired unredeemed
+         * level tokens, or has max_forfeits tokens of that game and level
+         * issued since day_start that were forfeited, abandoned or are
+         * still open, or has drawn max_draws tokens of that game and level
+         * since day_start whatever became of them (0: no cap). out: draws,
+         * the tokens of that game and level drawn since day_start before
+         * this one (when either day cap is on). The daily is exempt. A daily token when
          * the player has one for that day already: STORE_CONFLICT with
          * `existing` filled (the caller re-issues an outstanding one, or
          * answers 409 once it is redeemed). */
@@ -226,9 +232,11 @@ struct store_write {
             store_token token;
             int max_outstanding;
             int max_forfeits;
+            int max_draws;
             int64_t day_start;
             int64_t now;
-            enum { TOKEN_LIMIT_OUTSTANDING, TOKEN_LIMIT_FORFEITS } limit;
+            enum { TOKEN_LIMIT_OUTSTANDING, TOKEN_LIMIT_FORFEITS, TOKEN_LIMIT_DRAWS } limit;
+            int64_t draws;
             store_token existing;
         } token;
         /* in: score (everything but seq, status, duplicate_of and

@@ -298,6 +298,7 @@ static store_status pg_token_stats(store_db *s, int64_t player_id, int64_t now,
     pg_args a = { 0 };
     pa_int(&a, now);
     pa_int(&a, player_id);
+    pa_int(&a, now - now % 86400000);
     store_status st = STORE_ERROR;
     PGresult *r = pg_run(c, PS_TOKEN_STATS, &a, "pg_token_stats", &st);
     if (r) {
@@ -307,6 +308,8 @@ static store_status pg_token_stats(store_db *s, int64_t player_id, int64_t now,
         out->forfeited = pg_int(r, 0, 3);
         out->outstanding = pg_int(r, 0, 4);
         out->abandoned = pg_int(r, 0, 5);
+        out->draws_today = pg_int(r, 0, 6);
+        out->most_draws_one_level_today = pg_int(r, 0, 7);
         st = STORE_OK;
         PQclear(r);
     }

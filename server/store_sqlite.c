@@ -325,6 +325,7 @@ static store_status sqlite_token_stats(store_db *s, int64_t player_id, int64_t n
     if (st) {
         sqlite3_bind_int64(st, 1, now);
         sqlite3_bind_int64(st, 2, player_id);
+        sqlite3_bind_int64(st, 3, now - now % 86400000);
         int rc = sqlite3_step(st);
         if (rc == SQLITE_ROW) {
             out->issued = sqlite3_column_int64(st, 0);
@@ -333,6 +334,8 @@ static store_status sqlite_token_stats(store_db *s, int64_t player_id, int64_t n
             out->forfeited = sqlite3_column_int64(st, 3);
             out->outstanding = sqlite3_column_int64(st, 4);
             out->abandoned = sqlite3_column_int64(st, 5);
+            out->draws_today = sqlite3_column_int64(st, 6);
+            out->most_draws_one_level_today = sqlite3_column_int64(st, 7);
             res = STORE_OK;
         } else {
             res = sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
