@@ -290,11 +290,14 @@ void api_admin_player(request *r)
     }
     json_t *scores = json_object_get(out, "scores");
     json_object_set_new(out, "tokens",
-                        json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "issued", (json_int_t)ts.issued, "redeemed",
-                                  (json_int_t)(ts.completed + ts.incomplete + ts.forfeited), "completed",
-                                  (json_int_t)ts.completed, "incomplete", (json_int_t)ts.incomplete,
-                                  "forfeited", (json_int_t)ts.forfeited, "outstanding",
-                                  (json_int_t)ts.outstanding, "abandoned", (json_int_t)ts.abandoned));
+                        json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "issued", (json_int_t)ts.issued,
+                                  "redeemed", (json_int_t)(ts.completed + ts.incomplete + ts.forfeited),
+                                  "completed", (json_int_t)ts.completed, "incomplete",
+                                  (json_int_t)ts.incomplete, "forfeited", (json_int_t)ts.forfeited,
+                                  "outstanding", (json_int_t)ts.outstanding, "abandoned",
+                                  (json_int_t)ts.abandoned, "draws_today", (json_int_t)ts.draws_today,
+                                  "most_draws_one_level_today",
+                                  (json_int_t)ts.most_draws_one_level_today));
     /* the counts an operator asks for first, in one place */
     json_object_set_new(out, "counts",
                         json_pack("{s:I,s:I,s:I,s:I,s:O,s:O}", "issued", (json_int_t)ts.issued, "completed",

@@ -120,10 +120,14 @@ static void token_committed(request *r)
     case STORE_LIMIT:
         /* the forfeit cap is per UTC day; an outstanding token frees up
          * when played, or at the latest when it expires */
-        r->retry_after_s = w->u.token.limit == TOKEN_LIMIT_FORFEITS
+        r->retry_after_s = w->u.token.limit != TOKEN_LIMIT_OUTSTANDING
                                ? (int)((w->u.token.day_start + DAY_MS - w->u.token.now + 999) / 1000)
                                : 60;
-        if (w->u.token.limit == TOKEN_LIMIT_FORFEITS)
+        if (w->u.token.limit == TOKEN_LIMIT_DRAWS)
+            reply_error(r, 429, "too_many_draws",
+                        "this level's seeds drawn today reached the daily cap, however their runs "
+                        "ended; come back tomorrow (UTC)");
+        else if (w->u.token.limit == TOKEN_LIMIT_FORFEITS)
             reply_error(r, 429, "too_many_forfeits",
                         "too many abandoned, forfeited or open attempts at this level today; "
                         "finish a run or come back tomorrow (UTC)");
@@ -188,6 +192,7 @@ void api_seeds_create(request *r)
     w->u.token.token.expires_at = t.expires_at;
     w->u.token.max_outstanding = r->app->cfg.max_outstanding_tokens;
     w->u.token.max_forfeits = r->app->cfg.max_forfeits_per_level_day;
+    w->u.token.max_draws = r->app->cfg.max_draws_per_level_day;
     w->u.token.day_start = now - (now % DAY_MS + DAY_MS) % DAY_MS;
     w->u.token.now = now;
     api_write(r, w, token_committed);

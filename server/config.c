@@ -31,6 +31,7 @@ void config_defaults(config *c)
     c->plausibility_slack_permille = 10;
     c->forfeit_short_ms = 20000;
     c->max_forfeits_per_level_day = 10;
+    c->max_draws_per_level_day = 30;
     c->rehearsal_bound_ms = 300000;
     c->rate_register_per_ip = 30;
     c->rate_seeds_per_player = 120;
@@ -91,6 +92,7 @@ static const key_def keys[] = {
     INT(plausibility_slack_permille, 0, 1000),
     INT(forfeit_short_ms, 0, 3600000),
     INT(max_forfeits_per_level_day, 0, 100000),
+    INT(max_draws_per_level_day, 0, 100000),
     INT(rehearsal_bound_ms, 0, 7 * 86400000),
     INT(rate_register_per_ip, 0, 10000000),
     INT(rate_seeds_per_player, 0, 10000000),

@@ -45,6 +45,7 @@ typedef struct config {
     int plausibility_slack_permille;
     int forfeit_short_ms;          /* an incomplete run shorter than this is a forfeit */
     int max_forfeits_per_level_day; /* forfeits + abandons + open tokens; 0: no cap */
+    int max_draws_per_level_day;    /* level tokens issued, however they ended; 0: no cap */
     int rehearsal_bound_ms;        /* idle time before a run above this is a signal */
     /* rate limits: requests per minute, per key */
     int rate_register_per_ip;
