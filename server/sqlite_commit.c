@@ -351,7 +351,7 @@ static store_status run_score(store_db *db, conn *c, store_write *w)
     /* at review_hold_threshold: off the boards until approved */
     if (sc->duplicate_of)
         sc->suspicion += sc->duplicate_weight;
-    if (sc->review_threshold > 0 && sc->suspicion >= sc->review_threshold)
+    if ((sc->review_threshold > 0 && sc->suspicion >= sc->review_threshold) || sc->hold)
         sc->status = SCORE_HELD;
     sqlite3_stmt *st = sq_stmt(c, ST_SCORE_INSERT);
     if (!st)

@@ -146,6 +146,7 @@ typedef struct store_score {
     int64_t suspicion;  /* the features' weighted sum (fairplay.h); the store adds duplicate_weight */
     int64_t duplicate_weight; /* in: added to suspicion when the store finds the run a duplicate */
     int64_t review_threshold; /* in: a suspicion at or above it is held until approved (0: never) */
+    bool hold;          /* in: held until approved whatever the suspicion (a new account's daily) */
     int64_t voided_at;  /* read: when an operator voided it, or 0 */
     char void_reason[STORE_REASON_TEXT_MAX + 1]; /* read */
 } store_score;
