@@ -41,6 +41,7 @@ typedef struct submission {
     json_t *result;   /* the verified result, kept as JSON for the reply */
     json_t *features; /* the review's features (fairplay_features) */
     int64_t suspicion;
+    json_t *new_account; /* set when the new-account hold holds this daily score */
     store_write w;    /* the record handed to the writer */
 } submission;
 
@@ -52,6 +53,7 @@ static void submission_free(void *p)
     free(s->moves);
     json_decref(s->result);
     json_decref(s->features);
+    json_decref(s->new_account);
     if (s->w.kind == STORE_WRITE_SCORE) {
         store_score_clear(&s->w.u.score.score);
         store_score_clear(&s->w.u.score.existing);
@@ -59,6 +61,18 @@ static void submission_free(void *p)
         free((char *)s->w.u.rejection.rejection.moves_json);
     }
     free(s);
+}
+
+/* Whether the new-account hold held sc: its input on the first answer,
+ * its recorded signal on a retry. */
+static bool held_new_account(const store_score *sc)
+{
+    if (sc->hold)
+        return true;
+    json_t *signals = sc->signals_json ? json_loads(sc->signals_json, 0, NULL) : NULL;
+    bool held = json_object_get(signals, "new_account") != NULL;
+    json_decref(signals);
+    return held;
 }
 
 /* The 200 answer for a recorded score: the first time and on every retry.
@@ -70,6 +84,8 @@ static void answer_recorded(request *r, const store_score *sc, json_t *result)
     json_t *out = json_pack("{s:b,s:s,s:I,s:b,s:s}", "verified", 1, "score_id", sc->score_id, "score",
                             (json_int_t)sc->score, "completed", sc->completed, "status",
                             sc->status == SCORE_RANKED ? "ranked" : "held");
+    if (sc->status == SCORE_HELD && held_new_account(sc))
+        json_object_set_new(out, "held_reason", json_string("new_account"));
     store_board b = store_board_of(&sc->p);
     store_entry e;
     if (store_board_rank(r->app->db, &b, sc->p.player_id, &e) == STORE_OK) {
@@ -257,6 +273,34 @@ static void answer_expired(request *r, submission *s)
     store_score_clear(&existing);
 }
 
+/* The new-account hold: a daily score of an account younger than
+ * new_account_hours with fewer than new_account_runs completed runs is
+ * held for an operator (throwaway accounts flooding a daily). The count is
+ * read outside the writer's transaction: a run completing at the same
+ * moment may be missed, which only holds a score that could have ranked.
+ * s->new_account gets the facts when it holds; false after answering. */
+static bool check_new_account(request *r, const store_player *player, submission *s, int64_t now)
+{
+    const config *c = &r->app->cfg;
+    if (!play_is_daily(&s->t.p) || c->new_account_runs <= 0 || c->new_account_hours <= 0)
+        return true;
+    int64_t age = now - player->created_at;
+    if (age >= (int64_t)c->new_account_hours * 3600000)
+        return true;
+    store_token_stats ts;
+    store_status st = store_token_stats_for(r->app->db, player->id, now, &ts);
+    if (st != STORE_OK) {
+        api_store_error(r, st);
+        return false;
+    }
+    if (ts.completed >= c->new_account_runs)
+        return true;
+    s->new_account = json_pack("{s:I,s:I,s:i,s:i}", "age_ms", (json_int_t)age, "completed_runs",
+                               (json_int_t)ts.completed, "runs_needed", c->new_account_runs,
+                               "hours_needed", c->new_account_hours);
+    return true;
+}
+
 /* Builds the score record from a verified replay; false after a 500. */
 static bool build_score(request *r, submission *s, const game_result *res, int64_t elapsed_ms)
 {
@@ -271,6 +315,9 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
     json_t *signals = fairplay_signals(&r->app->cfg, res, elapsed_ms);
     if (signals && s->features)
         json_object_set(signals, "features", s->features);
+    if (signals && s->new_account)
+        json_object_set(signals, "new_account", s->new_account);
+    sc->hold = s->new_account != NULL;
     sc->signals_json = signals ? json_dumps(signals, JSON_COMPACT) : NULL;
     sc->suspicion = s->suspicion;
     sc->duplicate_weight = FAIRPLAY_W_DUPLICATE;
@@ -397,7 +444,7 @@ void api_scores_submit(request *r)
                       first_move_after(g, s->t.p.version, s->moves, (size_t)s->n, allowed));
         return;
     }
-    if (!build_score(r, s, &rep.result, elapsed))
+    if (!check_new_account(r, &player, s, now) || !build_score(r, s, &rep.result, elapsed))
         return;
     s->w.kind = STORE_WRITE_SCORE;
     api_write(r, &s->w, score_committed);

@@ -47,6 +47,8 @@ void config_defaults(config *c)
     c->rejection_moves_per_token = 1;
     c->rejection_moves_per_player_day = 20;
     c->admin_failures_per_minute = 10;
+    c->new_account_runs = 10;
+    c->new_account_hours = 24;
     c->log_requests = true;
     c->keepalive = true;
 }
@@ -111,6 +113,8 @@ static const key_def keys[] = {
     STR(admin_token_file),
     INT(admin_failures_per_minute, 1, 100000),
     INT(review_hold_threshold, 0, 1000000),
+    INT(new_account_runs, 0, 1000000),
+    INT(new_account_hours, 0, 100000),
     BOOL(keepalive),
     STR(trusted_proxies),
     STR(cors_origins),

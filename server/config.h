@@ -73,6 +73,11 @@ typedef struct config {
     /* Scores whose suspicion is at or above this are held off the public
      * boards until an operator approves them; 0: off. */
     int review_hold_threshold;
+    /* A new account's daily scores are held until an operator approves
+     * them while it has fewer than new_account_runs completed runs and is
+     * younger than new_account_hours (either 0: off). */
+    int new_account_runs;
+    int new_account_hours;
     bool keepalive;            /* false: every answer closes its connection */
     char trusted_proxies[512]; /* CIDR list: only these may say who the client is */
     char cors_origins[1024];   /* origins browsers may call from; "*" for any */

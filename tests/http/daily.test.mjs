@@ -22,8 +22,9 @@ const today = new Date((nowS + beforeMidnight) * 1000).toISOString().slice(0, 10
 const tomorrow = new Date((nowS + beforeMidnight + DAY) * 1000).toISOString().slice(0, 10);
 const cliDaily = (date) => JSON.parse(execFileSync(BIN, ['daily', date], { encoding: 'utf8' }));
 
+// new_account_runs=0: the daily's mechanics here, the new-account hold in newaccount.test.mjs
 async function withServer(offset, fn) {
-  const srv = await startServer({ dataDir: dir, args: ['--set', `clock_offset_s=${offset}`, '--set', 'daily_grace_s=3600'] });
+  const srv = await startServer({ dataDir: dir, args: ['--set', `clock_offset_s=${offset}`, '--set', 'daily_grace_s=3600', '--set', 'new_account_runs=0'] });
   try { return await fn(srv); } finally { await srv.stop(); }
 }
 

@@ -3,10 +3,14 @@
 // by a script and submitted first, then the same machine placed by a
 // person later. Before, the first submission was rank 1 and the person rank
 // 2 for ever; now both are rank 1 on the daily board, in the submit answer
-// and around me. Default settings; the clock is shifted to the day.
+// and around me. Default settings; the clock is shifted to the day (and
+// the accounts made two days before it, past the new-account hold).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BIN, startServer, call, register, seed, gen, replayCli, sleep } from './harness.mjs';
 
 const dailyOf = (date) => JSON.parse(execFileSync(BIN, ['daily', date], { encoding: 'utf8' }));
@@ -41,11 +45,17 @@ async function submit(srv, p, t, issued, moves) {
 
 test('a scripted Contraption daily submitted first and a person\'s equal score later share rank 1', async () => {
   const date = contraptionDay();
-  const srv = await startServer({ args: ['--set', `clock_offset_s=${offsetTo(date)}`] });
+  const dir = mkdtempSync(join(tmpdir(), 'replayd-ties-'));
+  // the accounts are made two days before, so the new-account hold (24 h) has passed
+  const early = await startServer({ dataDir: dir, args: ['--set', `clock_offset_s=${offsetTo(date) - 2 * 86400}`] });
+  let bot, human, third;
   try {
-    const bot = await register(srv, 'midnight-bot');
-    const human = await register(srv, 'person');
-    const third = await register(srv, 'fewer-parts-later');
+    bot = await register(early, 'midnight-bot');
+    human = await register(early, 'person');
+    third = await register(early, 'fewer-parts-later');
+  } finally { await early.stop(); }
+  const srv = await startServer({ dataDir: dir, args: ['--set', `clock_offset_s=${offsetTo(date)}`] });
+  try {
     const issued = Date.now();
     const tb = await seed(srv, bot.token, { daily: true });
     const th = await seed(srv, human.token, { daily: true });
@@ -83,5 +93,5 @@ test('a scripted Contraption daily submitted first and a person\'s equal score l
     const page2 = await call(srv, 'GET', `/v1/leaderboards/daily/${date}?limit=1&cursor=${page1.json.next_cursor}`);
     assert.equal(page2.status, 200, page2.text);
     assert.equal(page2.json.entries[0].rank, 1, 'a page that starts inside a tie shows the shared rank');
-  } finally { await srv.stop(); srv.cleanup(); }
+  } finally { await srv.stop(); rmSync(dir, { recursive: true, force: true }); }
 });
