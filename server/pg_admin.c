@@ -591,8 +591,13 @@ static store_status read_review(pg_conn *c, const store_admin_query *q, json_t *
     PGresult *r = pg_query(c,
                            "SELECT s.seq, s.score_id, s.player_id, p.name, s.game, s.level,"
                            " s.daily_date, s.score, s.status, s.suspicion, s.signals, s.received_at,"
-                           " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0)"
+                           " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0),"
+                           /* the twin, beside it: its run and its player */
+                           " t.score_id, t.player_id, tp.name, t.score, t.status,"
+                           " t.suspicion, t.received_at, t.voided_at IS NOT NULL"
                            " FROM scores s JOIN players p ON p.id = s.player_id"
+                           " LEFT JOIN scores t ON t.seq = s.twin_of"
+                           " LEFT JOIN players tp ON tp.id = t.player_id"
                            " WHERE s.reviewed_at IS NULL AND s.voided_at IS NULL"
                            " AND (s.suspicion < $1 OR (s.suspicion = $1 AND s.seq > $2))"
                            " ORDER BY s.suspicion DESC, s.seq ASC LIMIT $3",
@@ -620,6 +625,14 @@ static store_status read_review(pg_conn *c, const store_admin_query *q, json_t *
             json_object_set_new(item, "date", json_string(date));
         if (pg_int(r, i, 13))
             json_object_set_new(item, "duplicate_of_seq", json_integer(pg_int(r, i, 13)));
+        if (!PQgetisnull(r, i, 14))
+            json_object_set_new(
+                item, "twin",
+                json_pack("{s:s,s:I,s:s,s:I,s:s,s:I,s:I,s:b}", "score_id", PQgetvalue(r, i, 14),
+                          "player_id", (json_int_t)pg_int(r, i, 15), "name", PQgetvalue(r, i, 16),
+                          "score", (json_int_t)pg_int(r, i, 17), "status", PQgetvalue(r, i, 18),
+                          "suspicion", (json_int_t)pg_int(r, i, 19), "submitted_at_ms",
+                          (json_int_t)pg_int(r, i, 20), "voided", pg_bool(r, i, 21)));
         json_t *pf = player_features(c, player, q->now, &res);
         json_object_set_new(item, "player_features", pf ? pf : json_null());
         json_array_append_new(items, item);

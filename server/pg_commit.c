@@ -370,12 +370,30 @@ static store_status run_score(store_db *db, pg_conn *c, store_write *w)
      * score may become the player's best on its level board */
     pa_bool(&a, !play_is_daily(&sc->p) && sc->status == SCORE_RANKED);
     pa_int(&a, sc->suspicion);
+    if (sc->has_shape)
+        pa_bytes(&a, sc->shape_hash, STORE_HASH_BYTES);
+    else
+        pa_null(&a);
+    if (sc->twin_of)
+        pa_int(&a, sc->twin_of);
+    else
+        pa_null(&a);
     PGresult *r = pg_run(c, PS_SCORE_REDEEM, &a, "score_redeem", &st);
     if (!r)
         return st;
     bool redeemed = PQntuples(r) == 1;
     sc->seq = redeemed ? pg_int(r, 0, 0) : 0;
     PQclear(r);
+    if (redeemed && sc->twin_of) {
+        pg_args ta = { 0 };
+        pa_int(&ta, sc->seq);
+        pa_int(&ta, sc->twin_weight);
+        pa_int(&ta, sc->twin_of);
+        PGresult *tr = pg_run(c, PS_SCORE_TWIN, &ta, "score_twin", &st);
+        if (!tr)
+            return st;
+        PQclear(tr);
+    }
     if (!redeemed) { /* cannot happen under the row lock: say so, undo it all */
         store_log_error("score_redeem", "the locked token was redeemed meanwhile");
         pg_exec(c, "SELECT 1/0", "score_redeem_abort");

@@ -79,9 +79,10 @@ static const char *const stmt_sql[PS_COUNT] = {
      * replaced only by a strictly higher score. */
     [PS_SCORE_REDEEM] = "WITH s AS (INSERT INTO scores (score_id, nonce, player_id, game, level,"
                         " seed, version, daily_date, score, completed, received_at, moves_hash,"
-                        " receipt, moves_json, result_json, status, signals, duplicate_of, suspicion)"
+                        " receipt, moves_json, result_json, status, signals, duplicate_of, suspicion,"
+                        " shape_hash, twin_of)"
                         " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
-                        " $15, $16, $17, $18, $21) RETURNING seq),"
+                        " $15, $16, $17, $18, $21, $22, $23) RETURNING seq),"
                         " u AS (UPDATE seed_tokens SET redeemed = true, outcome = $19,"
                         " score_seq = (SELECT seq FROM s) WHERE nonce = $2 AND NOT redeemed"
                         " RETURNING score_seq),"
@@ -124,6 +125,13 @@ static const char *const stmt_sql[PS_COUNT] = {
                        " AND received_at >= $3 ORDER BY seq LIMIT $4",
     [PS_SCORES_COUNT] = "SELECT COUNT(*) FROM scores WHERE ($1::text IS NULL OR game = $1)"
                         " AND received_at >= $2",
+    /* a twin link back: the earlier run of the pair learns of the later */
+    [PS_SCORE_TWIN] = "UPDATE scores SET twin_of = COALESCE(twin_of, $1), suspicion = suspicion + $2"
+                      " WHERE seq = $3",
+    [PS_TWIN_CANDIDATES] = "SELECT seq, player_id, moves_json FROM scores"
+                           " WHERE seed = $1 AND shape_hash = $2 AND game = $3 AND level = $4"
+                           " AND version = $5 AND player_id <> $6 AND voided_at IS NULL"
+                           " ORDER BY score DESC, seq LIMIT $7",
     [PS_NOTIFY] = "SELECT pg_notify('" PG_CHANNEL "', $1)",
 };
 

@@ -43,6 +43,8 @@ enum pg_stmt_id {
     PS_LOAD_DAILY,
     PS_SCORES_PAGE,
     PS_SCORES_COUNT,
+    PS_SCORE_TWIN,
+    PS_TWIN_CANDIDATES,
     PS_NOTIFY,
     PS_COUNT
 };

@@ -583,8 +583,13 @@ static store_status read_review(conn *c, const store_admin_query *q, json_t **ou
         below = INT64_MAX;
     sqlite3_stmt *st = prep(c, "SELECT s.seq, s.score_id, s.player_id, p.name, s.game, s.level,"
                                " s.daily_date, s.score, s.status, s.suspicion, s.signals, s.received_at,"
-                               " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0)"
+                               " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0),"
+                               /* the twin, beside it: its run and its player */
+                               " t.score_id, t.player_id, tp.name, t.score, t.status,"
+                               " t.suspicion, t.received_at, t.voided_at IS NOT NULL"
                                " FROM scores s JOIN players p ON p.id = s.player_id"
+                               " LEFT JOIN scores t ON t.seq = s.twin_of"
+                               " LEFT JOIN players tp ON tp.id = t.player_id"
                                " WHERE s.reviewed_at IS NULL AND s.voided_at IS NULL"
                                " AND (s.suspicion < ?1 OR (s.suspicion = ?1 AND s.seq > ?2))"
                                " ORDER BY s.suspicion DESC, s.seq ASC LIMIT ?3");
@@ -619,6 +624,18 @@ static store_status read_review(conn *c, const store_admin_query *q, json_t **ou
             json_object_set_new(item, "date", json_string(date));
         if (sqlite3_column_int64(st, 13))
             json_object_set_new(item, "duplicate_of_seq", json_integer(sqlite3_column_int64(st, 13)));
+        if (sqlite3_column_type(st, 14) != SQLITE_NULL)
+            json_object_set_new(
+                item, "twin",
+                json_pack("{s:s,s:I,s:s,s:I,s:s,s:I,s:I,s:b}", "score_id",
+                          (const char *)sqlite3_column_text(st, 14), "player_id",
+                          (json_int_t)sqlite3_column_int64(st, 15), "name",
+                          (const char *)sqlite3_column_text(st, 16), "score",
+                          (json_int_t)sqlite3_column_int64(st, 17), "status",
+                          (const char *)sqlite3_column_text(st, 18), "suspicion",
+                          (json_int_t)sqlite3_column_int64(st, 19), "submitted_at_ms",
+                          (json_int_t)sqlite3_column_int64(st, 20), "voided",
+                          sqlite3_column_int(st, 21) != 0));
         json_t *pf = player_features(c, player, q->now, &res);
         json_object_set_new(item, "player_features", pf ? pf : json_null());
         json_array_append_new(items, item);

@@ -378,11 +378,31 @@ static store_status run_score(store_db *db, conn *c, store_write *w)
     else
         sqlite3_bind_null(st, 18);
     sqlite3_bind_int64(st, 19, sc->suspicion);
+    if (sc->has_shape)
+        sqlite3_bind_blob(st, 20, sc->shape_hash, STORE_HASH_BYTES, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, 20);
+    if (sc->twin_of)
+        sqlite3_bind_int64(st, 21, sc->twin_of);
+    else
+        sqlite3_bind_null(st, 21);
     int rc = sqlite3_step(st);
     sq_done(st);
     if (rc != SQLITE_DONE)
         return failed(c, rc, "score_insert");
     sc->seq = sqlite3_last_insert_rowid(c->db);
+    if (sc->twin_of) {
+        st = sq_stmt(c, ST_SCORE_TWIN);
+        if (!st)
+            return failed(c, SQLITE_ERROR, "score_twin");
+        sqlite3_bind_int64(st, 1, sc->seq);
+        sqlite3_bind_int64(st, 2, sc->twin_weight);
+        sqlite3_bind_int64(st, 3, sc->twin_of);
+        rc = sqlite3_step(st);
+        sq_done(st);
+        if (rc != SQLITE_DONE)
+            return failed(c, rc, "score_twin");
+    }
 
     st = sq_stmt(c, ST_TOKEN_REDEEM);
     if (!st)

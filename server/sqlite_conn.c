@@ -61,8 +61,9 @@ static const char *const stmt_sql[ST_COUNT] = {
                         " WHERE nonce = ? AND redeemed = 0",
     [ST_SCORE_INSERT] = "INSERT INTO scores (score_id, nonce, player_id, game, level, seed, version,"
                         " daily_date, score, completed, received_at, moves_hash, receipt,"
-                        " moves_json, result_json, status, signals, duplicate_of, suspicion)"
-                        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        " moves_json, result_json, status, signals, duplicate_of, suspicion,"
+                        " shape_hash, twin_of)"
+                        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [ST_SCORE_BY_NONCE] = "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
                           " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
                           " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json,"
@@ -106,6 +107,13 @@ static const char *const stmt_sql[ST_COUNT] = {
                        " AND received_at >= ?3 ORDER BY seq LIMIT ?4",
     [ST_SCORES_COUNT] = "SELECT COUNT(*) FROM scores WHERE (?1 IS NULL OR game = ?1)"
                         " AND received_at >= ?2",
+    /* a twin link back: the earlier run of the pair learns of the later */
+    [ST_SCORE_TWIN] = "UPDATE scores SET twin_of = COALESCE(twin_of, ?1), suspicion = suspicion + ?2"
+                      " WHERE seq = ?3",
+    [ST_TWIN_CANDIDATES] = "SELECT seq, player_id, moves_json FROM scores"
+                           " WHERE seed = ?1 AND shape_hash = ?2 AND game = ?3 AND level = ?4"
+                           " AND version = ?5 AND player_id <> ?6 AND voided_at IS NULL"
+                           " ORDER BY score DESC, seq LIMIT ?7",
 };
 
 store_status sq_status(int rc)

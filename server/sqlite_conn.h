@@ -49,6 +49,8 @@ enum stmt_id {
     ST_LOAD_DAILY,
     ST_SCORES_PAGE,
     ST_SCORES_COUNT,
+    ST_SCORE_TWIN,
+    ST_TWIN_CANDIDATES,
     ST_COUNT
 };
 

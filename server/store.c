@@ -289,6 +289,23 @@ store_status store_score_get(store *s, const uint8_t nonce[PLAY_NONCE_BYTES], st
     return s->be->score_get(s->db, nonce, out);
 }
 
+store_status store_twin_candidates(store *s, const play *p, const uint8_t shape[STORE_HASH_BYTES],
+                                   int limit, store_twin_candidate *out, int *n)
+{
+    *n = 0;
+    if (!s->be->twin_candidates)
+        return STORE_OK; /* a backend without shapes links nothing */
+    return s->be->twin_candidates(s->db, p, shape, limit, out, n);
+}
+
+void store_twin_candidates_clear(store_twin_candidate *c, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(c[i].moves_json);
+        c[i].moves_json = NULL;
+    }
+}
+
 store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
                                    store_token_stats *out)
 {

@@ -147,6 +147,14 @@ typedef struct store_score {
     int64_t duplicate_weight; /* in: added to suspicion when the store finds the run a duplicate */
     int64_t review_threshold; /* in: a suspicion at or above it is held until approved (0: never) */
     bool hold;          /* in: held until approved whatever the suspicion (a new account's daily) */
+    /* in: the run's shape (twins.h: its moves without their times), kept
+     * to find twins by; twin_of: the seq of another player's run this one
+     * twins, or 0, and twin_weight, added to that run's suspicion as it is
+     * linked back (its twin_of set to this one unless it has one) */
+    bool has_shape;
+    uint8_t shape_hash[STORE_HASH_BYTES];
+    int64_t twin_of;
+    int64_t twin_weight;
     int64_t voided_at;  /* read: when an operator voided it, or 0 */
     char void_reason[STORE_REASON_TEXT_MAX + 1]; /* read */
 } store_score;
@@ -302,6 +310,20 @@ store_status store_player_by_token(store *s, const uint8_t token_hash[STORE_HASH
 store_status store_score_get(store *s, const uint8_t nonce[PLAY_NONCE_BYTES], store_score *out);
 store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
                                    store_token_stats *out);
+
+/* Another player's run on the same (game, level, seed, version) with the
+ * same shape (twins.h), not voided: the candidates of a twin link. */
+typedef struct store_twin_candidate {
+    int64_t seq;
+    int64_t player_id;
+    char *moves_json; /* owned: freed by store_twin_candidates_clear */
+} store_twin_candidate;
+
+/* Up to limit candidates for play p's run of that shape by another player,
+ * best score first, into out[0..*n). */
+store_status store_twin_candidates(store *s, const play *p, const uint8_t shape[STORE_HASH_BYTES],
+                                   int limit, store_twin_candidate *out, int *n);
+void store_twin_candidates_clear(store_twin_candidate *c, int n);
 
 /* Every stored score, for re-verification (reverify.h): those of game g
  * (NULL: every game) received at or after since_ms. */

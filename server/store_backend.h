@@ -62,6 +62,10 @@ typedef struct store_backend {
     store_status (*score_get)(store_db *db, const uint8_t nonce[PLAY_NONCE_BYTES], store_score *out);
     store_status (*token_stats)(store_db *db, int64_t player_id, int64_t now,
                                 store_token_stats *out);
+    /* store_twin_candidates (store.h) */
+    store_status (*twin_candidates)(store_db *db, const play *p,
+                                    const uint8_t shape[STORE_HASH_BYTES], int limit,
+                                    store_twin_candidate *out, int *n);
     /* store_scores_page and store_scores_count (store.h); a backend
      * without them leaves them NULL and re-verification answers STORE_ERROR */
     store_status (*scores_page)(store_db *db, const store_scan *scan, int64_t after_seq, int limit,

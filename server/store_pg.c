@@ -317,6 +317,45 @@ static store_status pg_token_stats(store_db *s, int64_t player_id, int64_t now,
     return st;
 }
 
+static store_status pg_twin_candidates(store_db *s, const play *p,
+                                       const uint8_t shape[STORE_HASH_BYTES], int limit,
+                                       store_twin_candidate *out, int *n)
+{
+    *n = 0;
+    pg_conn *c = pg_reader_get(s);
+    pg_args a = { 0 };
+    pa_int(&a, p->seed);
+    pa_bytes(&a, shape, STORE_HASH_BYTES);
+    pa_game(&a, p);
+    pa_int(&a, p->level);
+    pa_int(&a, p->version);
+    pa_int(&a, p->player_id);
+    pa_int(&a, limit);
+    store_status st = STORE_ERROR;
+    PGresult *r = pg_run(c, PS_TWIN_CANDIDATES, &a, "pg_twin_candidates", &st);
+    if (r) {
+        st = STORE_OK;
+        for (int i = 0; i < PQntuples(r) && *n < limit; i++) {
+            store_twin_candidate *o = &out[*n];
+            o->seq = pg_int(r, i, 0);
+            o->player_id = pg_int(r, i, 1);
+            o->moves_json = strdup(PQgetvalue(r, i, 2));
+            if (!o->moves_json) {
+                st = STORE_ERROR;
+                break;
+            }
+            (*n)++;
+        }
+        PQclear(r);
+    }
+    if (st != STORE_OK) {
+        store_twin_candidates_clear(out, *n);
+        *n = 0;
+    }
+    pg_reader_put(s, c);
+    return st;
+}
+
 static store_status pg_score_get(store_db *s, const uint8_t nonce[PLAY_NONCE_BYTES],
                                  store_score *out)
 {
@@ -339,6 +378,7 @@ const store_backend store_pg_backend = {
     .player_by_token = pg_player_by_token,
     .player_names = pg_player_names,
     .score_get = pg_score_get,
+    .twin_candidates = pg_twin_candidates,
     .token_stats = pg_token_stats,
     .scores_page = pg_scores_page,
     .scores_count = pg_scores_count,

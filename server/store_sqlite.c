@@ -361,6 +361,49 @@ static store_status sqlite_score_get(store_db *s, const uint8_t nonce[PLAY_NONCE
     return res == STORE_CONFLICT ? STORE_ERROR : res;
 }
 
+static store_status sqlite_twin_candidates(store_db *s, const play *p,
+                                           const uint8_t shape[STORE_HASH_BYTES], int limit,
+                                           store_twin_candidate *out, int *n)
+{
+    *n = 0;
+    conn *c = reader_get(s);
+    store_status res = STORE_ERROR;
+    sqlite3_stmt *st = sq_stmt(c, ST_TWIN_CANDIDATES);
+    if (st) {
+        sqlite3_bind_int64(st, 1, p->seed);
+        sqlite3_bind_blob(st, 2, shape, STORE_HASH_BYTES, SQLITE_STATIC);
+        sq_bind_game(st, 3, p);
+        sqlite3_bind_int(st, 4, p->level);
+        sqlite3_bind_int(st, 5, p->version);
+        sqlite3_bind_int64(st, 6, p->player_id);
+        sqlite3_bind_int(st, 7, limit);
+        int rc;
+        res = STORE_OK;
+        while (*n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+            store_twin_candidate *o = &out[*n];
+            o->seq = sqlite3_column_int64(st, 0);
+            o->player_id = sqlite3_column_int64(st, 1);
+            o->moves_json = sq_dup(st, 2);
+            if (!o->moves_json) {
+                res = STORE_ERROR;
+                break;
+            }
+            (*n)++;
+        }
+        if (res == STORE_OK && *n < limit && rc != SQLITE_DONE)
+            res = sq_status(rc) == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
+        sq_done(st);
+    }
+    if (res == STORE_ERROR)
+        store_log_error("sqlite_twin_candidates", sqlite3_errmsg(c->db));
+    if (res != STORE_OK) {
+        store_twin_candidates_clear(out, *n);
+        *n = 0;
+    }
+    reader_put(s, c);
+    return res;
+}
+
 static void bind_scan(sqlite3_stmt *st, int game_col, const store_scan *scan)
 {
     if (scan->g)
@@ -429,6 +472,7 @@ const store_backend store_sqlite_backend = {
     .player_by_token = sqlite_player_by_token,
     .player_names = sqlite_player_names,
     .score_get = sqlite_score_get,
+    .twin_candidates = sqlite_twin_candidates,
     .token_stats = sqlite_token_stats,
     .load_board = sqlite_load_board,
     .admin_read = sqlite_admin_read,

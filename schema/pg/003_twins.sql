@@ -1,0 +1,7 @@
+-- pg/003_twins: twin runs; the PostgreSQL form of schema/007_twins.sql
+-- (same columns, same meaning): scores.shape_hash (the moves without their
+-- times, server/twins.h) and scores.twin_of (the seq of the linked run).
+
+ALTER TABLE scores ADD COLUMN shape_hash bytea;
+ALTER TABLE scores ADD COLUMN twin_of bigint;
+CREATE INDEX scores_shape ON scores (seed, shape_hash) WHERE shape_hash IS NOT NULL;
