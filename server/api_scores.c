@@ -24,6 +24,7 @@
 #include "json_game.h"
 #include "receipt.h"
 #include "token.h"
+#include "twins.h"
 
 static int game_index(const game *g)
 {
@@ -42,6 +43,9 @@ typedef struct submission {
     json_t *features; /* the review's features (fairplay_features) */
     int64_t suspicion;
     json_t *new_account; /* set when the new-account hold holds this daily score */
+    json_t *twin;        /* set when the run twins another player's (twins.h) */
+    int64_t twin_of;     /* that run's seq */
+    uint8_t shape[TWIN_SHAPE_BYTES]; /* the moves without their times (twins.h) */
     store_write w;    /* the record handed to the writer */
 } submission;
 
@@ -54,6 +58,7 @@ static void submission_free(void *p)
     json_decref(s->result);
     json_decref(s->features);
     json_decref(s->new_account);
+    json_decref(s->twin);
     if (s->w.kind == STORE_WRITE_SCORE) {
         store_score_clear(&s->w.u.score.score);
         store_score_clear(&s->w.u.score.existing);
@@ -63,16 +68,16 @@ static void submission_free(void *p)
     free(s);
 }
 
-/* Whether the new-account hold held sc: its input on the first answer,
- * its recorded signal on a retry. */
-static bool held_new_account(const store_score *sc)
+/* Why a rule held sc, from its recorded signals: "twin", "new_account",
+ * or NULL (held by suspicion or as an untimed duplicate: no one word). */
+static const char *held_reason(const store_score *sc)
 {
-    if (sc->hold)
-        return true;
     json_t *signals = sc->signals_json ? json_loads(sc->signals_json, 0, NULL) : NULL;
-    bool held = json_object_get(signals, "new_account") != NULL;
+    const char *why = json_object_get(signals, "twin")          ? "twin"
+                      : json_object_get(signals, "new_account") ? "new_account"
+                                                                : NULL;
     json_decref(signals);
-    return held;
+    return why;
 }
 
 /* The 200 answer for a recorded score: the first time and on every retry.
@@ -84,8 +89,9 @@ static void answer_recorded(request *r, const store_score *sc, json_t *result)
     json_t *out = json_pack("{s:b,s:s,s:I,s:b,s:s}", "verified", 1, "score_id", sc->score_id, "score",
                             (json_int_t)sc->score, "completed", sc->completed, "status",
                             sc->status == SCORE_RANKED ? "ranked" : "held");
-    if (sc->status == SCORE_HELD && held_new_account(sc))
-        json_object_set_new(out, "held_reason", json_string("new_account"));
+    const char *why = sc->status == SCORE_HELD ? held_reason(sc) : NULL;
+    if (why)
+        json_object_set_new(out, "held_reason", json_string(why));
     store_board b = store_board_of(&sc->p);
     store_entry e;
     if (store_board_rank(r->app->db, &b, sc->p.player_id, &e) == STORE_OK) {
@@ -301,6 +307,57 @@ static bool check_new_account(request *r, const store_player *player, submission
     return true;
 }
 
+/* Twin runs: another player's run on this level and seed with the same
+ * moves (the same shape) whose gaps correlate at twin_correlation_permille
+ * or more; the best-correlated of the TWIN_CANDIDATES best-scoring such
+ * runs is linked. Read outside the writer's transaction, so two twins
+ * committed at the same instant may miss each other. false after
+ * answering. */
+static bool find_twin(request *r, submission *s)
+{
+    int threshold = r->app->cfg.twin_correlation_permille;
+    const game *g = s->t.p.g;
+    int tf = twin_time_field(g, s->t.p.version);
+    if (threshold <= 0 || tf < 0 || s->n < TWIN_MIN_GAPS)
+        return true;
+    store_twin_candidate cand[TWIN_CANDIDATES];
+    int n = 0;
+    store_status st = store_twin_candidates(r->app->db, &s->t.p, s->shape, TWIN_CANDIDATES, cand, &n);
+    if (st != STORE_OK) {
+        api_store_error(r, st);
+        return false;
+    }
+    int64_t *mine = malloc(2 * ((size_t)s->n + 1) * sizeof *mine);
+    if (!mine) {
+        store_twin_candidates_clear(cand, n);
+        reply_error(r, 500, "internal", "out of memory");
+        return false;
+    }
+    int64_t *theirs = mine + s->n + 1;
+    for (long i = 0; i < s->n; i++)
+        mine[i] = s->moves[i].v[tf];
+    int best = -1001;
+    const store_twin_candidate *pick = NULL;
+    for (int k = 0; k < n; k++) {
+        size_t m;
+        int corr;
+        if (twin_times_from_json(cand[k].moves_json, theirs, (size_t)s->n, &m) &&
+            m == (size_t)s->n && twin_gap_correlation(mine, theirs, m, &corr) &&
+            corr >= threshold && corr > best) {
+            best = corr;
+            pick = &cand[k];
+        }
+    }
+    if (pick) {
+        s->twin_of = pick->seq;
+        s->twin = json_pack("{s:I,s:I,s:i}", "of_seq", (json_int_t)pick->seq, "player_id",
+                            (json_int_t)pick->player_id, "correlation_permille", best);
+    }
+    free(mine);
+    store_twin_candidates_clear(cand, n);
+    return true;
+}
+
 /* Builds the score record from a verified replay; false after a 500. */
 static bool build_score(request *r, submission *s, const game_result *res, int64_t elapsed_ms)
 {
@@ -317,9 +374,16 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
         json_object_set(signals, "features", s->features);
     if (signals && s->new_account)
         json_object_set(signals, "new_account", s->new_account);
-    sc->hold = s->new_account != NULL;
+    if (signals && s->twin)
+        json_object_set(signals, "twin", s->twin);
+    /* the later run of a twin pair is held; the earlier one gains suspicion */
+    sc->hold = s->new_account != NULL || s->twin != NULL;
+    memcpy(sc->shape_hash, s->shape, sizeof sc->shape_hash);
+    sc->has_shape = true;
+    sc->twin_of = s->twin_of;
+    sc->twin_weight = TWIN_WEIGHT;
     sc->signals_json = signals ? json_dumps(signals, JSON_COMPACT) : NULL;
-    sc->suspicion = s->suspicion;
+    sc->suspicion = s->suspicion + (s->twin ? TWIN_WEIGHT : 0);
     sc->duplicate_weight = FAIRPLAY_W_DUPLICATE;
     sc->review_threshold = r->app->cfg.review_hold_threshold;
     json_decref(signals);
@@ -444,7 +508,9 @@ void api_scores_submit(request *r)
                       first_move_after(g, s->t.p.version, s->moves, (size_t)s->n, allowed));
         return;
     }
-    if (!check_new_account(r, &player, s, now) || !build_score(r, s, &rep.result, elapsed))
+    twin_shape_hash(g, s->t.p.version, s->moves, (size_t)s->n, s->shape);
+    if (!check_new_account(r, &player, s, now) || !find_twin(r, s) ||
+        !build_score(r, s, &rep.result, elapsed))
         return;
     s->w.kind = STORE_WRITE_SCORE;
     api_write(r, &s->w, score_committed);

@@ -49,6 +49,7 @@ void config_defaults(config *c)
     c->admin_failures_per_minute = 10;
     c->new_account_runs = 10;
     c->new_account_hours = 24;
+    c->twin_correlation_permille = 950;
     c->log_requests = true;
     c->keepalive = true;
 }
@@ -115,6 +116,7 @@ static const key_def keys[] = {
     INT(review_hold_threshold, 0, 1000000),
     INT(new_account_runs, 0, 1000000),
     INT(new_account_hours, 0, 100000),
+    INT(twin_correlation_permille, 0, 1000),
     BOOL(keepalive),
     STR(trusted_proxies),
     STR(cors_origins),

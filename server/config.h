@@ -78,6 +78,9 @@ typedef struct config {
      * younger than new_account_hours (either 0: off). */
     int new_account_runs;
     int new_account_hours;
+    /* Twin runs (twins.h): another player's run with the same moves whose
+     * gaps correlate at least this (permille) links both; 0: off. */
+    int twin_correlation_permille;
     bool keepalive;            /* false: every answer closes its connection */
     char trusted_proxies[512]; /* CIDR list: only these may say who the client is */
     char cors_origins[1024];   /* origins browsers may call from; "*" for any */
