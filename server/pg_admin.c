@@ -444,6 +444,37 @@ static json_t *player_features(pg_conn *c, int64_t player, int64_t now, store_st
                      "abandons", (json_int_t)abandons);
 }
 
+/* Other accounts registered from the player's network prefix within
+ * window ms of it, oldest first (at most 20); [] when none or window 0. */
+static json_t *linked_accounts(pg_conn *c, int64_t player, int64_t window, store_status *res)
+{
+    json_t *list = json_array();
+    if (window <= 0)
+        return list;
+    pg_args a = { 0 };
+    pa_int(&a, player);
+    pa_int(&a, window);
+    store_status st = STORE_ERROR;
+    PGresult *r = pg_query(c,
+                           "SELECT o.id, o.name, o.created_at FROM players p JOIN players o"
+                           " ON o.reg_prefix = p.reg_prefix AND o.id <> p.id"
+                           " AND o.created_at BETWEEN p.created_at - $2 AND p.created_at + $2"
+                           " WHERE p.id = $1 AND p.reg_prefix IS NOT NULL"
+                           " ORDER BY o.created_at, o.id LIMIT 20",
+                           &a, "admin_linked_accounts", &st);
+    if (!r) {
+        if (*res == STORE_OK)
+            *res = st;
+        return list;
+    }
+    for (int i = 0; i < PQntuples(r); i++)
+        json_array_append_new(list, json_pack("{s:I,s:s,s:I}", "player_id", (json_int_t)pg_int(r, i, 0),
+                                              "name", PQgetvalue(r, i, 1), "created_at_ms",
+                                              (json_int_t)pg_int(r, i, 2)));
+    PQclear(r);
+    return list;
+}
+
 static store_status read_player(pg_conn *c, const store_admin_query *q, json_t **out)
 {
     pg_args a = { 0 };
@@ -471,15 +502,18 @@ static store_status read_player(pg_conn *c, const store_admin_query *q, json_t *
     PQclear(r);
     store_status res = STORE_OK;
     json_t *features = player_features(c, q->player_id, q->now, &res);
+    json_t *linked = linked_accounts(c, q->player_id, q->linked_window_ms, &res);
     if (res != STORE_OK) {
         json_decref(banned);
         json_decref(features);
+        json_decref(linked);
         return res;
     }
     *out = json_pack("{s:I,s:s,s:I,s:o,s:{s:I,s:I,s:I},s:o}", "player_id", (json_int_t)q->player_id,
                      "name", name, "created_at_ms", (json_int_t)created, "banned_at_ms", banned, "scores",
                      "rejected", (json_int_t)rejected, "voided", (json_int_t)voided, "held", (json_int_t)held,
                      "features", features);
+    json_object_set_new(*out, "linked_accounts", linked);
     return *out ? STORE_OK : STORE_ERROR;
 }
 
@@ -635,6 +669,11 @@ static store_status read_review(pg_conn *c, const store_admin_query *q, json_t *
                           (json_int_t)pg_int(r, i, 20), "voided", pg_bool(r, i, 21)));
         json_t *pf = player_features(c, player, q->now, &res);
         json_object_set_new(item, "player_features", pf ? pf : json_null());
+        json_t *linked = linked_accounts(c, player, q->linked_window_ms, &res);
+        if (json_array_size(linked))
+            json_object_set_new(item, "linked_accounts", linked);
+        else
+            json_decref(linked);
         json_array_append_new(items, item);
     }
     PQclear(r);

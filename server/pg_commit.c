@@ -44,6 +44,7 @@ static store_status run_player(pg_conn *c, store_write *w)
     pa_text(&a, w->u.player.name);
     pa_bytes(&a, w->u.player.token_hash, STORE_HASH_BYTES);
     pa_int(&a, w->u.player.now);
+    pa_text(&a, w->u.player.prefix);
     store_status st = STORE_ERROR;
     PGresult *r = pg_run(c, PS_PLAYER_INSERT, &a, "player_insert", &st);
     if (!r)

@@ -20,7 +20,8 @@
 static const char *const stmt_sql[PS_COUNT] = {
     /* a taken token hash returns no row: a conflict, not a failed statement
      * (which would abort the batch's transaction) */
-    [PS_PLAYER_INSERT] = "INSERT INTO players (name, token_hash, created_at) VALUES ($1, $2, $3)"
+    [PS_PLAYER_INSERT] = "INSERT INTO players (name, token_hash, created_at, reg_prefix)"
+                         " VALUES ($1, $2, $3, NULLIF($4, ''))"
                          " ON CONFLICT (token_hash) DO NOTHING RETURNING id",
     [PS_PLAYER_BY_HASH] = "SELECT id, name, created_at, banned_at IS NOT NULL FROM players"
                           " WHERE token_hash = $1",

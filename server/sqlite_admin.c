@@ -449,6 +449,36 @@ static json_t *player_features(conn *c, int64_t player, int64_t now, store_statu
                      "abandons", (json_int_t)abandons);
 }
 
+/* Other accounts registered from the player's network prefix within
+ * window ms of it, oldest first (at most 20); [] when none or window 0. */
+static json_t *linked_accounts(conn *c, int64_t player, int64_t window, store_status *res)
+{
+    json_t *list = json_array();
+    if (window <= 0)
+        return list;
+    sqlite3_stmt *st = prep(c, "SELECT o.id, o.name, o.created_at FROM players p JOIN players o"
+                               " ON o.reg_prefix = p.reg_prefix AND o.id <> p.id"
+                               " AND o.created_at BETWEEN p.created_at - ?2 AND p.created_at + ?2"
+                               " WHERE p.id = ?1 AND p.reg_prefix IS NOT NULL"
+                               " ORDER BY o.created_at, o.id LIMIT 20");
+    if (!st) {
+        *res = STORE_ERROR;
+        return list;
+    }
+    sqlite3_bind_int64(st, 1, player);
+    sqlite3_bind_int64(st, 2, window);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        json_array_append_new(list, json_pack("{s:I,s:s,s:I}", "player_id",
+                                              (json_int_t)sqlite3_column_int64(st, 0), "name",
+                                              (const char *)sqlite3_column_text(st, 1),
+                                              "created_at_ms", (json_int_t)sqlite3_column_int64(st, 2)));
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        *res = failed(c, rc, "admin_linked_accounts");
+    return list;
+}
+
 static store_status read_player(conn *c, const store_admin_query *q, json_t **out)
 {
     sqlite3_stmt *st = prep(c, "SELECT name, created_at, banned_at FROM players WHERE id = ?");
@@ -473,15 +503,18 @@ static store_status read_player(conn *c, const store_admin_query *q, json_t **ou
     int64_t held = count_of(c, "SELECT COUNT(*) FROM scores WHERE player_id = ? AND status = 'held'"
                                " AND voided_at IS NULL", q->player_id, &res);
     json_t *features = player_features(c, q->player_id, q->now, &res);
+    json_t *linked = linked_accounts(c, q->player_id, q->linked_window_ms, &res);
     if (res != STORE_OK) {
         json_decref(banned);
         json_decref(features);
+        json_decref(linked);
         return res;
     }
     *out = json_pack("{s:I,s:s,s:I,s:o,s:{s:I,s:I,s:I},s:o}", "player_id", (json_int_t)q->player_id,
                      "name", name, "created_at_ms", (json_int_t)created, "banned_at_ms", banned, "scores",
                      "rejected", (json_int_t)rejected, "voided", (json_int_t)voided, "held", (json_int_t)held,
                      "features", features);
+    json_object_set_new(*out, "linked_accounts", linked);
     return *out ? STORE_OK : STORE_ERROR;
 }
 
@@ -638,6 +671,11 @@ static store_status read_review(conn *c, const store_admin_query *q, json_t **ou
                           sqlite3_column_int(st, 21) != 0));
         json_t *pf = player_features(c, player, q->now, &res);
         json_object_set_new(item, "player_features", pf ? pf : json_null());
+        json_t *linked = linked_accounts(c, player, q->linked_window_ms, &res);
+        if (json_array_size(linked))
+            json_object_set_new(item, "linked_accounts", linked);
+        else
+            json_decref(linked);
         json_array_append_new(items, item);
         n++;
     }

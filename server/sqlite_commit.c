@@ -30,6 +30,7 @@ static store_status run_player(conn *c, store_write *w)
     sqlite3_bind_text(st, 1, w->u.player.name, -1, SQLITE_STATIC);
     sqlite3_bind_blob(st, 2, w->u.player.token_hash, STORE_HASH_BYTES, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, w->u.player.now);
+    sqlite3_bind_text(st, 4, w->u.player.prefix, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     sq_done(st);
     if (rc != SQLITE_DONE)

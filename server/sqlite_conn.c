@@ -23,7 +23,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_SAVEPOINT] = "SAVEPOINT job",
     [ST_RELEASE] = "RELEASE job",
     [ST_ROLLBACK_TO] = "ROLLBACK TO job",
-    [ST_PLAYER_INSERT] = "INSERT INTO players (name, token_hash, created_at) VALUES (?, ?, ?)",
+    [ST_PLAYER_INSERT] = "INSERT INTO players (name, token_hash, created_at, reg_prefix)"
+                         " VALUES (?, ?, ?, NULLIF(?, ''))",
     [ST_PLAYER_BY_HASH] = "SELECT id, name, created_at, banned_at IS NOT NULL FROM players"
                           " WHERE token_hash = ?",
     [ST_PLAYER_NAME] = "SELECT name FROM players WHERE id = ?",

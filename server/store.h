@@ -217,12 +217,14 @@ struct store_write {
     void *ctx;             /* the caller's */
     store_status status;   /* set before done */
     union {
-        /* in: name, token_hash, now. out: created (on STORE_OK). A taken
+        /* in: name, token_hash, now, prefix (the client's network prefix
+         * as text, "" when unknown). out: created (on STORE_OK). A taken
          * token hash is STORE_CONFLICT. */
         struct {
             const char *name;
             uint8_t token_hash[STORE_HASH_BYTES];
             int64_t now;
+            char prefix[64];
             store_player created;
         } player;
         /* in: token, max_outstanding, max_forfeits, max_draws, day_start,
@@ -409,6 +411,9 @@ typedef struct store_admin_query {
     const game *g;     /* REJECTIONS: NULL for every game */
     int64_t since;     /* REJECTIONS: received at or after (unix ms), 0: any */
     int64_t now;       /* PLAYER: for the open/abandoned split */
+    /* PLAYER, REVIEW: accounts registered from the player's prefix within
+     * this many ms either side are listed as linked_accounts (0: none) */
+    int64_t linked_window_ms;
     const char *cursor;
     int limit;
 } store_admin_query;
