@@ -227,7 +227,8 @@ void api_admin_review(request *r)
 {
     if (!api_admin_ok(r))
         return;
-    store_admin_query q = { .kind = ADMIN_Q_REVIEW };
+    store_admin_query q = { .kind = ADMIN_Q_REVIEW,
+                            .linked_window_ms = (int64_t)r->app->cfg.linked_window_s * 1000 };
     if (page_args(r, &q))
         answer_read(r, &q);
 }
@@ -270,7 +271,8 @@ void api_admin_player(request *r)
 {
     if (!api_admin_ok(r))
         return;
-    store_admin_query q = { .kind = ADMIN_Q_PLAYER, .now = now_ms() };
+    store_admin_query q = { .kind = ADMIN_Q_PLAYER, .now = now_ms(),
+                            .linked_window_ms = (int64_t)r->app->cfg.linked_window_s * 1000 };
     if (!parse_i64(r->seg[3], 1, INT64_MAX, &q.player_id)) {
         reply_error(r, 404, "not_found", "no such player");
         return;

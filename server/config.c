@@ -50,6 +50,7 @@ void config_defaults(config *c)
     c->new_account_runs = 10;
     c->new_account_hours = 24;
     c->twin_correlation_permille = 950;
+    c->linked_window_s = 600;
     c->log_requests = true;
     c->keepalive = true;
 }
@@ -117,6 +118,7 @@ static const key_def keys[] = {
     INT(new_account_runs, 0, 1000000),
     INT(new_account_hours, 0, 100000),
     INT(twin_correlation_permille, 0, 1000),
+    INT(linked_window_s, 0, 30 * 86400),
     BOOL(keepalive),
     STR(trusted_proxies),
     STR(cors_origins),

@@ -81,6 +81,10 @@ typedef struct config {
     /* Twin runs (twins.h): another player's run with the same moves whose
      * gaps correlate at least this (permille) links both; 0: off. */
     int twin_correlation_permille;
+    /* Accounts registered from one network prefix (IPv4 /24, IPv6 /64)
+     * within this many seconds of each other are shown to operators as
+     * linked (admin views); 0: not shown. */
+    int linked_window_s;
     bool keepalive;            /* false: every answer closes its connection */
     char trusted_proxies[512]; /* CIDR list: only these may say who the client is */
     char cors_origins[1024];   /* origins browsers may call from; "*" for any */

@@ -85,6 +85,15 @@ test('a re-timed copy and a 1 ms copy of the daily leader are linked as twins an
       assert.ok(item(ra.json.score_id).twin, 'the leader\'s score is linked back');
       assert.ok([retimer.player_id, nudger.player_id].includes(item(ra.json.score_id).twin.player_id));
       assert.equal(item(rc.json.score_id).twin, undefined);
+      // accounts registered together from one prefix (here all 127.0.0.1) show as linked
+      const view = await call(srv, 'GET', `/v1/admin/players/${leader.player_id}`, { token: ADMIN_TOKEN });
+      assert.equal(view.status, 200, view.text);
+      assert.deepEqual(view.json.linked_accounts.map((l) => l.player_id).sort((x, y) => x - y),
+        [retimer, person, nudger].map((p) => p.player_id).sort((x, y) => x - y));
+      assert.ok(item(rb.json.score_id).linked_accounts.some((l) => l.player_id === leader.player_id));
+      const late = await register(srv, 'two-days-later');
+      const lv = await call(srv, 'GET', `/v1/admin/players/${late.player_id}`, { token: ADMIN_TOKEN });
+      assert.deepEqual(lv.json.linked_accounts, [], 'outside linked_window_s: not linked');
       const gained = sa.suspicion - before;
       assert.ok(gained >= 300 && gained % 300 === 0, `the leader carries the twin weight too (+${gained})`);
     } finally { await srv.stop(); }
