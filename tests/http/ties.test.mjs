@@ -56,10 +56,11 @@ test('a scripted Contraption daily submitted first and a person\'s equal score l
   } finally { await early.stop(); }
   const srv = await startServer({ dataDir: dir, args: ['--set', `clock_offset_s=${offsetTo(date)}`] });
   try {
-    const issued = Date.now();
+    // each token's run is timed from when its answer arrived (after the server issued it)
     const tb = await seed(srv, bot.token, { daily: true });
     const th = await seed(srv, human.token, { daily: true });
     const tt = await seed(srv, third.token, { daily: true });
+    const issued = Date.now();
     assert.equal(tb.game, 'contraption');
     const g = gen('contraption', tb.level, tb.seed, tb.version);
     assert.ok(Array.isArray(g.plan) && g.plan.length > 0, 'the level has a plan');
