@@ -3,7 +3,8 @@
  *
  * A submission flows one way: decode (token, moves) → verify (pure: the
  * level rebuilt, every move replayed, the claimed time against the time
- * that passed, fairplay.h) → one store_score
+ * that passed, fairplay.h) → two reads that may hold it (the new-account
+ * hold for a daily, the twin lookup, twins.h) → one store_score
  * record handed to the writer, with the connection suspended → the
  * writer's transaction makes the only redeem check and commits one row →
  * the request resumes and the reply is built once from that row. A
