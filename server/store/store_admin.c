@@ -583,6 +583,30 @@ static store_status read_rejections(const sd_db *x, const store_admin_query *q, 
     return STORE_OK;
 }
 
+/* A review item's twin beside it: the other run of the pair and its
+ * player (nothing when that run is gone). */
+static store_status add_twin(const sd_db *x, json_t *item, int64_t twin_of)
+{
+    const store_driver *d = x->d;
+    sd_stmt *s = d->start(x->c, SD_ADMIN_TWIN);
+    if (!s)
+        return sd_failed(x, NULL, SD_ADMIN_TWIN);
+    d->bind_int(s, twin_of);
+    int rc = d->step(s);
+    if (rc == SD_FAIL)
+        return sd_failed(x, s, SD_ADMIN_TWIN);
+    if (rc == SD_ROW)
+        json_object_set_new(
+            item, "twin",
+            json_pack("{s:s,s:I,s:s,s:I,s:s,s:I,s:I,s:b}", "score_id", text_or_empty(x, s, 0),
+                      "player_id", (json_int_t)d->col_int(s, 1), "name", text_or_empty(x, s, 2),
+                      "score", (json_int_t)d->col_int(s, 3), "status", text_or_empty(x, s, 4),
+                      "suspicion", (json_int_t)d->col_int(s, 5), "submitted_at_ms",
+                      (json_int_t)d->col_int(s, 6), "voided", d->col_int(s, 7) != 0));
+    d->done(s);
+    return STORE_OK;
+}
+
 static store_status read_review(const sd_db *x, const store_admin_query *q, json_t **out)
 {
     const store_driver *d = x->d;
@@ -601,6 +625,7 @@ static store_status read_review(const sd_db *x, const store_admin_query *q, json
     typedef struct review_row {
         json_t *item;
         int64_t player;
+        int64_t twin_of;
     } review_row;
     review_row *rows = calloc((size_t)q->limit + 1, sizeof *rows);
     json_t *items = json_array();
@@ -627,16 +652,9 @@ static store_status read_review(const sd_db *x, const store_admin_query *q, json
             json_object_set_new(item, "date", json_string(date));
         if (d->col_int(s, 13))
             json_object_set_new(item, "duplicate_of_seq", json_integer(d->col_int(s, 13)));
-        if (d->col_text(s, 14)) /* its twin, beside it */
-            json_object_set_new(
-                item, "twin",
-                json_pack("{s:s,s:I,s:s,s:I,s:s,s:I,s:I,s:b}", "score_id", text_or_empty(x, s, 14),
-                          "player_id", (json_int_t)d->col_int(s, 15), "name", text_or_empty(x, s, 16),
-                          "score", (json_int_t)d->col_int(s, 17), "status", text_or_empty(x, s, 18),
-                          "suspicion", (json_int_t)d->col_int(s, 19), "submitted_at_ms",
-                          (json_int_t)d->col_int(s, 20), "voided", d->col_int(s, 21) != 0));
         rows[n].item = item;
         rows[n].player = player;
+        rows[n].twin_of = d->col_int(s, 14);
         n++;
     }
     store_status res = !rows ? STORE_ERROR : rc == SD_FAIL ? sd_failed(x, s, SD_ADMIN_REVIEW) : STORE_OK;
@@ -645,6 +663,8 @@ static store_status read_review(const sd_db *x, const store_admin_query *q, json
     for (int i = 0; i < n; i++) {
         json_t *pf = res == STORE_OK ? player_features(x, rows[i].player, q->now, &res) : NULL;
         json_object_set_new(rows[i].item, "player_features", pf ? pf : json_null());
+        if (res == STORE_OK && rows[i].twin_of)
+            res = add_twin(x, rows[i].item, rows[i].twin_of);
         json_t *linked = res == STORE_OK ? linked_accounts(x, rows[i].player, q->linked_window_ms, &res) : NULL;
         if (json_array_size(linked))
             json_object_set_new(rows[i].item, "linked_accounts", linked);

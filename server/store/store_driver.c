@@ -54,6 +54,7 @@ const char *const sd_names[SD_COUNT] = {
     [SD_ADMIN_FEATURES] = "admin_player_features",
     [SD_ADMIN_TOKENS] = "admin_player_tokens",
     [SD_ADMIN_REVIEW] = "admin_review",
+    [SD_ADMIN_TWIN] = "admin_review_twin",
     [SD_ADMIN_LINKED] = "admin_linked_accounts",
     [SD_ADMIN_LOG] = "admin_log",
 };

@@ -151,10 +151,11 @@ typedef enum sd_id {
     SD_ADMIN_TOKENS,
     /* (below suspicion, after seq, limit) -> seq, score_id, player_id,
      * name, game, level, daily_date, score, status, suspicion, signals,
-     * received_at, banned, duplicate_of, and its twin (NULLs when none):
-     * score_id, player_id, name, score, status, suspicion, received_at,
-     * voided */
+     * received_at, banned, duplicate_of, twin_of (0: none) */
     SD_ADMIN_REVIEW,
+    /* (seq) -> score_id, player_id, name, score, status, suspicion,
+     * received_at, voided: a review item's twin, shown beside it */
+    SD_ADMIN_TWIN,
     /* (player_id, window ms) -> id, name, created_at of the other players
      * registered from its reg_prefix within the window either side,
      * oldest first, at most 20 */

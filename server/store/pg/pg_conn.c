@@ -188,16 +188,14 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
                         " FROM seed_tokens WHERE player_id = $2",
     [SD_ADMIN_REVIEW] = "SELECT s.seq, s.score_id, s.player_id, p.name, s.game, s.level,"
                         " s.daily_date, s.score, s.status, s.suspicion, s.signals, s.received_at,"
-                        " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0),"
-                        /* the twin, beside it: its run and its player */
-                        " t.score_id, t.player_id, tp.name, t.score, t.status,"
-                        " t.suspicion, t.received_at, t.voided_at IS NOT NULL"
+                        " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0), COALESCE(s.twin_of, 0)"
                         " FROM scores s JOIN players p ON p.id = s.player_id"
-                        " LEFT JOIN scores t ON t.seq = s.twin_of"
-                        " LEFT JOIN players tp ON tp.id = t.player_id"
                         " WHERE s.reviewed_at IS NULL AND s.voided_at IS NULL"
                         " AND (s.suspicion < $1 OR (s.suspicion = $1 AND s.seq > $2))"
                         " ORDER BY s.suspicion DESC, s.seq ASC LIMIT $3",
+    [SD_ADMIN_TWIN] = "SELECT t.score_id, t.player_id, p.name, t.score, t.status, t.suspicion,"
+                      " t.received_at, t.voided_at IS NOT NULL"
+                      " FROM scores t JOIN players p ON p.id = t.player_id WHERE t.seq = $1",
     [SD_ADMIN_LINKED] = "SELECT o.id, o.name, o.created_at FROM players p JOIN players o"
                         " ON o.reg_prefix = p.reg_prefix AND o.id <> p.id"
                         " AND o.created_at BETWEEN p.created_at - $2 AND p.created_at + $2"
