@@ -253,6 +253,26 @@ test('a level board pages forwards and back, and shows the player\'s own rank', 
   await close();
 });
 
+test('a sealed daily not yet open shows its commitment and when it opens, not an undefined game', { timeout: 60000 }, async () => {
+  const today = (await call(srv, 'GET', '/v1/daily')).json.date;
+  const next = new Date(Date.parse(`${today}T00:00:00Z`) + 2 * 86400000).toISOString().slice(0, 10);
+  const sealed = (await call(srv, 'GET', `/v1/daily?date=${next}`)).json;
+  assert.equal(sealed.sealed, true, JSON.stringify(sealed));
+  assert.equal(sealed.game, undefined, 'the game is not in a sealed answer');
+  const { page, seen, close } = await watchedPage(browser);
+  await page.goto(`${srv.base}/?date=${next}`);
+  await page.waitForFunction((d) => document.querySelector('#board-title').textContent.startsWith(`Daily ${d} ·`), next, { timeout: WAIT });
+  const title = await page.textContent('#board-title');
+  assert.equal(title, `Daily ${next} · sealed`);
+  assert.doesNotMatch(title, /undefined/);
+  assert.equal(await page.isVisible('#board-note'), true);
+  const note = await page.textContent('#board-note');
+  assert.ok(note.includes(sealed.opens_at), note);
+  assert.equal(await page.textContent('#board-note code.commitment'), sealed.commitment);
+  assertClean(seen);
+  await close();
+});
+
 test('a 375-pixel-wide viewport has no horizontal scrolling', { timeout: 120000 }, async () => {
   const phone = { width: 375, height: 740 };
   const paths = [['boards', '/'], ['board-level', `/?game=schulte&level=${data.pageBoard.level}`],
