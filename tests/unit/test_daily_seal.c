@@ -1,4 +1,4 @@
-/* Unit tests for server/daily_seal.c: the sealed derivation against the
+/* Unit tests for server/trust/daily_seal.c: the sealed derivation against the
  * JavaScript port's vectors (vectors/server/daily-sealed.json), and the
  * key files: made on first start with sealed_from the next UTC day, read
  * back unchanged, an operator's key without a record sealed on every date,

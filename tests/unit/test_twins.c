@@ -1,4 +1,4 @@
-/* Unit tests for server/twins.c: the shape ignores only the time field,
+/* Unit tests for server/trust/twins.c: the shape ignores only the time field,
  * the gap correlation of a re-timed copy is 1000 and of independent paces
  * low, too few or flat gaps say nothing, stored moves give their times. */
 #include <stdlib.h>
