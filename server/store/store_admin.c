@@ -225,7 +225,7 @@ static store_status run_score_action(const sd_db *x, store_write *w)
     /* the player first (on PostgreSQL the batch's lock order found it),
      * then the score's row, then its own player when that was another */
     store_status got = w->u.admin.player_id > 0 ? sd_lock_player(x, w->u.admin.player_id) : STORE_OK;
-    score_row row;
+    score_row row = { 0 }; /* filled by read_score_row; zeroed for the checkers */
     if (got == STORE_OK)
         got = read_score_row(x, w->u.admin.nonce, &row);
     if (got == STORE_OK && row.player_id != w->u.admin.player_id)
