@@ -203,7 +203,11 @@ RP_API uint32_t rp_fnv1a32(const void *data, size_t len);
 RP_API int64_t rp_days_from_civil(int year, int month, int day);
 RP_API void rp_civil_from_days(int64_t days, int *year, int *month, int *day);
 /* The daily challenge of a UTC date: game, level, seed and the schedule
- * era (1-based). RP_EARG for a date before the first daily. */
+ * era (1-based). RP_EARG for a date before the first daily. The seed is the
+ * public derivation (docs/CORE.md), which a server with daily_seeds =
+ * public serves; a sealed server's daily seed comes only from it (GET
+ * /v1/daily: the seed, or the first four bytes, big-endian, of "reveal"),
+ * never from the date alone. The game and level are the same either way. */
 RP_API int rp_daily(int year, int month, int day, const rp_game **game, int *level,
                     uint32_t *seed, int *schedule);
 

@@ -3,6 +3,7 @@
 #ifndef REPLAYD_SERVER_API_H
 #define REPLAYD_SERVER_API_H
 
+#include "../../core/daily.h"
 #include "../http/http.h"
 
 void api_players_create(request *r);
@@ -55,5 +56,11 @@ reverify_job *reverify_job_new(store *db, const keyring *keys);
 void reverify_job_free(reverify_job *j);
 /* "2026-12-02T13:10:35.123Z" */
 void api_format_time(int64_t unix_ms, char buf[32]);
+/* The daily of date d as this deployment serves it (api_seeds.c): the
+ * schedule's game and level, and the seed sealed under keys/daily.key when
+ * daily_seeds = sealed covers d (*sealed then holds its reveal and
+ * commitment, *is_sealed is true). false: no daily that day. */
+bool api_served_daily(const app *a, civil_date d, daily_pick *p, daily_sealed *sealed,
+                      bool *is_sealed);
 
 #endif

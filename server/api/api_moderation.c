@@ -236,7 +236,8 @@ void api_admin_review(request *r)
 {
     if (!api_admin_ok(r))
         return;
-    store_admin_query q = { .kind = ADMIN_Q_REVIEW };
+    store_admin_query q = { .kind = ADMIN_Q_REVIEW,
+                            .linked_window_ms = (int64_t)r->app->cfg.linked_window_s * 1000 };
     if (page_args(r, &q))
         answer_read(r, &q);
 }
@@ -279,7 +280,8 @@ void api_admin_player(request *r)
 {
     if (!api_admin_ok(r))
         return;
-    store_admin_query q = { .kind = ADMIN_Q_PLAYER, .now = now_ms() };
+    store_admin_query q = { .kind = ADMIN_Q_PLAYER, .now = now_ms(),
+                            .linked_window_ms = (int64_t)r->app->cfg.linked_window_s * 1000 };
     if (!parse_i64(r->seg[3], 1, INT64_MAX, &q.player_id)) {
         reply_error(r, 404, "not_found", "no such player");
         return;
@@ -299,11 +301,14 @@ void api_admin_player(request *r)
     }
     json_t *scores = json_object_get(out, "scores");
     json_object_set_new(out, "tokens",
-                        json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "issued", (json_int_t)ts.issued, "redeemed",
-                                  (json_int_t)(ts.completed + ts.incomplete + ts.forfeited), "completed",
-                                  (json_int_t)ts.completed, "incomplete", (json_int_t)ts.incomplete,
-                                  "forfeited", (json_int_t)ts.forfeited, "outstanding",
-                                  (json_int_t)ts.outstanding, "abandoned", (json_int_t)ts.abandoned));
+                        json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "issued", (json_int_t)ts.issued,
+                                  "redeemed", (json_int_t)(ts.completed + ts.incomplete + ts.forfeited),
+                                  "completed", (json_int_t)ts.completed, "incomplete",
+                                  (json_int_t)ts.incomplete, "forfeited", (json_int_t)ts.forfeited,
+                                  "outstanding", (json_int_t)ts.outstanding, "abandoned",
+                                  (json_int_t)ts.abandoned, "draws_today", (json_int_t)ts.draws_today,
+                                  "most_draws_one_level_today",
+                                  (json_int_t)ts.most_draws_one_level_today));
     /* the counts an operator asks for first, in one place */
     json_object_set_new(out, "counts",
                         json_pack("{s:I,s:I,s:I,s:I,s:O,s:O}", "issued", (json_int_t)ts.issued, "completed",

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "api.h"
+#include "../http/netaddr.h"
 #include "../trust/names.h"
 
 #define PLAYER_TOKEN_LEN (3 + sodium_base64_ENCODED_LEN(32, sodium_base64_VARIANT_URLSAFE_NO_PADDING))
@@ -38,6 +39,21 @@ static void player_committed(request *r)
     const store_player *p = &reg->w.u.player.created;
     reply_json(r, 201, json_pack("{s:I,s:s,s:s}", "player_id", (json_int_t)p->id, "name", p->name,
                                  "token", reg->token));
+}
+
+/* The client's network prefix as text: IPv4 /24 ("192.0.2.0/24"), IPv6
+ * /64 ("2001:db8:1:2::/64"); "" for an address that does not parse. */
+static void client_prefix(const char *ip, char out[64])
+{
+    netaddr a;
+    out[0] = '\0';
+    if (!ip || !netaddr_parse(ip, &a))
+        return;
+    bool v4 = netaddr_is_v4(&a);
+    memset(a.b + (v4 ? 15 : 8), 0, v4 ? 1 : 8);
+    char text[NETADDR_TEXT];
+    netaddr_format(&a, text);
+    snprintf(out, 64, "%s/%d", text, v4 ? 24 : 64);
 }
 
 void api_players_create(request *r)
@@ -91,6 +107,7 @@ void api_players_create(request *r)
     reg->w.kind = STORE_WRITE_PLAYER;
     reg->w.u.player.name = reg->name;
     reg->w.u.player.now = now_ms();
+    client_prefix(r->ip, reg->w.u.player.prefix);
     crypto_generichash(reg->w.u.player.token_hash, STORE_HASH_BYTES, (const unsigned char *)reg->token,
                        strlen(reg->token), r->app->keys.token_hash_key,
                        sizeof r->app->keys.token_hash_key);

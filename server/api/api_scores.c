@@ -3,7 +3,8 @@
  *
  * A submission flows one way: decode (token, moves) → verify (pure: the
  * level rebuilt, every move replayed, the claimed time against the time
- * that passed, fairplay.h) → one store_score
+ * that passed, fairplay.h) → two reads that may hold it (the new-account
+ * hold for a daily, the twin lookup, twins.h) → one store_score
  * record handed to the writer, with the connection suspended → the
  * writer's transaction makes the only redeem check and commits one row →
  * the request resumes and the reply is built once from that row. A
@@ -24,6 +25,7 @@
 #include "../base/json_game.h"
 #include "../trust/receipt.h"
 #include "../trust/token.h"
+#include "../trust/twins.h"
 
 static int game_index(const game *g)
 {
@@ -42,6 +44,10 @@ typedef struct submission {
     json_t *features; /* the review's features (fairplay_features) */
     int64_t suspicion;
     int64_t pace, slack; /* for the population and history, once accepted (fairplay_book.h) */
+    json_t *new_account; /* set when the new-account hold holds this daily score */
+    json_t *twin;        /* set when the run twins another player's (twins.h) */
+    int64_t twin_of;     /* that run's seq */
+    uint8_t shape[TWIN_SHAPE_BYTES]; /* the moves without their times (twins.h) */
     store_write w;    /* the record handed to the writer */
 } submission;
 
@@ -53,6 +59,8 @@ static void submission_free(void *p)
     free(s->moves);
     json_decref(s->result);
     json_decref(s->features);
+    json_decref(s->new_account);
+    json_decref(s->twin);
     if (s->w.kind == STORE_WRITE_SCORE) {
         store_score_clear(&s->w.u.score.score);
         store_score_clear(&s->w.u.score.existing);
@@ -251,8 +259,10 @@ static bool token_checks(request *r, const store_player *player, const char *tex
     }
     if (play_is_daily(&t->p)) {
         daily_pick p;
-        if (!daily_for_date(civil_from_days(t->p.day), &p) || p.game != g || p.level != t->p.level ||
-            p.seed != t->p.seed) {
+        daily_sealed sealed;
+        bool is_sealed;
+        if (!api_served_daily(r->app, civil_from_days(t->p.day), &p, &sealed, &is_sealed) ||
+            p.game != g || p.level != t->p.level || p.seed != t->p.seed) {
             reply_error(r, 400, "bad_daily", "the token does not match that date's daily challenge");
             return false;
         }
@@ -275,6 +285,85 @@ static void answer_expired(request *r, submission *s)
     store_score_clear(&existing);
 }
 
+/* The new-account hold: a daily score of an account younger than
+ * new_account_hours with fewer than new_account_runs completed runs is
+ * held for an operator (throwaway accounts flooding a daily). The count is
+ * read outside the writer's transaction: a run completing at the same
+ * moment may be missed, which only holds a score that could have ranked.
+ * s->new_account gets the facts when it holds; false after answering. */
+static bool check_new_account(request *r, const store_player *player, submission *s, int64_t now)
+{
+    const config *c = &r->app->cfg;
+    if (!play_is_daily(&s->t.p) || c->new_account_runs <= 0 || c->new_account_hours <= 0)
+        return true;
+    int64_t age = now - player->created_at;
+    if (age >= (int64_t)c->new_account_hours * 3600000)
+        return true;
+    store_token_stats ts;
+    store_status st = store_token_stats_for(r->app->db, player->id, now, &ts);
+    if (st != STORE_OK) {
+        api_store_error(r, st);
+        return false;
+    }
+    if (ts.completed >= c->new_account_runs)
+        return true;
+    s->new_account = json_pack("{s:I,s:I,s:i,s:i}", "age_ms", (json_int_t)age, "completed_runs",
+                               (json_int_t)ts.completed, "runs_needed", c->new_account_runs,
+                               "hours_needed", c->new_account_hours);
+    return true;
+}
+
+/* Twin runs: another player's run on this level and seed with the same
+ * moves (the same shape) whose gaps correlate at twin_correlation_permille
+ * or more; the best-correlated of the TWIN_CANDIDATES best-scoring such
+ * runs is linked. Read outside the writer's transaction, so two twins
+ * committed at the same instant may miss each other. false after
+ * answering. */
+static bool find_twin(request *r, submission *s)
+{
+    int threshold = r->app->cfg.twin_correlation_permille;
+    const game *g = s->t.p.g;
+    int tf = twin_time_field(g, s->t.p.version);
+    if (threshold <= 0 || tf < 0 || s->n < TWIN_MIN_GAPS)
+        return true;
+    store_twin_candidate cand[TWIN_CANDIDATES];
+    int n = 0;
+    store_status st = store_twin_candidates(r->app->db, &s->t.p, s->shape, TWIN_CANDIDATES, cand, &n);
+    if (st != STORE_OK) {
+        api_store_error(r, st);
+        return false;
+    }
+    int64_t *mine = malloc(2 * ((size_t)s->n + 1) * sizeof *mine);
+    if (!mine) {
+        store_twin_candidates_clear(cand, n);
+        reply_error(r, 500, "internal", "out of memory");
+        return false;
+    }
+    int64_t *theirs = mine + s->n + 1;
+    for (long i = 0; i < s->n; i++)
+        mine[i] = s->moves[i].v[tf];
+    int best = -1001;
+    const store_twin_candidate *pick = NULL;
+    for (int k = 0; k < n; k++) {
+        size_t m;
+        int corr;
+        if (twin_times_from_json(cand[k].moves_json, theirs, (size_t)s->n, &m) &&
+            m == (size_t)s->n && twin_gap_correlation(mine, theirs, m, &corr) &&
+            corr >= threshold && corr > best) {
+            best = corr;
+            pick = &cand[k];
+        }
+    }
+    if (pick) {
+        s->twin_of = pick->seq;
+        s->twin = json_pack("{s:I,s:I,s:i}", "of_seq", (json_int_t)pick->seq, "player_id",
+                            (json_int_t)pick->player_id, "correlation_permille", best);
+    }
+    free(mine);
+    store_twin_candidates_clear(cand, n);
+    return true;
+}
+
 /* Builds the score record from a verified replay; false after a 500. */
 static bool build_score(request *r, submission *s, const game_result *res, int64_t elapsed_ms)
 {
@@ -289,8 +378,18 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
     json_t *signals = fairplay_signals(&r->app->cfg, res, elapsed_ms);
     if (signals && s->features)
         json_object_set(signals, "features", s->features);
+    if (signals && s->new_account)
+        json_object_set(signals, "new_account", s->new_account);
+    if (signals && s->twin)
+        json_object_set(signals, "twin", s->twin);
+    /* the later run of a twin pair is held; the earlier one gains suspicion */
+    sc->hold = s->new_account != NULL || s->twin != NULL;
+    memcpy(sc->shape_hash, s->shape, sizeof sc->shape_hash);
+    sc->has_shape = true;
+    sc->twin_of = s->twin_of;
+    sc->twin_weight = TWIN_WEIGHT;
     sc->signals_json = signals ? json_dumps(signals, JSON_COMPACT) : NULL;
-    sc->suspicion = s->suspicion;
+    sc->suspicion = s->suspicion + (s->twin ? TWIN_WEIGHT : 0);
     sc->duplicate_weight = FAIRPLAY_W_DUPLICATE;
     sc->review_threshold = r->app->cfg.review_hold_threshold;
     json_decref(signals);
@@ -432,7 +531,9 @@ void api_scores_submit(request *r)
                       first_move_after(g, s->t.p.version, s->moves, (size_t)s->n, allowed));
         return;
     }
-    if (!build_score(r, s, &rep.result, elapsed))
+    twin_shape_hash(g, s->t.p.version, s->moves, (size_t)s->n, s->shape);
+    if (!check_new_account(r, &player, s, now) || !find_twin(r, s) ||
+        !build_score(r, s, &rep.result, elapsed))
         return;
     s->w.kind = STORE_WRITE_SCORE;
     api_write(r, &s->w, score_committed);

@@ -1,6 +1,6 @@
 /*
  * api_seeds: issuing seed tokens, for a level or for today's daily, and
- * GET /v1/daily. The level is generated here once (into the level cache),
+ * GET /v1/daily (sealed dailies: daily_seal.h). The level is generated here once (into the level cache),
  * so an expensive game costs its generation at issue, not at submission.
  * The token's record is a write: the request is suspended until it
  * committed.
@@ -14,6 +14,19 @@
 #include "../trust/token.h"
 
 #define DAY_MS 86400000LL
+
+bool api_served_daily(const app *a, civil_date d, daily_pick *p, daily_sealed *sealed,
+                      bool *is_sealed)
+{
+    if (!daily_for_date(d, p))
+        return false;
+    *is_sealed = daily_seal_applies(&a->seal, d);
+    if (*is_sealed) {
+        daily_seal_derive(a->seal.key, d, sealed);
+        p->seed = sealed->seed;
+    }
+    return true;
+}
 
 static void token_json(json_t *out, const store_token *t)
 {
@@ -47,8 +60,10 @@ static bool read_seed_request(request *r, const json_t *doc, int64_t now, seed_t
             return false;
         }
         daily_pick p;
+        daily_sealed sealed;
+        bool is_sealed;
         civil_date today = civil_from_unix(now / 1000);
-        if (!daily_for_date(today, &p)) {
+        if (!api_served_daily(r->app, today, &p, &sealed, &is_sealed)) {
             reply_error(r, 404, "no_daily", "there is no daily challenge today");
             return false;
         }
@@ -105,10 +120,14 @@ static void token_committed(request *r)
     case STORE_LIMIT:
         /* the forfeit cap is per UTC day; an outstanding token frees up
          * when played, or at the latest when it expires */
-        r->retry_after_s = w->u.token.limit == TOKEN_LIMIT_FORFEITS
+        r->retry_after_s = w->u.token.limit != TOKEN_LIMIT_OUTSTANDING
                                ? (int)((w->u.token.day_start + DAY_MS - w->u.token.now + 999) / 1000)
                                : 60;
-        if (w->u.token.limit == TOKEN_LIMIT_FORFEITS)
+        if (w->u.token.limit == TOKEN_LIMIT_DRAWS)
+            reply_error(r, 429, "too_many_draws",
+                        "this level's seeds drawn today reached the daily cap, however their runs "
+                        "ended; come back tomorrow (UTC)");
+        else if (w->u.token.limit == TOKEN_LIMIT_FORFEITS)
             reply_error(r, 429, "too_many_forfeits",
                         "too many abandoned, forfeited or open attempts at this level today; "
                         "finish a run or come back tomorrow (UTC)");
@@ -173,29 +192,56 @@ void api_seeds_create(request *r)
     w->u.token.token.expires_at = t.expires_at;
     w->u.token.max_outstanding = r->app->cfg.max_outstanding_tokens;
     w->u.token.max_forfeits = r->app->cfg.max_forfeits_per_level_day;
+    w->u.token.max_draws = r->app->cfg.max_draws_per_level_day;
     w->u.token.day_start = now - (now % DAY_MS + DAY_MS) % DAY_MS;
     w->u.token.now = now;
     api_write(r, w, token_committed);
 }
 
+static json_t *hex_json(const unsigned char *bin, size_t len)
+{
+    char hex[2 * DAILY_SEAL_HASH_BYTES + 1];
+    sodium_bin2hex(hex, sizeof hex, bin, len);
+    return json_string(hex);
+}
+
+/* A sealed date that has not opened on the server's clock shows only its
+ * commitment and when it opens; an open one its seed, reveal and
+ * commitment, so anyone can check the seed against what was published. */
 void api_daily(request *r)
 {
     const char *q = req_query(r, "date");
-    civil_date d = civil_from_unix(now_ms() / 1000);
+    int64_t now = now_ms();
+    civil_date today = civil_from_unix(now / 1000), d = today;
     if (q && !civil_parse(q, &d)) {
         reply_error(r, 400, "bad_date", "date must be YYYY-MM-DD");
         return;
     }
     daily_pick p;
-    if (!daily_for_date(d, &p)) {
+    daily_sealed sealed;
+    bool is_sealed = false;
+    if (!api_served_daily(r->app, d, &p, &sealed, &is_sealed)) {
         reply_error(r, 404, "no_daily", "there is no daily challenge on that date");
         return;
     }
-    char date[11], resets[32];
+    char date[11], resets[32], opens[32];
     civil_format(d, date);
     api_format_time((civil_to_days(d) + 1) * DAY_MS, resets);
-    reply_json(r, 200, json_pack("{s:s,s:s,s:i,s:I,s:i,s:s,s:i}", "date", date, "game", p.game->name,
-                                 "level", p.level, "seed", (json_int_t)p.seed, "version",
-                                 app_issue_version(r->app, p.game), "resets_at", resets, "schedule",
-                                 p.schedule_version));
+    api_format_time(civil_to_days(d) * DAY_MS, opens);
+    if (is_sealed && civil_to_days(d) > civil_to_days(today)) {
+        reply_json(r, 200, json_pack("{s:s,s:b,s:o,s:s}", "date", date, "sealed", 1, "commitment",
+                                     hex_json(sealed.commitment, sizeof sealed.commitment),
+                                     "opens_at", opens));
+        sodium_memzero(&sealed, sizeof sealed);
+        return;
+    }
+    json_t *out = json_pack("{s:s,s:s,s:i,s:I,s:i,s:s,s:i,s:b}", "date", date, "game", p.game->name,
+                            "level", p.level, "seed", (json_int_t)p.seed, "version",
+                            app_issue_version(r->app, p.game), "resets_at", resets, "schedule",
+                            p.schedule_version, "sealed", is_sealed);
+    if (is_sealed) {
+        json_object_set_new(out, "commitment", hex_json(sealed.commitment, sizeof sealed.commitment));
+        json_object_set_new(out, "reveal", hex_json(sealed.reveal, sizeof sealed.reveal));
+    }
+    reply_json(r, 200, out);
 }

@@ -28,11 +28,13 @@ void config_defaults(config *c)
     c->max_moves = 5000;
     c->token_lifetime_s = 3600;
     c->daily_grace_s = 3600;
+    snprintf(c->daily_seeds, sizeof c->daily_seeds, "sealed");
     c->max_outstanding_tokens = 20;
     c->plausibility_slack_ms = 100;
     c->plausibility_slack_permille = 10;
     c->forfeit_short_ms = 20000;
     c->max_forfeits_per_level_day = 10;
+    c->max_draws_per_level_day = 30;
     c->rehearsal_bound_ms = 300000;
     c->review_hold_threshold = 500; /* calibrated on tests/fairplay (docs/OPERATIONS.md) */
     c->rate_register_per_ip = 30;
@@ -51,6 +53,10 @@ void config_defaults(config *c)
     c->rejection_moves_per_player_day = 20;
     c->rejection_moves_per_net_day = 200;
     c->admin_failures_per_minute = 10;
+    c->new_account_runs = 10;
+    c->new_account_hours = 24;
+    c->twin_correlation_permille = 950;
+    c->linked_window_s = 600;
     c->log_requests = true;
     c->keepalive = true;
 }
@@ -90,11 +96,13 @@ static const key_def keys[] = {
     INT(max_moves, 1, 1000000),
     INT(token_lifetime_s, 1, 7 * 86400),
     INT(daily_grace_s, 0, 86400),
+    STR(daily_seeds),
     INT(max_outstanding_tokens, 1, 100000),
     INT(plausibility_slack_ms, 0, 600000),
     INT(plausibility_slack_permille, 0, 1000),
     INT(forfeit_short_ms, 0, 3600000),
     INT(max_forfeits_per_level_day, 0, 100000),
+    INT(max_draws_per_level_day, 0, 100000),
     INT(rehearsal_bound_ms, 0, 7 * 86400000),
     INT(rate_register_per_ip, 0, 10000000),
     INT(rate_register_per_prefix, 0, 10000000),
@@ -115,6 +123,10 @@ static const key_def keys[] = {
     STR(admin_token_file),
     INT(admin_failures_per_minute, 1, 100000),
     INT(review_hold_threshold, 0, 1000000),
+    INT(new_account_runs, 0, 1000000),
+    INT(new_account_hours, 0, 100000),
+    INT(twin_correlation_permille, 0, 1000),
+    INT(linked_window_s, 0, 30 * 86400),
     BOOL(keepalive),
     STR(trusted_proxies),
     STR(cors_origins),
@@ -137,6 +149,11 @@ bool config_set(config *c, const char *key, const char *value, char *err, size_t
         case K_STR:
             if (strlen(value) >= k->size) {
                 snprintf(err, err_len, "%s: value too long", key);
+                return false;
+            }
+            if (strcmp(k->name, "daily_seeds") == 0 && strcmp(value, "sealed") != 0 &&
+                strcmp(value, "public") != 0) {
+                snprintf(err, err_len, "%s: expected sealed or public", key);
                 return false;
             }
             memcpy(field, value, strlen(value) + 1);

@@ -33,6 +33,10 @@ typedef struct config {
     int max_moves;
     int token_lifetime_s;
     int daily_grace_s;
+    /* "sealed": a daily's seed comes from the date and keys/daily.key and
+     * is published only once its day opens (daily_seal.h); "public": the
+     * schedule's own seeds, which anyone can compute ahead */
+    char daily_seeds[16];
     int max_outstanding_tokens;
     /* A run may claim at most elapsed * (1 + permille/1000) + ms, elapsed
      * measured from issue to receipt on the server's clock: the slack
@@ -41,6 +45,7 @@ typedef struct config {
     int plausibility_slack_permille;
     int forfeit_short_ms;          /* an incomplete run shorter than this is a forfeit */
     int max_forfeits_per_level_day; /* forfeits + abandons + open tokens; 0: no cap */
+    int max_draws_per_level_day;    /* level tokens issued, however they ended; 0: no cap */
     int rehearsal_bound_ms;        /* idle time before a run above this is a signal */
     /* rate limits: requests per minute, per key */
     int rate_register_per_ip;
@@ -70,6 +75,18 @@ typedef struct config {
     /* Scores whose suspicion is at or above this are held off the public
      * boards until an operator approves them; 0: off (default 500). */
     int review_hold_threshold;
+    /* A new account's daily scores are held until an operator approves
+     * them while it has fewer than new_account_runs completed runs and is
+     * younger than new_account_hours (either 0: off). */
+    int new_account_runs;
+    int new_account_hours;
+    /* Twin runs (twins.h): another player's run with the same moves whose
+     * gaps correlate at least this (permille) links both; 0: off. */
+    int twin_correlation_permille;
+    /* Accounts registered from one network prefix (IPv4 /24, IPv6 /64)
+     * within this many seconds of each other are shown to operators as
+     * linked (admin views); 0: not shown. */
+    int linked_window_s;
     bool keepalive;            /* false: every answer closes its connection */
     char trusted_proxies[512]; /* CIDR list: only these may say who the client is */
     char cors_origins[1024];   /* origins browsers may call from; "*" for any */

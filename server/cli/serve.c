@@ -327,6 +327,11 @@ int cmd_serve(int argc, char **argv)
     }
     if (repaired)
         fprintf(stderr, "{\"event\":\"keys_repaired\",\"why\":\"an interrupted first start left a partial key set\"}\n");
+    if (strcmp(a.cfg.daily_seeds, "public") != 0 &&
+        !daily_seal_load(&a.seal, a.cfg.data_dir, now_ms(), err, sizeof err)) {
+        fprintf(stderr, "replayd: %s\n", err);
+        goto keys;
+    }
     if (serve_open_store(&a.cfg, &a.db) != STORE_OK)
         goto keys;
     if (!same_keys_as_recorded(&a))
@@ -380,6 +385,7 @@ db:
     store_close(a.db);
 keys:
     keys_wipe(&a.keys);
+    daily_seal_wipe(&a.seal);
 live:
     live_free_all(atomic_load(&a.live));
     if (rc == 0)
@@ -436,6 +442,16 @@ int cmd_keygen(int argc, char **argv)
         fprintf(stderr, "replayd: %s\n", err);
         return EXIT_RUNTIME;
     }
+    /* the daily secret too (made once, kept), so keys copied from here to
+     * every node of a cluster seal the same seeds */
+    daily_seal seal;
+    bool sealed = strcmp(c.daily_seeds, "public") != 0;
+    if (sealed && !daily_seal_load(&seal, c.data_dir, now_ms(), err, sizeof err)) {
+        fprintf(stderr, "replayd: %s\n", err);
+        return EXIT_RUNTIME;
+    }
+    if (sealed)
+        daily_seal_wipe(&seal);
     printf("{\"key_id\":%u,\"data\":\"%s\"}\n", (unsigned)id, c.data_dir);
     return 0;
 }

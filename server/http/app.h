@@ -10,6 +10,7 @@
 #include "../base/config.h"
 #include "../store/board_list.h"
 #include "conn_guard.h"
+#include "../trust/daily_seal.h"
 #include "../trust/fairplay_book.h"
 #include "../trust/keys.h"
 #include "live.h"
@@ -23,6 +24,7 @@ typedef struct reverify_job reverify_job; /* api_reverify.c */
 typedef struct app {
     config cfg;
     keyring keys;
+    daily_seal seal; /* daily_seeds: sealed (with its secret) or public */
     store *db;
     metrics stats;
     ratelimit limits;

@@ -330,6 +330,23 @@ store_status store_score_get(store *s, const uint8_t nonce[PLAY_NONCE_BYTES], st
     return st;
 }
 
+store_status store_twin_candidates(store *s, const play *p, const uint8_t shape[STORE_HASH_BYTES],
+                                   int limit, store_twin_candidate *out, int *n)
+{
+    sd_db x = reader_get(s);
+    store_status st = store_read_twin_candidates(&x, p, shape, limit, out, n);
+    reader_put(s, &x);
+    return st;
+}
+
+void store_twin_candidates_clear(store_twin_candidate *c, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(c[i].moves_json);
+        c[i].moves_json = NULL;
+    }
+}
+
 store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
                                    store_token_stats *out)
 {
@@ -401,7 +418,18 @@ static void fill_names(store *s, store_entry *out, int n)
     }
 }
 
-/* Copies ranks first.. (up to n) into out; a small stack buffer at a time. */
+/* The rank shown for a score: equal scores share one (1 + the entries
+ * with a strictly higher score), so a tie never goes to whoever submitted
+ * first. (score, INT64_MIN) sorts before every entry of that score. */
+static int64_t shared_rank(const rank_board *rb, int64_t score)
+{
+    return rank_count_before(rb, score, INT64_MIN, false) + 1;
+}
+
+/* Copies positions first.. (up to n) into out with their shared ranks; a
+ * small stack buffer at a time. An entry whose score differs from the one
+ * before it ranks at its position, since every entry above it scores
+ * higher. */
 static int copy_range(const rank_board *rb, int64_t first, int n, store_entry *out)
 {
     rank_entry buf[32];
@@ -409,8 +437,13 @@ static int copy_range(const rank_board *rb, int64_t first, int n, store_entry *o
     while (done < n) {
         int want = n - done < 32 ? n - done : 32;
         int got = rank_range(rb, first + done, want, buf);
-        for (int i = 0; i < got; i++)
-            entry_out(&buf[i], first + done + i, &out[done + i]);
+        for (int i = 0; i < got; i++) {
+            int64_t at = first + done + i;
+            int64_t rank = done + i == 0 ? shared_rank(rb, buf[i].score)
+                           : out[done + i - 1].score == buf[i].score ? out[done + i - 1].rank
+                                                                      : at;
+            entry_out(&buf[i], rank, &out[done + i]);
+        }
         done += got;
         if (got < want)
             break;
@@ -459,6 +492,8 @@ store_status store_board_rank(store *s, const store_board *b, int64_t player_id,
         return st;
     rank_entry e;
     int64_t r = rank_of_player(rb, player_id, &e);
+    if (r != 0)
+        r = shared_rank(rb, e.score);
     board_cache_release(slot);
     if (r == 0)
         return STORE_NOT_FOUND;

@@ -111,9 +111,12 @@ typedef struct store_token {
 } store_token;
 
 /* A player's tokens by how their runs ended. issued = completed +
- * incomplete + forfeited + outstanding + abandoned (expired unredeemed). */
+ * incomplete + forfeited + outstanding + abandoned (expired unredeemed).
+ * Draws: the level tokens issued since the start of the UTC day, and the
+ * most of them of one (game, level) (what max_draws_per_level_day caps). */
 typedef struct store_token_stats {
     int64_t issued, completed, incomplete, forfeited, outstanding, abandoned;
+    int64_t draws_today, most_draws_one_level_today;
 } store_token_stats;
 
 /* How a redeemed token's run ended. A forfeit is an incomplete run that
@@ -146,6 +149,15 @@ typedef struct store_score {
     int64_t suspicion;  /* the features' weighted sum (fairplay.h); the store adds duplicate_weight */
     int64_t duplicate_weight; /* in: added to suspicion when the store finds the run a duplicate */
     int64_t review_threshold; /* in: a suspicion at or above it is held until approved (0: never) */
+    bool hold;          /* in: held until approved whatever the suspicion (a new account's daily) */
+    /* in: the run's shape (twins.h: its moves without their times), kept
+     * to find twins by; twin_of: the seq of another player's run this one
+     * twins, or 0, and twin_weight, added to that run's suspicion as it is
+     * linked back (its twin_of set to this one unless it has one) */
+    bool has_shape;
+    uint8_t shape_hash[STORE_HASH_BYTES];
+    int64_t twin_of;
+    int64_t twin_weight;
     int64_t voided_at;  /* read: when an operator voided it, or 0 */
     char void_reason[STORE_REASON_TEXT_MAX + 1]; /* read */
 } store_score;
@@ -214,20 +226,25 @@ struct store_write {
     void *ctx;             /* the caller's */
     store_status status;   /* set before done */
     union {
-        /* in: name, token_hash, now. out: created (on STORE_OK). A taken
+        /* in: name, token_hash, now, prefix (the client's network prefix
+         * as text, "" when unknown). out: created (on STORE_OK). A taken
          * token hash is STORE_CONFLICT. */
         struct {
             const char *name;
             uint8_t token_hash[STORE_HASH_BYTES];
             int64_t now;
+            char prefix[64];
             store_player created;
         } player;
-        /* in: token, max_outstanding, max_forfeits, day_start, now.
-         * For a level token, STORE_LIMIT with `limit` saying which: the
-         * player already holds max_outstanding unexpired unredeemed level
-         * tokens, or has max_forfeits tokens of that game and level issued
-         * since day_start that were forfeited, abandoned or are still open
-         * (0: no cap). The daily is exempt from both. A daily token when
+        /* in: token, max_outstanding, max_forfeits, max_draws, day_start,
+         * now. For a level token, STORE_LIMIT with `limit` saying which:
+         * the player already holds max_outstanding unexpired unredeemed
+         * level tokens, or has max_forfeits tokens of that game and level
+         * issued since day_start that were forfeited, abandoned or are
+         * still open, or has drawn max_draws tokens of that game and level
+         * since day_start whatever became of them (0: no cap). out: draws,
+         * the tokens of that game and level drawn since day_start before
+         * this one (when either day cap is on). The daily is exempt. A daily token when
          * the player has one for that day already: STORE_CONFLICT with
          * `existing` filled (the caller re-issues an outstanding one, or
          * answers 409 once it is redeemed). */
@@ -235,9 +252,11 @@ struct store_write {
             store_token token;
             int max_outstanding;
             int max_forfeits;
+            int max_draws;
             int64_t day_start;
             int64_t now;
-            enum { TOKEN_LIMIT_OUTSTANDING, TOKEN_LIMIT_FORFEITS } limit;
+            enum { TOKEN_LIMIT_OUTSTANDING, TOKEN_LIMIT_FORFEITS, TOKEN_LIMIT_DRAWS } limit;
+            int64_t draws;
             store_token existing;
         } token;
         /* in: score (everything but seq, status, duplicate_of and
@@ -318,6 +337,20 @@ store_status store_score_get(store *s, const uint8_t nonce[PLAY_NONCE_BYTES], st
 store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
                                    store_token_stats *out);
 
+/* Another player's run on the same (game, level, seed, version) with the
+ * same shape (twins.h), not voided: the candidates of a twin link. */
+typedef struct store_twin_candidate {
+    int64_t seq;
+    int64_t player_id;
+    char *moves_json; /* owned: freed by store_twin_candidates_clear */
+} store_twin_candidate;
+
+/* Up to limit candidates for play p's run of that shape by another player,
+ * best score first, into out[0..*n). */
+store_status store_twin_candidates(store *s, const play *p, const uint8_t shape[STORE_HASH_BYTES],
+                                   int limit, store_twin_candidate *out, int *n);
+void store_twin_candidates_clear(store_twin_candidate *c, int n);
+
 /* Every stored score, for re-verification (reverify.h): those of game g
  * (NULL: every game) received at or after since_ms. */
 typedef struct store_scan {
@@ -337,7 +370,9 @@ store_status store_scores_count(store *s, const store_scan *scan, int64_t *out);
  * A board is either a daily board (day >= 0: every daily score of that
  * day) or a level board (g + level: each player's best level score).
  * Order: higher score first, then lower seq (the earlier server-received
- * submission). Ranks are 1-based and unique. Cursors are opaque to
+ * submission). Ranks are 1-based and shared by equal scores (1, 1, 3):
+ * the order inside a tie is only the listing order, never a rank.
+ * Positions (the around-me index, cursors) stay unique. Cursors are opaque to
  * callers: a store_board_key of the boundary entry, so pages stay correct
  * under concurrent inserts. */
 
@@ -400,6 +435,9 @@ typedef struct store_admin_query {
     const game *g;     /* REJECTIONS: NULL for every game */
     int64_t since;     /* REJECTIONS: received at or after (unix ms), 0: any */
     int64_t now;       /* PLAYER: for the open/abandoned split */
+    /* PLAYER, REVIEW: accounts registered from the player's prefix within
+     * this many ms either side are listed as linked_accounts (0: none) */
+    int64_t linked_window_ms;
     const char *cursor;
     int limit;
 } store_admin_query;

@@ -361,6 +361,19 @@ store_status store_rules_admin(const sd_db *x, store_write *w)
 
 /* ---- reads ---- */
 
+static json_t *json_or_null(const sd_db *x, sd_stmt *s, int col)
+{
+    const char *t = x->d->col_text(s, col);
+    json_t *v = t && *t ? json_loads(t, 0, NULL) : NULL;
+    return v ? v : json_null();
+}
+
+static const char *text_or_empty(const sd_db *x, sd_stmt *s, int col)
+{
+    const char *t = x->d->col_text(s, col);
+    return t ? t : "";
+}
+
 /* A player's runs as the review sees them: how often a completed run was
  * perfect (no wasted moves, in permille of completed runs with that
  * feature), forfeits and abandons. */
@@ -397,6 +410,39 @@ static json_t *player_features(const sd_db *x, int64_t player, int64_t now, stor
                      "abandons", (json_int_t)abandons);
 }
 
+/* Other accounts registered from the player's network prefix within
+ * window ms of it, oldest first (at most 20); [] when none or window 0.
+ * A failure sets *res (when it holds no earlier one). */
+static json_t *linked_accounts(const sd_db *x, int64_t player, int64_t window, store_status *res)
+{
+    const store_driver *d = x->d;
+    json_t *list = json_array();
+    if (window <= 0)
+        return list;
+    sd_stmt *s = d->start(x->c, SD_ADMIN_LINKED);
+    if (!s) {
+        store_status st = sd_failed(x, NULL, SD_ADMIN_LINKED);
+        if (*res == STORE_OK)
+            *res = st;
+        return list;
+    }
+    d->bind_int(s, player);
+    d->bind_int(s, window);
+    int rc;
+    while ((rc = d->step(s)) == SD_ROW)
+        json_array_append_new(list, json_pack("{s:I,s:s,s:I}", "player_id", (json_int_t)d->col_int(s, 0),
+                                              "name", text_or_empty(x, s, 1), "created_at_ms",
+                                              (json_int_t)d->col_int(s, 2)));
+    if (rc == SD_FAIL) {
+        store_status st = sd_failed(x, s, SD_ADMIN_LINKED);
+        if (*res == STORE_OK)
+            *res = st;
+    } else {
+        d->done(s);
+    }
+    return list;
+}
+
 static store_status read_player(const sd_db *x, const store_admin_query *q, json_t **out)
 {
     const store_driver *d = x->d;
@@ -420,16 +466,23 @@ static store_status read_player(const sd_db *x, const store_admin_query *q, json
     d->done(s);
     store_status res = STORE_OK;
     json_t *features = player_features(x, q->player_id, q->now, &res);
+    json_t *linked = res == STORE_OK ? linked_accounts(x, q->player_id, q->linked_window_ms, &res) : NULL;
     if (res != STORE_OK) {
         json_decref(banned);
         json_decref(features);
+        json_decref(linked);
         return res;
     }
     *out = json_pack("{s:I,s:s,s:I,s:o,s:{s:I,s:I,s:I},s:o}", "player_id", (json_int_t)q->player_id,
                      "name", name, "created_at_ms", (json_int_t)created, "banned_at_ms", banned, "scores",
                      "rejected", (json_int_t)rejected, "voided", (json_int_t)voided, "held", (json_int_t)held,
                      "features", features);
-    return *out ? STORE_OK : STORE_ERROR;
+    if (!*out) {
+        json_decref(linked);
+        return STORE_ERROR;
+    }
+    json_object_set_new(*out, "linked_accounts", linked);
+    return STORE_OK;
 }
 
 /* A cursor of one or two integers ("N" or "N.M"); "" is the first page. */
@@ -451,19 +504,6 @@ static bool parse_cursor(const char *s, int64_t *a, int64_t *b)
         *b = y;
     }
     return *end == '\0';
-}
-
-static json_t *json_or_null(const sd_db *x, sd_stmt *s, int col)
-{
-    const char *t = x->d->col_text(s, col);
-    json_t *v = t && *t ? json_loads(t, 0, NULL) : NULL;
-    return v ? v : json_null();
-}
-
-static const char *text_or_empty(const sd_db *x, sd_stmt *s, int col)
-{
-    const char *t = x->d->col_text(s, col);
-    return t ? t : "";
 }
 
 static json_t *page(json_t *items, bool more, const char *next)
@@ -544,6 +584,30 @@ static store_status read_rejections(const sd_db *x, const store_admin_query *q, 
     return STORE_OK;
 }
 
+/* A review item's twin beside it: the other run of the pair and its
+ * player (nothing when that run is gone). */
+static store_status add_twin(const sd_db *x, json_t *item, int64_t twin_of)
+{
+    const store_driver *d = x->d;
+    sd_stmt *s = d->start(x->c, SD_ADMIN_TWIN);
+    if (!s)
+        return sd_failed(x, NULL, SD_ADMIN_TWIN);
+    d->bind_int(s, twin_of);
+    int rc = d->step(s);
+    if (rc == SD_FAIL)
+        return sd_failed(x, s, SD_ADMIN_TWIN);
+    if (rc == SD_ROW)
+        json_object_set_new(
+            item, "twin",
+            json_pack("{s:s,s:I,s:s,s:I,s:s,s:I,s:I,s:b}", "score_id", text_or_empty(x, s, 0),
+                      "player_id", (json_int_t)d->col_int(s, 1), "name", text_or_empty(x, s, 2),
+                      "score", (json_int_t)d->col_int(s, 3), "status", text_or_empty(x, s, 4),
+                      "suspicion", (json_int_t)d->col_int(s, 5), "submitted_at_ms",
+                      (json_int_t)d->col_int(s, 6), "voided", d->col_int(s, 7) != 0));
+    d->done(s);
+    return STORE_OK;
+}
+
 static store_status read_review(const sd_db *x, const store_admin_query *q, json_t **out)
 {
     const store_driver *d = x->d;
@@ -562,6 +626,7 @@ static store_status read_review(const sd_db *x, const store_admin_query *q, json
     typedef struct review_row {
         json_t *item;
         int64_t player;
+        int64_t twin_of;
     } review_row;
     review_row *rows = calloc((size_t)q->limit + 1, sizeof *rows);
     json_t *items = json_array();
@@ -590,6 +655,7 @@ static store_status read_review(const sd_db *x, const store_admin_query *q, json
             json_object_set_new(item, "duplicate_of_seq", json_integer(d->col_int(s, 13)));
         rows[n].item = item;
         rows[n].player = player;
+        rows[n].twin_of = d->col_int(s, 14);
         n++;
     }
     store_status res = !rows ? STORE_ERROR : rc == SD_FAIL ? sd_failed(x, s, SD_ADMIN_REVIEW) : STORE_OK;
@@ -598,6 +664,13 @@ static store_status read_review(const sd_db *x, const store_admin_query *q, json
     for (int i = 0; i < n; i++) {
         json_t *pf = res == STORE_OK ? player_features(x, rows[i].player, q->now, &res) : NULL;
         json_object_set_new(rows[i].item, "player_features", pf ? pf : json_null());
+        if (res == STORE_OK && rows[i].twin_of)
+            res = add_twin(x, rows[i].item, rows[i].twin_of);
+        json_t *linked = res == STORE_OK ? linked_accounts(x, rows[i].player, q->linked_window_ms, &res) : NULL;
+        if (json_array_size(linked))
+            json_object_set_new(rows[i].item, "linked_accounts", linked);
+        else
+            json_decref(linked);
         json_array_append_new(items, rows[i].item);
     }
     free(rows);

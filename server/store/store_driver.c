@@ -26,6 +26,8 @@ const char *const sd_names[SD_COUNT] = {
     [SD_TOKEN_LIMITS] = "token_limits",
     [SD_TOKEN_STATS] = "token_stats",
     [SD_SCORE_RECORD] = "score_record",
+    [SD_SCORE_TWIN] = "score_twin",
+    [SD_TWIN_CANDIDATES] = "twin_candidates",
     [SD_SCORE_BY_NONCE] = "score_by_nonce",
     [SD_REJECTION_INSERT] = "rejection_insert",
     [SD_TOKEN_REJECTED] = "token_rejected",
@@ -52,6 +54,8 @@ const char *const sd_names[SD_COUNT] = {
     [SD_ADMIN_FEATURES] = "admin_player_features",
     [SD_ADMIN_TOKENS] = "admin_player_tokens",
     [SD_ADMIN_REVIEW] = "admin_review",
+    [SD_ADMIN_TWIN] = "admin_review_twin",
+    [SD_ADMIN_LINKED] = "admin_linked_accounts",
     [SD_ADMIN_LOG] = "admin_log",
 };
 

@@ -49,7 +49,8 @@ typedef enum sd_id {
     /* one snapshot for a read of several statements (operators' reads) */
     SD_READ_BEGIN,
     SD_READ_END,
-    /* (name, token_hash, now) -> id; no row: the token hash is taken */
+    /* (name, token_hash, now, reg_prefix: the network prefix as text, ""
+     * when unknown, stored NULL) -> id; no row: the token hash is taken */
     SD_PLAYER_INSERT,
     /* (token_hash) -> id, name, created_at, banned */
     SD_PLAYER_BY_HASH,
@@ -70,17 +71,27 @@ typedef enum sd_id {
     /* (player_id, daily_date) -> TOKEN_ROW */
     SD_TOKEN_DAILY,
     /* (player_id, now, game, level, day_start) -> outstanding level
-     * tokens, forfeited/abandoned/open tokens of that level today */
+     * tokens, forfeited/abandoned/open tokens of that level today, every
+     * token of that level drawn today (the draw cap) */
     SD_TOKEN_LIMITS,
-    /* (now, player_id) -> issued, completed, incomplete, forfeited,
-     * outstanding, abandoned */
+    /* (now, player_id, day_start) -> issued, completed, incomplete,
+     * forfeited, outstanding, abandoned, level tokens drawn since
+     * day_start, the most of them of one (game, level) */
     SD_TOKEN_STATS,
     /* (score_id, nonce, player_id, game, level, seed, version, daily_date,
      * score, completed, received_at, moves_hash, receipt, moves_json,
      * result_json, status, signals, duplicate_of, outcome, to the level
-     * board, suspicion) -> seq: the score, its token's redeem and the
-     * player's level best; no row when the token was redeemed meanwhile */
+     * board, suspicion, shape_hash or NULL, twin_of or NULL) -> seq: the
+     * score, its token's redeem and the player's level best; no row when
+     * the token was redeemed meanwhile */
     SD_SCORE_RECORD,
+    /* (seq, twin_weight, twin_of): the earlier run of a twin pair learns
+     * of the later (its twin_of unless it has one) and gains the weight */
+    SD_SCORE_TWIN,
+    /* (seed, shape_hash, game, level, version, player_id, limit) -> seq,
+     * player_id, moves_json of other players' runs of that shape, not
+     * voided, best score first */
+    SD_TWIN_CANDIDATES,
     /* (nonce) -> SCORE_ROW */
     SD_SCORE_BY_NONCE,
     /* (nonce, player_id, game, level, seed, version, reason, move_index,
@@ -140,8 +151,15 @@ typedef enum sd_id {
     SD_ADMIN_TOKENS,
     /* (below suspicion, after seq, limit) -> seq, score_id, player_id,
      * name, game, level, daily_date, score, status, suspicion, signals,
-     * received_at, banned, duplicate_of */
+     * received_at, banned, duplicate_of, twin_of (0: none) */
     SD_ADMIN_REVIEW,
+    /* (seq) -> score_id, player_id, name, score, status, suspicion,
+     * received_at, voided: a review item's twin, shown beside it */
+    SD_ADMIN_TWIN,
+    /* (player_id, window ms) -> id, name, created_at of the other players
+     * registered from its reg_prefix within the window either side,
+     * oldest first, at most 20 */
+    SD_ADMIN_LINKED,
     /* (after id, limit) -> id, at, actor, action, target, reason, detail */
     SD_ADMIN_LOG,
     SD_COUNT

@@ -82,6 +82,7 @@ store_status store_read_token_stats(const sd_db *x, int64_t player_id, int64_t n
         return sd_failed(x, NULL, SD_TOKEN_STATS);
     d->bind_int(s, now);
     d->bind_int(s, player_id);
+    d->bind_int(s, now - now % 86400000); /* the UTC day's start: the draws */
     if (d->step(s) != SD_ROW)
         return sd_failed(x, s, SD_TOKEN_STATS);
     out->issued = d->col_int(s, 0);
@@ -90,8 +91,51 @@ store_status store_read_token_stats(const sd_db *x, int64_t player_id, int64_t n
     out->forfeited = d->col_int(s, 3);
     out->outstanding = d->col_int(s, 4);
     out->abandoned = d->col_int(s, 5);
+    out->draws_today = d->col_int(s, 6);
+    out->most_draws_one_level_today = d->col_int(s, 7);
     d->done(s);
     return STORE_OK;
+}
+
+store_status store_read_twin_candidates(const sd_db *x, const play *p,
+                                        const uint8_t shape[STORE_HASH_BYTES], int limit,
+                                        store_twin_candidate *out, int *n)
+{
+    const store_driver *d = x->d;
+    *n = 0;
+    sd_stmt *s = d->start(x->c, SD_TWIN_CANDIDATES);
+    if (!s)
+        return sd_failed(x, NULL, SD_TWIN_CANDIDATES);
+    d->bind_int(s, p->seed);
+    d->bind_blob(s, shape, STORE_HASH_BYTES);
+    d->bind_text(s, p->g->name);
+    d->bind_int(s, p->level);
+    d->bind_int(s, p->version);
+    d->bind_int(s, p->player_id);
+    d->bind_int(s, limit);
+    store_status st = STORE_OK;
+    int rc = SD_DONE;
+    while (*n < limit && (rc = d->step(s)) == SD_ROW) {
+        store_twin_candidate *o = &out[*n];
+        const char *moves = d->col_text(s, 2);
+        o->seq = d->col_int(s, 0);
+        o->player_id = d->col_int(s, 1);
+        o->moves_json = strdup(moves ? moves : "");
+        if (!o->moves_json) {
+            st = STORE_ERROR;
+            break;
+        }
+        (*n)++;
+    }
+    if (rc == SD_FAIL)
+        st = sd_failed(x, s, SD_TWIN_CANDIDATES);
+    else
+        d->done(s);
+    if (st != STORE_OK) {
+        store_twin_candidates_clear(out, *n);
+        *n = 0;
+    }
+    return st;
 }
 
 static void bind_scan(const sd_db *x, sd_stmt *s, const store_scan *scan)

@@ -148,6 +148,7 @@ static store_status run_player(const sd_db *x, store_write *w)
     x->d->bind_text(s, w->u.player.name);
     x->d->bind_blob(s, w->u.player.token_hash, STORE_HASH_BYTES);
     x->d->bind_int(s, w->u.player.now);
+    x->d->bind_text(s, w->u.player.prefix);
     int rc = x->d->step(s);
     if (rc == SD_FAIL)
         return sd_failed(x, s, SD_PLAYER_INSERT);
@@ -161,9 +162,10 @@ static store_status run_player(const sd_db *x, store_write *w)
     x->d->done(s);
     return rc == SD_ROW ? STORE_OK : STORE_CONFLICT; /* a taken token hash */
 }
-/* A level token's two caps: outstanding tokens, and the day's forfeits,
- * abandons and open tokens of that game and level (seed shopping). The
- * forfeit cap is this function's, for both backends. */
+/* A level token's three caps: outstanding tokens; the day's forfeits,
+ * abandons and open tokens of that game and level; and the day's draws of
+ * that game and level however their runs ended (seed shopping). The day
+ * caps are this function's, for both backends. */
 static store_status check_level_limits(const sd_db *x, store_write *w)
 {
     const store_token *t = &w->u.token.token;
@@ -178,9 +180,16 @@ static store_status check_level_limits(const sd_db *x, store_write *w)
     if (x->d->step(s) != SD_ROW)
         return sd_failed(x, s, SD_TOKEN_LIMITS);
     int64_t outstanding = x->d->col_int(s, 0), shopped = x->d->col_int(s, 1);
+    int64_t draws = x->d->col_int(s, 2);
     x->d->done(s);
+    w->u.token.draws = draws;
     if (outstanding >= w->u.token.max_outstanding) {
         w->u.token.limit = TOKEN_LIMIT_OUTSTANDING;
+        return STORE_LIMIT;
+    }
+    /* the draw cap first: finishing a run does not lift it before the day ends */
+    if (w->u.token.max_draws > 0 && draws >= w->u.token.max_draws) {
+        w->u.token.limit = TOKEN_LIMIT_DRAWS;
         return STORE_LIMIT;
     }
     if (w->u.token.max_forfeits > 0 && shopped >= w->u.token.max_forfeits) {
@@ -460,6 +469,22 @@ static store_status check_duplicate(const sd_db *x, const store_config *cfg, sto
     return st == STORE_OK ? STORE_DUPLICATE : st;
 }
 
+/* A twin link back, in the score's transaction: the earlier run of the
+ * pair gets this one as its twin_of (unless it has one) and twin_weight
+ * more suspicion. */
+static store_status link_twin(const sd_db *x, const store_score *sc)
+{
+    if (!sc->twin_of)
+        return STORE_OK;
+    sd_stmt *s = x->d->start(x->c, SD_SCORE_TWIN);
+    if (!s)
+        return sd_failed(x, NULL, SD_SCORE_TWIN);
+    x->d->bind_int(s, sc->seq);
+    x->d->bind_int(s, sc->twin_weight);
+    x->d->bind_int(s, sc->twin_of);
+    return sd_run(x, s, SD_SCORE_TWIN);
+}
+
 static store_status run_score(const sd_db *x, const store_config *cfg, store_write *w)
 {
     store_score *sc = &w->u.score.score;
@@ -472,7 +497,7 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
     /* at review_hold_threshold: off the boards until approved */
     if (sc->duplicate_of)
         sc->suspicion += sc->duplicate_weight;
-    if (sc->review_threshold > 0 && sc->suspicion >= sc->review_threshold)
+    if ((sc->review_threshold > 0 && sc->suspicion >= sc->review_threshold) || sc->hold)
         sc->status = SCORE_HELD;
     const store_driver *d = x->d;
     sd_stmt *s = d->start(x->c, SD_SCORE_RECORD);
@@ -504,6 +529,14 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
      * score may become the player's best on its level board */
     d->bind_int(s, !play_is_daily(&sc->p) && sc->status == SCORE_RANKED);
     d->bind_int(s, sc->suspicion);
+    if (sc->has_shape)
+        d->bind_blob(s, sc->shape_hash, STORE_HASH_BYTES);
+    else
+        d->bind_null(s);
+    if (sc->twin_of)
+        d->bind_int(s, sc->twin_of);
+    else
+        d->bind_null(s);
     int rc = d->step(s);
     if (rc == SD_FAIL)
         return sd_failed(x, s, SD_SCORE_RECORD);
@@ -514,7 +547,7 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
         d->abort_write(x->c, "score_record");
         return STORE_ERROR;
     }
-    return STORE_OK;
+    return link_twin(x, sc);
 }
 
 /* A key's fingerprint: recorded when the id has none (the first node to

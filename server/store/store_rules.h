@@ -63,6 +63,9 @@ store_status store_read_token_stats(const sd_db *x, int64_t player_id, int64_t n
 store_status store_read_scores_page(const sd_db *x, const store_scan *scan, int64_t after_seq,
                                     int limit, store_score *out, int *n);
 store_status store_read_scores_count(const sd_db *x, const store_scan *scan, int64_t *out);
+store_status store_read_twin_candidates(const sd_db *x, const play *p,
+                                        const uint8_t shape[STORE_HASH_BYTES], int limit,
+                                        store_twin_candidate *out, int *n);
 store_status store_read_board(const sd_db *x, const store_board *b, rank_board *into);
 
 #endif

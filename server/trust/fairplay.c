@@ -285,6 +285,12 @@ const char *fairplay_hold_reason(const char *signals_json, bool duplicate)
         return "duplicate";
     const char *word = "review";
     json_t *s = signals_json ? json_loads(signals_json, 0, NULL) : NULL;
+    /* the rules that hold whatever the suspicion name themselves first */
+    if (json_object_get(s, "twin") || json_object_get(s, "new_account")) {
+        word = json_object_get(s, "twin") ? "twin" : "new_account";
+        json_decref(s);
+        return word;
+    }
     const char *r = json_string_value(json_object_get(json_object_get(s, "features"), "reason"));
     for (int i = 0; r && i < FAIRPLAY_TERMS; i++)
         if (strcmp(r, term_words[i]) == 0)

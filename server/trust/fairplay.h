@@ -114,7 +114,9 @@ int64_t fairplay_pace_of(const json_t *f, bool completed);
 int64_t fairplay_slack_of(const json_t *f);
 
 /* The one word an answer gives for a held score: "duplicate" for a
- * duplicate, else the reason its features recorded ("review" when none). */
+ * duplicate; "twin" or "new_account" when signals carry that rule's hold
+ * (twins.h, the new-account hold); else the reason its features recorded
+ * ("review" when none). The words: docs/API.md, held_reason. */
 const char *fairplay_hold_reason(const char *signals_json, bool duplicate);
 
 /* When the moves of a daily run become public (unix ms): the end of its

@@ -509,3 +509,21 @@ void keys_wipe(keyring *kr)
 {
     sodium_memzero(kr, sizeof *kr);
 }
+
+bool keys_write_file(const char *data_dir, const char *name, const void *data, size_t len,
+                     char *err, size_t err_len)
+{
+    char dir[600], path[700];
+    snprintf(dir, sizeof dir, "%s/keys", data_dir);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return ensure_dir(data_dir, 0700, err, err_len) && ensure_dir(dir, 0700, err, err_len) &&
+           write_secret(dir, path, data, len, err, err_len);
+}
+
+bool keys_read_file(const char *data_dir, const char *name, void *data, size_t len, char *err,
+                    size_t err_len)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/keys/%s", data_dir, name);
+    return read_secret(path, data, len, err, err_len);
+}

@@ -89,4 +89,12 @@ bool keys_fingerprint(const keyring *kr, uint32_t key_id, char out[KEYS_FINGERPR
 /* Wipes the secrets from memory. */
 void keys_wipe(keyring *kr);
 
+/* A file of <data_dir>/keys other modules keep (daily_seal.h): written
+ * crash-safe (temporary name, fsync, rename, directory fsync; mode 0600),
+ * read back only when it is exactly len bytes. false with a message. */
+bool keys_write_file(const char *data_dir, const char *name, const void *data, size_t len,
+                     char *err, size_t err_len);
+bool keys_read_file(const char *data_dir, const char *name, void *data, size_t len, char *err,
+                    size_t err_len);
+
 #endif

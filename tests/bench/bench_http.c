@@ -300,8 +300,9 @@ static pid_t start_replayd(const char *dir, int *port)
                              "--set", "log_requests=false", "--set", "rate_seeds_per_player=0",
                              "--set", "rate_scores_per_player=0", "--set", "rate_per_ip=0",
                              "--set", "rate_register_per_ip=0", "--set", "max_outstanding_tokens=100000",
-                             "--set", "max_connections_per_ip=1000", "--set", "max_forfeits_per_level_day=0" };
-    int argc = 24;
+                             "--set", "max_connections_per_ip=1000", "--set", "max_forfeits_per_level_day=0",
+                             "--set", "max_draws_per_level_day=0" };
+    int argc = 26;
     char *extra = getenv("BENCH_SET") ? strdup(getenv("BENCH_SET")) : NULL;
     for (char *kv = extra ? strtok(extra, " ") : NULL; kv && argc < 62; kv = strtok(NULL, " ")) {
         argv[argc++] = "--set";

@@ -84,6 +84,7 @@ static pid_t start_node(const char *dir, const char *url, int *port)
                                "--set", "max_outstanding_tokens=100000",
                                "--set", "max_connections_per_ip=1000",
                                "--set", "max_forfeits_per_level_day=0",
+                               "--set", "max_draws_per_level_day=0",
                                "--set", "plausibility_slack_ms=600000", NULL };
         execv("bin/replayd", (char *const *)(void *)argv);
         _exit(127);

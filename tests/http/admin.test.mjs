@@ -22,7 +22,8 @@ test('admin: token accounting shows abandoned attempts; the endpoint is guarded'
     const stats = await call(srv, 'GET', `/v1/admin/players/${p.player_id}`, { token: ADMIN_TOKEN });
     assert.equal(stats.status, 200, stats.text);
     assert.deepEqual(stats.json.tokens,
-      { issued: 4, redeemed: 1, completed: 1, incomplete: 0, forfeited: 0, outstanding: 0, abandoned: 3 });
+      { issued: 4, redeemed: 1, completed: 1, incomplete: 0, forfeited: 0, outstanding: 0, abandoned: 3,
+        draws_today: 4, most_draws_one_level_today: 4 });
     assert.equal((await call(srv, 'GET', `/v1/admin/players/${p.player_id}`, { token: 'wrong' })).status, 401);
     assert.equal((await call(srv, 'GET', `/v1/admin/players/${p.player_id}`)).status, 401);
     assert.equal((await call(srv, 'GET', `/v1/admin/players/${p.player_id}`, { token: p.token })).status, 401);

@@ -2,7 +2,7 @@
 // pages both ways and under concurrent inserts, around-me, per-level bests.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, call, register, seed, solveSchulte, replayCli } from './harness.mjs';
+import { startServer, call, register, seed, solveSchulte, replayCli, sharedRanks } from './harness.mjs';
 
 let srv;
 after(async () => { await srv.stop(); srv.cleanup(); });
@@ -44,14 +44,20 @@ before(async () => {
   }
 });
 
-test('order is score first, then the earlier submission; ranks are unique', async () => {
+test('order is score first, then the earlier submission; equal scores share a rank', async () => {
   const r = await call(srv, 'GET', '/v1/leaderboards/schulte/3?limit=200');
   assert.equal(r.status, 200);
   const want = [...submitted].map((s, i) => ({ id: s.player.player_id, score: s.score, i }))
     .sort((a, b) => b.score - a.score || a.i - b.i);
   assert.deepEqual(r.json.entries.map((e) => e.player_id), want.map((w) => w.id));
-  assert.deepEqual(r.json.entries.map((e) => e.rank), want.map((_, k) => k + 1));
+  const ranks = want.map((w) => 1 + want.filter((o) => o.score > w.score).length);
+  assert.deepEqual(r.json.entries.map((e) => e.rank), ranks);
   assert.ok(want.some((w, k) => k > 0 && w.score === want[k - 1].score), 'the data has ties');
+  // a tie shares a rank, and the next score skips the places the tie took (1, 1, 3)
+  const k = want.findIndex((w, i) => i > 0 && w.score === want[i - 1].score);
+  assert.equal(r.json.entries[k].rank, r.json.entries[k - 1].rank);
+  const after = want.findIndex((w, i) => i > k && w.score < want[k].score);
+  if (after > 0) assert.equal(r.json.entries[after].rank, after + 1);
   assert.equal(r.json.total, gaps.length);
   assert.equal(r.json.next_cursor, null);
 });
@@ -80,9 +86,13 @@ test('a cursor stays correct when scores arrive between pages', async () => {
   const seen = new Set(first.entries.map((e) => e.score_id));
   assert.ok(second.entries.every((e) => !seen.has(e.score_id)), 'no entry twice');
   const last = first.entries[first.entries.length - 1];
-  assert.ok(second.entries.every((e) => e.score <= last.score && e.rank > last.rank + 1),
+  assert.ok(second.entries.every((e) => e.score <= last.score),
     'the second page continues strictly after the first page\'s last entry');
-  assert.equal(second.entries[0].rank, first.entries[3].rank + 2, 'ranks moved down by the newcomer');
+  const now = (await call(srv, 'GET', '/v1/leaderboards/schulte/3?limit=200')).json.entries;
+  assert.deepEqual(second.entries.map((e) => e.rank),
+    second.entries.map((e) => 1 + now.filter((o) => o.score > e.score).length), 'shared ranks on a later page');
+  const moved = now.find((e) => e.score_id === last.score_id);
+  assert.equal(moved.rank, last.rank + 1, 'ranks moved down by the newcomer');
 });
 
 test('a backwards cursor stays correct when scores arrive between pages', async () => {
@@ -100,8 +110,11 @@ test('a backwards cursor stays correct when scores arrive between pages', async 
   assert.ok(before.entries.every((e) => !ids.has(e.score_id)), 'no entry twice');
   const first = back.entries[0];
   assert.ok(before.entries.every((e) => e.score >= first.score), 'the earlier page is above the later one');
-  // Adjacent: the new top score moved every rank down by one.
-  assert.equal(before.entries[before.entries.length - 1].rank, first.rank);
+  // Adjacent: the page ends right above the later page's first entry.
+  const now = (await call(srv, 'GET', '/v1/leaderboards/schulte/3?limit=200')).json.entries;
+  const at = now.findIndex((e) => e.score_id === first.score_id);
+  assert.equal(before.entries[before.entries.length - 1].score_id, now[at - 1].score_id);
+  assert.deepEqual(now.map((e) => e.rank), sharedRanks(now));
 });
 
 test('around me includes my entry with neighbours either side', async () => {
@@ -110,15 +123,16 @@ test('around me includes my entry with neighbours either side', async () => {
   const me = players.find((p) => p.player_id === mid.player_id);
   const r = await call(srv, 'GET', '/v1/leaderboards/schulte/3/me?around=2', { token: me.token });
   assert.equal(r.status, 200, r.text);
-  assert.equal(r.json.rank, 7);
-  assert.deepEqual(r.json.entries.map((e) => e.rank), [5, 6, 7, 8, 9]);
+  assert.equal(r.json.rank, sharedRanks(all)[6]);
+  assert.deepEqual(r.json.entries.map((e) => e.score_id), all.slice(4, 9).map((e) => e.score_id));
+  assert.deepEqual(r.json.entries.map((e) => e.rank), sharedRanks(all).slice(4, 9));
   assert.equal(r.json.me.player_id, me.player_id);
   const top = players.find((p) => p.player_id === all[0].player_id);
   const t = await call(srv, 'GET', '/v1/leaderboards/schulte/3/me?around=3', { token: top.token });
-  assert.deepEqual(t.json.entries.map((e) => e.rank), [1, 2, 3, 4]);
+  assert.deepEqual(t.json.entries.map((e) => e.rank), sharedRanks(all).slice(0, 4));
   const bottom = players.find((p) => p.player_id === all[all.length - 1].player_id);
   const b = await call(srv, 'GET', '/v1/leaderboards/schulte/3/me?around=1', { token: bottom.token });
-  assert.deepEqual(b.json.entries.map((e) => e.rank), [all.length - 1, all.length]);
+  assert.deepEqual(b.json.entries.map((e) => e.rank), sharedRanks(all).slice(-2));
   const stranger = await register(srv, 'stranger');
   const none = await call(srv, 'GET', '/v1/leaderboards/schulte/3/me', { token: stranger.token });
   assert.equal(none.status, 404);

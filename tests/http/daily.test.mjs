@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, startServer, call, register, seed, solve, replayCli } from './harness.mjs';
+import { checkReveal } from '../../vectors/port/sealed.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'replayd-daily-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,13 +22,14 @@ const today = new Date((nowS + beforeMidnight) * 1000).toISOString().slice(0, 10
 const tomorrow = new Date((nowS + beforeMidnight + DAY) * 1000).toISOString().slice(0, 10);
 const cliDaily = (date) => JSON.parse(execFileSync(BIN, ['daily', date], { encoding: 'utf8' }));
 
+// new_account_runs=0: the daily's mechanics here, the new-account hold in newaccount.test.mjs
 async function withServer(offset, fn) {
-  const srv = await startServer({ dataDir: dir, args: ['--set', `clock_offset_s=${offset}`, '--set', 'daily_grace_s=3600'] });
+  const srv = await startServer({ dataDir: dir, args: ['--set', `clock_offset_s=${offset}`, '--set', 'daily_grace_s=3600', '--set', 'new_account_runs=0'] });
   try { return await fn(srv); } finally { await srv.stop(); }
 }
 
 test('daily flow across midnight and the grace window', async () => {
-  let early, late, tokEarly, tokLate;
+  let early, late, tokEarly, tokLate, commitment;
   await withServer(beforeMidnight, async (srv) => {
     const d = await call(srv, 'GET', '/v1/daily');
     assert.equal(d.status, 200);
@@ -37,8 +39,11 @@ test('daily flow across midnight and the grace window', async () => {
     assert.equal(d.json.level, want.level);
     assert.equal(d.json.seed, want.seed);
     assert.equal(d.json.resets_at, `${tomorrow}T00:00:00.000Z`);
+    // sealed (the default): tomorrow is only a commitment until midnight
     const other = await call(srv, 'GET', `/v1/daily?date=${tomorrow}`);
-    assert.equal(other.json.seed, cliDaily(tomorrow).seed);
+    assert.equal(other.json.seed, undefined);
+    assert.equal(other.json.sealed, true);
+    commitment = other.json.commitment;
 
     early = await register(srv, 'early');
     late = await register(srv, 'late');
@@ -64,6 +69,10 @@ test('daily flow across midnight and the grace window', async () => {
     const redeemed = await call(srv, 'POST', '/v1/seeds', { token: early.token, body: { daily: true } });
     assert.equal(redeemed.status, 201, 'a new day gives a new daily token');
     assert.equal(redeemed.json.date, tomorrow);
+    // the day opened: its seed is the one the commitment sealed
+    const opened = await call(srv, 'GET', '/v1/daily');
+    assert.equal(opened.json.commitment, commitment);
+    assert.equal(checkReveal(tomorrow, opened.json.reveal, commitment), redeemed.json.seed);
     const board = await call(srv, 'GET', `/v1/leaderboards/daily/${today}`);
     assert.equal(board.status, 200);
     assert.equal(board.json.date, today);

@@ -28,7 +28,8 @@ const offsetTo = (date) => Math.floor(Date.parse(`${date}T12:00:00Z`) / 1000) - 
 
 test('copying the daily: moves private until the day closes, a copied run refused, daily scores off the level boards', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'replayd-fair-'));
-  let srv = await startServer({ dataDir: dir, admin: ADMIN });
+  // new_account_runs=0: copying, not account age, is what this plays (newaccount.test.mjs)
+  let srv = await startServer({ dataDir: dir, admin: ADMIN, args: ['--set', 'new_account_runs=0'] });
   try {
     const leader = await register(srv, 'leader');
     const copier = await register(srv, 'copier');
@@ -73,7 +74,7 @@ test('copying the daily: moves private until the day closes, a copied run refuse
 
     // Once the day and its grace window have passed, the moves are public.
     const later = Date.parse(audit.json.moves_public_at) + 60000;
-    srv = await startServer({ dataDir: dir, args: ['--set', `clock_offset_s=${Math.ceil((later - Date.now()) / 1000)}`] });
+    srv = await startServer({ dataDir: dir, args: ['--set', `clock_offset_s=${Math.ceil((later - Date.now()) / 1000)}`, '--set', 'new_account_runs=0'] });
     const opened = await call(srv, 'GET', `/v1/scores/${first.json.score_id}`);
     assert.equal(opened.json.moves_public, true);
     assert.deepEqual(opened.json.moves, moves);
@@ -88,7 +89,7 @@ test('copying an untimed daily (Contraption v1): recorded, held off the board, f
   }
   assert.ok(date, 'a Contraption day in the first 60 days of era 2');
   const srv = await startServer({ args: ['--set', `clock_offset_s=${offsetTo(date)}`, '--set', 'issue_versions=contraption=1',
-    ], admin: ADMIN });
+    '--set', 'new_account_runs=0'], admin: ADMIN });
   try {
     const a = await register(srv, 'builder');
     const b = await register(srv, 'tracer');

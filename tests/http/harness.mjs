@@ -115,6 +115,12 @@ export async function call(srv, method, path, { body, token, raw, headers = {}, 
   return { status: res.status, json, text, headers: res.headers };
 }
 
+// The ranks a whole board's entries (in board order) must show: equal
+// scores share one, 1 + the number of entries scoring strictly higher.
+export function sharedRanks(entries) {
+  return entries.map((e) => 1 + entries.filter((o) => o.score > e.score).length);
+}
+
 export async function register(srv, name = 'player') {
   const r = await call(srv, 'POST', '/v1/players', { body: { name } });
   if (r.status !== 201) throw new Error(`register: ${r.status} ${r.text}`);

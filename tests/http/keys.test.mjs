@@ -58,10 +58,13 @@ test('a first keygen writes every key a node needs; a node started on a copy sig
   try {
     execFileSync(BIN, ['keygen', '--data', src], { encoding: 'utf8' });
     const files = readdirSync(join(src, 'keys')).sort();
-    assert.deepEqual(files, ['mac-1.key', 'pub-1.json', 'sign-1.key', 'token-hash.key']);
+    // (daily.key seals the dailies, daily.json says from when: sealed dailies)
+    assert.deepEqual(files, ['daily.json', 'daily.key', 'mac-1.key', 'pub-1.json', 'sign-1.key', 'token-hash.key']);
     const hashKey = readFileSync(join(src, 'keys', 'token-hash.key'));
+    const dailyKey = readFileSync(join(src, 'keys', 'daily.key'));
     execFileSync(BIN, ['keygen', '--data', src], { encoding: 'utf8' });
     assert.deepEqual(readFileSync(join(src, 'keys', 'token-hash.key')), hashKey, 'a rotation keeps the token-hash key');
+    assert.deepEqual(readFileSync(join(src, 'keys', 'daily.key')), dailyKey, 'a rotation keeps the daily key (its commitments are published)');
     // two nodes from copies of the keys (their own SQLite files: only the
     // bearer hash is compared here, through the same name taken twice)
     for (const d of dirs) {
@@ -72,6 +75,12 @@ test('a first keygen writes every key a node needs; a node started on a copy sig
     const k0 = (await call(srvs[0], 'GET', '/v1/keys')).json.keys;
     const k1 = (await call(srvs[1], 'GET', '/v1/keys')).json.keys;
     assert.deepEqual(k0, k1, 'both nodes publish the same keys');
+    // and seal the same dailies: a date ahead has one commitment on both
+    const ahead = new Date(Date.now() + 3 * 86400000).toISOString().slice(0, 10);
+    const d0 = (await call(srvs[0], 'GET', `/v1/daily?date=${ahead}`)).json;
+    const d1 = (await call(srvs[1], 'GET', `/v1/daily?date=${ahead}`)).json;
+    assert.equal(d0.sealed, true, JSON.stringify(d0));
+    assert.equal(d0.commitment, d1.commitment, 'both nodes seal the same dailies');
   } finally {
     for (const s of srvs) await s.stop();
     for (const d of [src, ...dirs]) rmSync(d, { recursive: true, force: true });

@@ -22,7 +22,9 @@ const skip = PG ? false : 'needs REPLAYD_PG (tests/run.sh starts PostgreSQL)';
 const VISIBLE_MS = 1000; // the bound docs/STORAGE.md states
 const ARGS = ['--set', 'rate_scores_per_player=100000', '--set', 'rate_seeds_per_player=100000',
   '--set', 'rate_register_per_ip=100000', '--set', 'rate_per_ip=1000000',
-  '--set', 'plausibility_slack_ms=600000', '--set', 'max_outstanding_tokens=1000'];
+  '--set', 'plausibility_slack_ms=600000', '--set', 'max_outstanding_tokens=1000',
+  // the load loops draw one level far past the day's draw cap (draws.test.mjs tests it)
+  '--set', 'max_draws_per_level_day=0'];
 
 let url, root;
 const dirs = [];

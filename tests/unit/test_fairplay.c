@@ -355,6 +355,12 @@ static void hold_reasons(void)
     CHECK(strcmp(fairplay_hold_reason("{\"features\":{\"reason\":\"x\"}}", false), "review") == 0);
     CHECK(strcmp(fairplay_hold_reason(NULL, false), "review") == 0);
     CHECK(strcmp(fairplay_hold_reason("not json", false), "review") == 0);
+    /* the holds of the rules (twins, new accounts) name themselves over the features' word */
+    CHECK(strcmp(fairplay_hold_reason("{\"features\":{\"reason\":\"pace\"},\"twin\":{}}", false), "twin") == 0);
+    CHECK(strcmp(fairplay_hold_reason("{\"features\":{\"reason\":\"pace\"},\"new_account\":{}}", false),
+                 "new_account") == 0);
+    CHECK(strcmp(fairplay_hold_reason("{\"twin\":{},\"new_account\":{}}", false), "twin") == 0);
+    CHECK(strcmp(fairplay_hold_reason("{\"twin\":{}}", true), "duplicate") == 0);
 }
 
 int main(void)

@@ -780,6 +780,7 @@ static void board_order_ties_and_pages(void)
         CHECK_EQ(play_level(s, 200 + i, ids[i], "pipes", 1, "2025-12-02", scores[i], &seqs[1][i]),
                  STORE_OK);
     const int want[8] = { 3, 7, 1, 4, 0, 2, 5, 6 }; /* indexes in board order */
+    const int64_t ranks[8] = { 1, 1, 3, 3, 5, 5, 5, 8 }; /* equal scores share a rank */
     store_board boards[2] = { level_board("pipes", 1), daily_board("2025-12-02") };
     for (int bi = 0; bi < 2; bi++) {
         store_entry out[16];
@@ -790,7 +791,7 @@ static void board_order_ties_and_pages(void)
         CHECK(!more);
         for (int i = 0; i < n; i++) {
             CHECK_EQ(out[i].player_id, ids[want[i]]);
-            CHECK_EQ(out[i].rank, i + 1);
+            CHECK_EQ(out[i].rank, ranks[i]);
             CHECK_EQ(out[i].seq, seqs[bi][want[i]]);
             CHECK_EQ(out[i].submitted_at, T0 + 100 * (bi + 1) + want[i]);
         }
@@ -817,7 +818,7 @@ static void board_order_ties_and_pages(void)
             CHECK(n <= end);
             for (int i = 0; i < n; i++) {
                 CHECK_EQ(out[i].player_id, ids[want[end - n + i]]);
-                CHECK_EQ(out[i].rank, end - n + i + 1);
+                CHECK_EQ(out[i].rank, ranks[end - n + i]); /* a page that starts inside a tie too */
             }
             end -= n;
             if (n) {
@@ -866,7 +867,8 @@ static void cursor_under_inserts(void)
     CHECK_EQ(play_level(s, 10, ids[9], "schulte", 1, "", 350, NULL), STORE_OK);
     CHECK_EQ(store_board_page(s, &b, &key, false, 3, out, &n, &more, NULL), STORE_OK);
     CHECK(n == 3 && more);
-    CHECK(out[0].player_id == ids[8] && out[0].score == 400 && out[0].rank == 6);
+    /* it ties with ids[2]'s 400 at position 5, so it shares rank 5 */
+    CHECK(out[0].player_id == ids[8] && out[0].score == 400 && out[0].rank == 5);
     CHECK(out[1].player_id == ids[9] && out[1].score == 350);
     CHECK(out[2].player_id == ids[3] && out[2].score == 300);
     /* backwards from the cursor: what sorts before it now */
@@ -1014,10 +1016,14 @@ static int compare_with_sql(store *s, const char *path, const store_board *b, co
     ok = ok && sqlite3_open(path, &db) == SQLITE_OK &&
          sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK;
     int i = 0;
+    int64_t rank = 0;
     while (ok && sqlite3_step(st) == SQLITE_ROW) {
+        /* equal scores share a rank: 1 + the entries scoring higher */
+        if (i < n && (i == 0 || all[i].score != all[i - 1].score))
+            rank = i + 1;
         if (i >= n || all[i].player_id != sqlite3_column_int64(st, 0) ||
             all[i].score != sqlite3_column_int64(st, 1) ||
-            all[i].seq != sqlite3_column_int64(st, 2) || all[i].rank != i + 1)
+            all[i].seq != sqlite3_column_int64(st, 2) || all[i].rank != rank)
             ok = 0;
         i++;
     }
@@ -1025,7 +1031,7 @@ static int compare_with_sql(store *s, const char *path, const store_board *b, co
     /* each player's rank agrees with the page */
     for (int k = 0; ok && k < n; k += 7) {
         store_entry e;
-        if (store_board_rank(s, b, all[k].player_id, &e) != STORE_OK || e.rank != k + 1)
+        if (store_board_rank(s, b, all[k].player_id, &e) != STORE_OK || e.rank != all[k].rank)
             ok = 0;
     }
     sqlite3_finalize(st);

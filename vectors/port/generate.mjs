@@ -17,6 +17,7 @@ import * as opposites from './games/opposites.mjs';
 import * as contraption from './games/contraption.mjs';
 import * as driftlings from './games/driftlings.mjs';
 import { replay, PRNG_SECTIONS } from './vectors.mjs';
+import * as sealed from './sealed.mjs';
 
 const VECTORS = join(dirname(fileURLToPath(import.meta.url)), '..');
 const G = 'generated: ';
@@ -2606,8 +2607,39 @@ function genDriftlings() {
   return { traces: traces.length, ...counts };
 }
 
+// ---- server/daily-sealed.json ----------------------------------------------
+
+// Sealed dailies (CORE.md, "Sealed dailies") under fixed test secrets: the
+// counting bytes 00..1f (the one the HTTP tests install), all ff, and one
+// drawn from the stream; each over dates of both eras and the edges.
+function genSealed() {
+  const r = streamFor('sealed');
+  const hex = (bytes) => bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
+  const keys = [
+    hex([...Array(32).keys()]),
+    'ff'.repeat(32),
+    hex(Array.from({ length: 32 }, () => r.below(256))),
+  ];
+  const dates = ['2026-01-01', '2026-07-28', '2026-12-06', '2026-12-07', '2026-12-11', '2027-01-01',
+    '2028-02-29', '2038-01-19', '9999-12-31'];
+  const first = core.dayNumber('2026-01-01');
+  for (let i = 0; i < 6; i++) dates.push(core.dateOfDay(first + r.below(4000)));
+  const cases = [];
+  for (const [ki, key] of keys.entries()) {
+    for (const date of dates) {
+      const d = sealed.sealedDaily(key, date);
+      cases.push({ name: `${G}key ${ki + 1}, ${date}`, key, date, message: sealed.sealedMessage(date).toString('utf8'), ...d });
+    }
+  }
+  uniqueNames(cases);
+  const json = { about: 'Sealed daily seeds (docs/CORE.md, "Sealed dailies"): reveal = HMAC-SHA-256(key, message), seed = reveal[0..3] big-endian, commitment = SHA-256(message || reveal); hex. The keys are test secrets, never a deployment\'s.', sealed: cases };
+  save('server/daily-sealed.json', json, 'indent1nl');
+  return cases.length;
+}
+
 const counts = {
   'prng.json': genPrng(),
+  'server/daily-sealed.json': genSealed(),
   'schulte.json': genGame(schulte, 'schulte.json', { versions: [1], prefixed: false, replays: schulteReplays },
     [{ versions: [2], replays: schulteReplaysV2 }],
     (lv) => `${lv.side}x${lv.side} ${lv.order}${lv.reshuffle ? ', reshuffle' : ''}${lv.version >= 2 ? `, finish floor ${lv.finishFloor} ms` : ''}`),

@@ -200,6 +200,8 @@ function renderMe(id, mine) {
 }
 
 // The board's title, and the game its scores are of (a daily's is the day's).
+// A sealed daily not yet open (daily_seeds = sealed) has no game to name:
+// its commitment and when it opens instead.
 async function boardInfo(s) {
   if (s.kind === 'level') return { title: boardName(s), game: s.game };
   let d = today && s.date === today.date ? today : null;
@@ -208,6 +210,7 @@ async function boardInfo(s) {
   } catch {
     return { title: `Daily ${s.date}`, game: null };
   }
+  if (d.sealed && !d.game) return { title: `Daily ${s.date} · sealed`, game: null, sealed: d };
   return { title: `Daily ${s.date} · ${gameTitle(d.game)}, level ${d.level}`, game: d.game };
 }
 
@@ -267,7 +270,7 @@ async function showBoard(s) {
   byId('board-title').textContent = title;
   byId('board-sub').textContent = `${formatInt(page.total ?? page.entries.length)} ${page.total === 1 ? 'entry' : 'entries'}` +
     (s.kind === 'daily' ? ' · one run per player' : ' · each player\'s best');
-  renderNote(note);
+  renderNote(note, info.sealed);
   const legend = byId('board-legend');
   legend.textContent = legendOf(game) || '';
   legend.hidden = !legend.textContent;
@@ -286,9 +289,14 @@ async function showBoard(s) {
   performance.mark('replayd:board-rendered');
 }
 
-function renderNote(note) {
+function renderNote(note, sealed) {
   const p = byId('board-note');
-  p.hidden = !note;
+  p.hidden = !note && !sealed;
+  if (sealed) {
+    p.replaceChildren(`This daily is sealed until ${sealed.opens_at}: its seed is published then, with the reveal that checks it against this commitment: `,
+      el('code', { class: 'commitment' }, sealed.commitment), '.');
+    return;
+  }
   if (!note) return;
   p.replaceChildren('Nobody has played today\'s daily yet, so this is the level board with the most entries. ',
     el('a', { href: urlOf({ kind: 'daily', date: note.daily, limit: PAGE_DEFAULT }), 'data-nav': '' }, 'Today\'s daily board'), '.');

@@ -34,7 +34,8 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
     [SD_READ_END] = "COMMIT",
     /* a taken token hash returns no row: a conflict, not a failed statement
      * (which would abort the batch's transaction) */
-    [SD_PLAYER_INSERT] = "INSERT INTO players (name, token_hash, created_at) VALUES ($1, $2, $3)"
+    [SD_PLAYER_INSERT] = "INSERT INTO players (name, token_hash, created_at, reg_prefix)"
+                         " VALUES ($1, $2, $3, NULLIF($4, ''))"
                          " ON CONFLICT (token_hash) DO NOTHING RETURNING id",
     [SD_PLAYER_BY_HASH] = "SELECT id, name, created_at, banned_at IS NOT NULL FROM players"
                           " WHERE token_hash = $1",
@@ -59,28 +60,35 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
                        " FROM seed_tokens WHERE nonce = $1 FOR UPDATE OF seed_tokens",
     [SD_TOKEN_DAILY] = "SELECT " TOKEN_ROW " FROM seed_tokens"
                        " WHERE player_id = $1 AND daily_date = $2 AND daily_date <> ''",
-    /* outstanding level tokens (the daily is exempt), and the forfeited,
-     * abandoned or still open level tokens of one (game, level) issued
-     * since the start of the day: the forfeit cap */
+    /* outstanding level tokens (the daily is exempt); of one (game, level)
+     * since the start of the day, the forfeited, abandoned or still open
+     * ones (the forfeit cap) and all of them (the draw cap) */
     [SD_TOKEN_LIMITS] = "SELECT (SELECT COUNT(*) FROM seed_tokens WHERE player_id = $1"
                         " AND NOT redeemed AND expires_at > $2 AND daily_date = ''),"
-                        " (SELECT COUNT(*) FROM seed_tokens WHERE player_id = $1 AND game = $3"
-                        " AND level = $4 AND issued_at >= $5 AND daily_date = ''"
-                        " AND (NOT redeemed OR outcome = 'forfeit'))",
+                        " COUNT(*) FILTER (WHERE NOT redeemed OR outcome = 'forfeit'), COUNT(*)"
+                        " FROM seed_tokens WHERE player_id = $1 AND game = $3"
+                        " AND level = $4 AND issued_at >= $5 AND daily_date = ''",
     [SD_TOKEN_STATS] = "SELECT COUNT(*), COUNT(*) FILTER (WHERE outcome = 'completed'),"
                        " COUNT(*) FILTER (WHERE outcome = 'incomplete'),"
                        " COUNT(*) FILTER (WHERE outcome = 'forfeit'),"
                        " COUNT(*) FILTER (WHERE NOT redeemed AND expires_at > $1),"
-                       " COUNT(*) FILTER (WHERE NOT redeemed AND expires_at <= $1)"
+                       " COUNT(*) FILTER (WHERE NOT redeemed AND expires_at <= $1),"
+                       /* the draws of level seeds since $3 (the UTC day's start), and
+                        * the most of one (game, level) */
+                       " COUNT(*) FILTER (WHERE daily_date = '' AND issued_at >= $3),"
+                       " COALESCE((SELECT COUNT(*) FROM seed_tokens WHERE player_id = $2"
+                       " AND daily_date = '' AND issued_at >= $3 GROUP BY game, level"
+                       " ORDER BY 1 DESC LIMIT 1), 0)"
                        " FROM seed_tokens WHERE player_id = $2",
     /* the score, its token's redeem and the player's level best in one
      * round trip; scores_nonce (unique) makes a second score for one token
      * impossible. The best is replaced only by a strictly higher score. */
     [SD_SCORE_RECORD] = "WITH s AS (INSERT INTO scores (score_id, nonce, player_id, game, level,"
                         " seed, version, daily_date, score, completed, received_at, moves_hash,"
-                        " receipt, moves_json, result_json, status, signals, duplicate_of, suspicion)"
+                        " receipt, moves_json, result_json, status, signals, duplicate_of, suspicion,"
+                        " shape_hash, twin_of)"
                         " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
-                        " $15, $16, $17, $18, $21) RETURNING seq),"
+                        " $15, $16, $17, $18, $21, $22, $23) RETURNING seq),"
                         " u AS (UPDATE seed_tokens SET redeemed = true, outcome = $19,"
                         " score_seq = (SELECT seq FROM s) WHERE nonce = $2 AND NOT redeemed"
                         " RETURNING score_seq),"
@@ -91,6 +99,13 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
                         " received_at = excluded.received_at, nonce = excluded.nonce"
                         " WHERE excluded.score > level_bests.score)"
                         " SELECT score_seq FROM u",
+    /* a twin link back: the earlier run of the pair learns of the later */
+    [SD_SCORE_TWIN] = "UPDATE scores SET twin_of = COALESCE(twin_of, $1), suspicion = suspicion + $2"
+                      " WHERE seq = $3",
+    [SD_TWIN_CANDIDATES] = "SELECT seq, player_id, moves_json FROM scores"
+                           " WHERE seed = $1 AND shape_hash = $2 AND game = $3 AND level = $4"
+                           " AND version = $5 AND player_id <> $6 AND voided_at IS NULL"
+                           " ORDER BY score DESC, seq LIMIT $7",
     [SD_SCORE_BY_NONCE] = "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
                           " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
                           " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json,"
@@ -173,11 +188,19 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
                         " FROM seed_tokens WHERE player_id = $2",
     [SD_ADMIN_REVIEW] = "SELECT s.seq, s.score_id, s.player_id, p.name, s.game, s.level,"
                         " s.daily_date, s.score, s.status, s.suspicion, s.signals, s.received_at,"
-                        " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0)"
+                        " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0), COALESCE(s.twin_of, 0)"
                         " FROM scores s JOIN players p ON p.id = s.player_id"
                         " WHERE s.reviewed_at IS NULL AND s.voided_at IS NULL"
                         " AND (s.suspicion < $1 OR (s.suspicion = $1 AND s.seq > $2))"
                         " ORDER BY s.suspicion DESC, s.seq ASC LIMIT $3",
+    [SD_ADMIN_TWIN] = "SELECT t.score_id, t.player_id, p.name, t.score, t.status, t.suspicion,"
+                      " t.received_at, t.voided_at IS NOT NULL"
+                      " FROM scores t JOIN players p ON p.id = t.player_id WHERE t.seq = $1",
+    [SD_ADMIN_LINKED] = "SELECT o.id, o.name, o.created_at FROM players p JOIN players o"
+                        " ON o.reg_prefix = p.reg_prefix AND o.id <> p.id"
+                        " AND o.created_at BETWEEN p.created_at - $2 AND p.created_at + $2"
+                        " WHERE p.id = $1 AND p.reg_prefix IS NOT NULL"
+                        " ORDER BY o.created_at, o.id LIMIT 20",
     [SD_ADMIN_LOG] = "SELECT id, at, actor, action, target, reason, detail FROM admin_log"
                      " WHERE id > $1 ORDER BY id LIMIT $2",
     /* the backend's own: NOTIFY, and a score's player for the lock order */

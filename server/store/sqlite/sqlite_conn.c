@@ -17,7 +17,7 @@
 #define SCORE_COLS                                                                         \
     "score_id, nonce, player_id, game, level, seed, version, daily_date, score, completed,"  \
     " received_at, moves_hash, receipt, moves_json, result_json, status, signals, duplicate_of," \
-    " suspicion"
+    " suspicion, shape_hash, twin_of"
 #define ON_BOARD_PLAYER "NOT EXISTS (SELECT 1 FROM players b WHERE b.id = s.player_id AND b.banned_at IS NOT NULL)"
 #define ON_BOARD "s.status = 'ranked' AND s.voided_at IS NULL AND " ON_BOARD_PLAYER
 
@@ -33,7 +33,8 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
     [SD_ROLLBACK_TO] = { "ROLLBACK TO job" },
     [SD_READ_BEGIN] = { "BEGIN" },
     [SD_READ_END] = { "COMMIT" },
-    [SD_PLAYER_INSERT] = { "INSERT INTO players (name, token_hash, created_at) VALUES (?1, ?2, ?3)"
+    [SD_PLAYER_INSERT] = { "INSERT INTO players (name, token_hash, created_at, reg_prefix)"
+                           " VALUES (?1, ?2, ?3, NULLIF(?4, ''))"
                            " ON CONFLICT (token_hash) DO NOTHING RETURNING id" },
     [SD_PLAYER_BY_HASH] = { "SELECT id, name, created_at, banned_at IS NOT NULL FROM players"
                             " WHERE token_hash = ?1" },
@@ -51,24 +52,32 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
                          " FROM seed_tokens WHERE nonce = ?1" },
     [SD_TOKEN_DAILY] = { "SELECT " TOKEN_ROW " FROM seed_tokens"
                          " WHERE player_id = ?1 AND daily_date = ?2 AND daily_date <> ''" },
-    /* level tokens only: the daily is exempt from both caps */
+    /* level tokens only: the daily is exempt from the caps. Of one (game,
+     * level) since the day's start: the forfeited, abandoned or open ones
+     * (the forfeit cap), and all of them (the draw cap) */
     [SD_TOKEN_LIMITS] = { "SELECT (SELECT COUNT(*) FROM seed_tokens WHERE player_id = ?1"
                           " AND redeemed = 0 AND expires_at > ?2 AND daily_date = ''),"
-                          " (SELECT COUNT(*) FROM seed_tokens WHERE player_id = ?1 AND game = ?3"
-                          " AND level = ?4 AND issued_at >= ?5 AND daily_date = ''"
-                          " AND (redeemed = 0 OR outcome = 'forfeit'))" },
+                          " COALESCE(SUM(redeemed = 0 OR outcome = 'forfeit'), 0), COUNT(*)"
+                          " FROM seed_tokens WHERE player_id = ?1 AND game = ?3"
+                          " AND level = ?4 AND issued_at >= ?5 AND daily_date = ''" },
     [SD_TOKEN_STATS] = { "SELECT COUNT(*), COALESCE(SUM(outcome = 'completed'), 0),"
                          " COALESCE(SUM(outcome = 'incomplete'), 0),"
                          " COALESCE(SUM(outcome = 'forfeit'), 0),"
                          " COALESCE(SUM(redeemed = 0 AND expires_at > ?1), 0),"
-                         " COALESCE(SUM(redeemed = 0 AND expires_at <= ?1), 0)"
+                         " COALESCE(SUM(redeemed = 0 AND expires_at <= ?1), 0),"
+                         /* the draws of level seeds since ?3 (the UTC day's start), and
+                          * the most of one (game, level) */
+                         " COALESCE(SUM(daily_date = '' AND issued_at >= ?3), 0),"
+                         " COALESCE((SELECT COUNT(*) FROM seed_tokens WHERE player_id = ?2"
+                         " AND daily_date = '' AND issued_at >= ?3 GROUP BY game, level"
+                         " ORDER BY 1 DESC LIMIT 1), 0)"
                          " FROM seed_tokens WHERE player_id = ?2" },
     /* the score; the player's level best (?20: it goes to a level board),
      * replaced only by a strictly higher score; the token's redeem; the
      * seq */
     [SD_SCORE_RECORD] = {
         "INSERT INTO scores (" SCORE_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-        " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?21)",
+        " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?21, ?22, ?23)",
         "INSERT INTO level_bests (game, level, score, seq, player_id, received_at, nonce)"
         " SELECT ?4, ?5, ?9, last_insert_rowid(), ?3, ?11, ?2 WHERE ?20"
         " ON CONFLICT (game, level, player_id) DO UPDATE"
@@ -84,6 +93,13 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
          * temporary table per statement) */
         "SELECT last_insert_rowid() WHERE changes() = 1",
     },
+    /* a twin link back: the earlier run of the pair learns of the later */
+    [SD_SCORE_TWIN] = { "UPDATE scores SET twin_of = COALESCE(twin_of, ?1), suspicion = suspicion + ?2"
+                        " WHERE seq = ?3" },
+    [SD_TWIN_CANDIDATES] = { "SELECT seq, player_id, moves_json FROM scores"
+                             " WHERE seed = ?1 AND shape_hash = ?2 AND game = ?3 AND level = ?4"
+                             " AND version = ?5 AND player_id <> ?6 AND voided_at IS NULL"
+                             " ORDER BY score DESC, seq LIMIT ?7" },
     [SD_SCORE_BY_NONCE] = { "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
                             " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
                             " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json,"
@@ -165,11 +181,19 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
                           " FROM seed_tokens WHERE player_id = ?2" },
     [SD_ADMIN_REVIEW] = { "SELECT s.seq, s.score_id, s.player_id, p.name, s.game, s.level,"
                           " s.daily_date, s.score, s.status, s.suspicion, s.signals, s.received_at,"
-                          " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0)"
+                          " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0), COALESCE(s.twin_of, 0)"
                           " FROM scores s JOIN players p ON p.id = s.player_id"
                           " WHERE s.reviewed_at IS NULL AND s.voided_at IS NULL"
                           " AND (s.suspicion < ?1 OR (s.suspicion = ?1 AND s.seq > ?2))"
                           " ORDER BY s.suspicion DESC, s.seq ASC LIMIT ?3" },
+    [SD_ADMIN_TWIN] = { "SELECT t.score_id, t.player_id, p.name, t.score, t.status, t.suspicion,"
+                        " t.received_at, t.voided_at IS NOT NULL"
+                        " FROM scores t JOIN players p ON p.id = t.player_id WHERE t.seq = ?1" },
+    [SD_ADMIN_LINKED] = { "SELECT o.id, o.name, o.created_at FROM players p JOIN players o"
+                          " ON o.reg_prefix = p.reg_prefix AND o.id <> p.id"
+                          " AND o.created_at BETWEEN p.created_at - ?2 AND p.created_at + ?2"
+                          " WHERE p.id = ?1 AND p.reg_prefix IS NOT NULL"
+                          " ORDER BY o.created_at, o.id LIMIT 20" },
     [SD_ADMIN_LOG] = { "SELECT id, at, actor, action, target, reason, detail FROM admin_log"
                        " WHERE id > ?1 ORDER BY id LIMIT ?2" },
 };

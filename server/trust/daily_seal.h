@@ -1,0 +1,68 @@
+/*
+ * daily_seal: sealed daily seeds (config daily_seeds = sealed).
+ *
+ * Under `sealed`, a date's daily seed comes from the date and a deployment
+ * secret, so nobody can know it before the day opens; before that the
+ * server publishes only a commitment. docs/CORE.md ("Sealed dailies")
+ * defines every byte; in short, with D the date as "YYYY-MM-DD" and
+ * M = "replayd-daily:" || D:
+ *
+ *   reveal     R = HMAC-SHA-256(K, M)           (published when the day opens)
+ *   seed         = R[0..3] read big-endian      (for every game, Contraption too)
+ *   commitment C = SHA-256(M || R)              (published for any date)
+ *
+ * The game and level still come from the public schedule (core/daily.c);
+ * `public` keeps core/daily.c's seeds bit for bit.
+ *
+ * The secret K is <data_dir>/keys/daily.key (32 bytes, mode 0600, made on
+ * first start like the other keys; a cluster shares it like them). Beside
+ * it, keys/daily.json {"sealed_from":"YYYY-MM-DD"} names the first sealed
+ * date: made with the key as the day after its creation, because the day
+ * under way may already have been published and played with its public
+ * seed; an operator's own key without that record is sealed on every date.
+ *
+ * Ownership: a daily_seal is plain data (the caller's); daily_seal_wipe
+ * clears its secret. Pure apart from libsodium and, in daily_seal_load,
+ * the key files.
+ */
+#ifndef REPLAYD_SERVER_DAILY_SEAL_H
+#define REPLAYD_SERVER_DAILY_SEAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../core/civil.h"
+
+#define DAILY_SEAL_KEY_BYTES 32
+#define DAILY_SEAL_HASH_BYTES 32
+
+typedef struct daily_seal {
+    bool sealed;     /* false: daily_seeds = public */
+    int64_t from_day; /* the first sealed date, as a day number */
+    unsigned char key[DAILY_SEAL_KEY_BYTES];
+} daily_seal;
+
+/* What a sealed date publishes: its reveal and seed (only once the date
+ * is open) and its commitment (always). */
+typedef struct daily_sealed {
+    uint32_t seed;
+    unsigned char reveal[DAILY_SEAL_HASH_BYTES];
+    unsigned char commitment[DAILY_SEAL_HASH_BYTES];
+} daily_sealed;
+
+/* Loads (or, on first start, makes) keys/daily.key and keys/daily.json
+ * under data_dir; now_ms dates a new key's sealed_from (the next UTC day).
+ * false with a message on an unreadable or malformed file. */
+bool daily_seal_load(daily_seal *s, const char *data_dir, int64_t now_ms, char *err, size_t err_len);
+
+/* Whether date d's seed is sealed under s. */
+bool daily_seal_applies(const daily_seal *s, civil_date d);
+
+/* The derivation of d under key (the header's formulas). */
+void daily_seal_derive(const unsigned char key[DAILY_SEAL_KEY_BYTES], civil_date d,
+                       daily_sealed *out);
+
+void daily_seal_wipe(daily_seal *s);
+
+#endif
