@@ -223,16 +223,20 @@ store_status serve_open_store(const config *c, store **db)
  * differ does not start. false after one line on stderr. */
 static bool same_keys_as_recorded(app *a)
 {
-    uint32_t ids[KEYS_MAX + 1];
+    uint32_t ids[KEYS_MAX + 2];
     int n = 0;
     ids[n++] = 0; /* token-hash.key */
     for (int i = 0; i < a->keys.count; i++)
         if (!a->keys.keys[i].retired)
             ids[n++] = a->keys.keys[i].id;
+    if (a->seal.sealed)
+        ids[n++] = DAILY_SEAL_KEY_ID; /* daily.key and its first sealed day */
     for (int i = 0; i < n; i++) {
         char mine[KEYS_FINGERPRINT_HEX + 1], recorded[STORE_KEY_FP_HEX + 1];
         bool matches = false;
-        if (!keys_fingerprint(&a->keys, ids[i], mine))
+        if (ids[i] == DAILY_SEAL_KEY_ID)
+            daily_seal_fingerprint(&a->seal, mine);
+        else if (!keys_fingerprint(&a->keys, ids[i], mine))
             continue;
         if (store_key_check(a->db, ids[i], mine, now_ms(), &matches, recorded) != STORE_OK) {
             fprintf(stderr, "replayd: cannot check the keys against the database\n");
@@ -242,6 +246,8 @@ static bool same_keys_as_recorded(app *a)
             char what[64];
             if (ids[i] == 0)
                 snprintf(what, sizeof what, "token-hash.key");
+            else if (ids[i] == DAILY_SEAL_KEY_ID)
+                snprintf(what, sizeof what, "daily.key (with daily.json's sealed_from)");
             else
                 snprintf(what, sizeof what, "key %u (mac-%u.key, sign-%u.key)", (unsigned)ids[i],
                          (unsigned)ids[i], (unsigned)ids[i]);

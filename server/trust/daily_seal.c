@@ -50,6 +50,22 @@ bool daily_seal_applies(const daily_seal *s, civil_date d)
     return s->sealed && civil_to_days(d) >= s->from_day;
 }
 
+void daily_seal_fingerprint(const daily_seal *s, char out[DAILY_SEAL_FINGERPRINT_HEX + 1])
+{
+    static const char domain[] = "replayd daily key fingerprint v1";
+    unsigned char h[DAILY_SEAL_FINGERPRINT_HEX / 2], day[8];
+    uint64_t from = (uint64_t)s->from_day;
+    for (int i = 0; i < 8; i++)
+        day[i] = (unsigned char)(from >> (8 * i));
+    crypto_generichash_state st;
+    crypto_generichash_init(&st, NULL, 0, sizeof h);
+    crypto_generichash_update(&st, (const unsigned char *)domain, sizeof domain);
+    crypto_generichash_update(&st, s->key, sizeof s->key);
+    crypto_generichash_update(&st, day, sizeof day);
+    crypto_generichash_final(&st, h, sizeof h);
+    sodium_bin2hex(out, DAILY_SEAL_FINGERPRINT_HEX + 1, h, sizeof h);
+}
+
 void daily_seal_wipe(daily_seal *s)
 {
     sodium_memzero(s->key, sizeof s->key);

@@ -63,6 +63,16 @@ bool daily_seal_applies(const daily_seal *s, civil_date d);
 void daily_seal_derive(const unsigned char key[DAILY_SEAL_KEY_BYTES], civil_date d,
                        daily_sealed *out);
 
+/* The id the daily key's fingerprint is recorded under in the database,
+ * beside the signing keys' (which count up from 1) and token-hash.key's 0. */
+#define DAILY_SEAL_KEY_ID 4294967295u
+#define DAILY_SEAL_FINGERPRINT_HEX 64
+
+/* What the nodes of one database compare (serve.c records it there, as
+ * for the other keys): BLAKE2b-256, in hex, of the key and the first
+ * sealed day, since nodes that differ in either publish different seeds. */
+void daily_seal_fingerprint(const daily_seal *s, char out[DAILY_SEAL_FINGERPRINT_HEX + 1]);
+
 void daily_seal_wipe(daily_seal *s);
 
 #endif

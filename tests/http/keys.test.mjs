@@ -104,6 +104,10 @@ test('a node whose keys are not the ones its database was first used with refuse
     // the database's own keys back: it starts
     rmSync(join(dir, 'keys'), { recursive: true });
     cpSync(join(dir, 'keys.orig'), join(dir, 'keys'), { recursive: true });
+    // another daily.key alone (sealed dailies, the default): it would publish other seeds
+    cpSync(join(other, 'keys', 'daily.key'), join(dir, 'keys', 'daily.key'));
+    await assert.rejects(startServer({ dataDir: dir }), /daily\.key .* is not the one this database was first used with/);
+    cpSync(join(dir, 'keys.orig', 'daily.key'), join(dir, 'keys', 'daily.key'));
     srv = await startServer({ dataDir: dir });
     assert.equal((await call(srv, 'GET', '/healthz')).status, 200);
     await srv.stop();
