@@ -5,16 +5,14 @@
 
 #include "../base/parse.h"
 
-void moves_hash(const game *g, int version, const game_move *moves, size_t n,
-                uint8_t out[MOVES_HASH_BYTES])
+void moves_hash_update(crypto_generichash_state *st, const game *g, int version,
+                       const game_move *moves, size_t n, int skip_field)
 {
-    crypto_generichash_state st;
-    crypto_generichash_init(&st, NULL, 0, MOVES_HASH_BYTES);
     for (size_t i = 0; i < n; i++) {
         unsigned char b[4 * GAME_MAX_FIELDS];
         size_t len = 0;
         for (int f = 0; f < g->n_fields; f++) {
-            if (!game_field_in(&g->fields[f], version))
+            if (f == skip_field || !game_field_in(&g->fields[f], version))
                 continue;
             uint32_t v = (uint32_t)moves[i].v[f];
             b[len++] = (unsigned char)(v >> 24);
@@ -22,8 +20,16 @@ void moves_hash(const game *g, int version, const game_move *moves, size_t n,
             b[len++] = (unsigned char)(v >> 8);
             b[len++] = (unsigned char)v;
         }
-        crypto_generichash_update(&st, b, len);
+        crypto_generichash_update(st, b, len);
     }
+}
+
+void moves_hash(const game *g, int version, const game_move *moves, size_t n,
+                uint8_t out[MOVES_HASH_BYTES])
+{
+    crypto_generichash_state st;
+    crypto_generichash_init(&st, NULL, 0, MOVES_HASH_BYTES);
+    moves_hash_update(&st, g, version, moves, n, -1);
     crypto_generichash_final(&st, out, MOVES_HASH_BYTES);
 }
 

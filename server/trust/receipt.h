@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sodium.h>
+
 #include "../../core/game.h"
 #include "keys.h"
 #include "../base/play.h"
@@ -28,6 +30,12 @@
  * was written. */
 void moves_hash(const game *g, int version, const game_move *moves, size_t n,
                 uint8_t out[MOVES_HASH_BYTES]);
+
+/* The same bytes fed to a hash the caller started and finishes, leaving
+ * out field skip_field (-1: none): a twin's shape is the moves without
+ * their times (twins.c). */
+void moves_hash_update(crypto_generichash_state *st, const game *g, int version,
+                       const game_move *moves, size_t n, int skip_field);
 
 /* What a receipt covers; every pointer is borrowed. */
 typedef struct receipt_fields {

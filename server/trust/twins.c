@@ -6,6 +6,8 @@
 #include <jansson.h>
 #include <sodium.h>
 
+#include "receipt.h"
+
 int twin_time_field(const game *g, int version)
 {
     for (int f = 0; f < g->n_fields; f++)
@@ -24,20 +26,7 @@ void twin_shape_hash(const game *g, int version, const game_move *moves, size_t 
     for (int i = 0; i < 8; i++)
         count[i] = (unsigned char)((uint64_t)n >> (56 - 8 * i));
     crypto_generichash_update(&st, count, sizeof count);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char b[4 * GAME_MAX_FIELDS];
-        size_t len = 0;
-        for (int f = 0; f < g->n_fields; f++) {
-            if (f == tf || !game_field_in(&g->fields[f], version))
-                continue;
-            uint32_t v = (uint32_t)moves[i].v[f];
-            b[len++] = (unsigned char)(v >> 24);
-            b[len++] = (unsigned char)(v >> 16);
-            b[len++] = (unsigned char)(v >> 8);
-            b[len++] = (unsigned char)v;
-        }
-        crypto_generichash_update(&st, b, len);
-    }
+    moves_hash_update(&st, g, version, moves, n, tf);
     crypto_generichash_final(&st, out, TWIN_SHAPE_BYTES);
 }
 
