@@ -12,8 +12,18 @@
  * but the game or the time rule would reject counts as rejected and fails
  * the bench: the corpus holds only real runs.
  *
+ * The server's twin rule is applied as the server applies it (server/api/
+ * api_scores.c find_twin, server/store/store_rules.c run_score and
+ * link_twin, with twins.h's functions and weight and the config's
+ * twin_correlation_permille): a run whose shape equals that of another
+ * account's earlier run on the board, among the TWIN_CANDIDATES best
+ * scoring such runs, and whose gaps correlate at the threshold or more, is
+ * held with TWIN_WEIGHT more suspicion; the run it twins gains TWIN_WEIGHT
+ * too and keeps its status.
+ *
  * Built against an older server (no FAIRPLAY_W_AHEAD: before issue 25) it
- * scores with that server's features, without population or history.
+ * scores with that server's features, without population or history; one
+ * without twins.h (before issue 25's rules), without the twin rule.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +32,11 @@
 #include "../fairplay/corpus.h"
 #ifdef FAIRPLAY_W_AHEAD
 #include "../../server/trust/fairplay_book.h"
+#endif
+#if defined __has_include
+#if __has_include("../../server/trust/twins.h")
+#include "../../server/trust/twins.h"
+#endif
 #endif
 
 #define HUMANS 48      /* half on a millisecond clock, half on 60 Hz frames */
@@ -54,11 +69,70 @@ static long rejected[STYLE_COUNT];
 static fairplay_book book;
 #endif
 
+#ifdef TWIN_WEIGHT
+static uint8_t shapes[BOARDS * ACCOUNTS][TWIN_SHAPE_BYTES]; /* by index in runs */
+
+/* A twin candidate as the store reads them: the board's earlier runs of
+ * the same shape by other accounts, best score first, then the earliest
+ * (store_read_twin_candidates' ORDER BY score DESC, seq). */
+typedef struct twin_candidate {
+    corpus_run *r;
+    int seq;
+} twin_candidate;
+
+static int by_candidate(const void *a, const void *b)
+{
+    const twin_candidate *x = a, *y = b;
+    if (x->r->rep.result.score != y->r->rep.result.score)
+        return x->r->rep.result.score < y->r->rep.result.score ? 1 : -1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* find_twin's choice for the run at seq of a board's submission order
+ * (earlier holds the runs before it): the best-correlated candidate at
+ * twin_correlation_permille or more, or NULL. */
+static corpus_run *find_twin(const config *c, const corpus_board *b, corpus_run *const *earlier, int seq,
+                             const corpus_run *r, int *permille)
+{
+    int tf = twin_time_field(b->g, b->g->version);
+    if (c->twin_correlation_permille <= 0 || tf < 0 || r->n < TWIN_MIN_GAPS)
+        return NULL;
+    const uint8_t *mine = shapes[r - runs];
+    twin_candidate cand[ACCOUNTS];
+    int n = 0;
+    for (int k = 0; k < seq; k++)
+        if (earlier[k]->player_id != r->player_id &&
+            memcmp(shapes[earlier[k] - runs], mine, TWIN_SHAPE_BYTES) == 0)
+            cand[n++] = (twin_candidate){ earlier[k], k };
+    qsort(cand, (size_t)n, sizeof *cand, by_candidate);
+    int64_t ta[CORPUS_MAX_MOVES], tb[CORPUS_MAX_MOVES];
+    for (int i = 0; i < r->n; i++)
+        ta[i] = r->moves[i].v[tf];
+    int best = -1001;
+    corpus_run *pick = NULL;
+    for (int k = 0; k < n && k < TWIN_CANDIDATES; k++) {
+        const corpus_run *o = cand[k].r;
+        int corr;
+        for (int i = 0; i < o->n && i < r->n; i++)
+            tb[i] = o->moves[i].v[tf];
+        if (o->n == r->n && twin_gap_correlation(ta, tb, (size_t)r->n, &corr) &&
+            corr >= c->twin_correlation_permille && corr > best) {
+            best = corr;
+            pick = cand[k].r;
+        }
+    }
+    *permille = best;
+    return pick;
+}
+#endif
+
 /* Scores a run as the server would at its turn on the board: features,
  * population and history, suspicion, hold; a ranked run joins the book. */
-static void score(const config *c, const corpus_board *b, int board_no, corpus_run *r)
+static void score(const config *c, const corpus_board *b, int board_no, corpus_run *const *earlier, int seq)
 {
+    corpus_run *r = earlier[seq];
     int64_t s = 0;
+    bool hold = false; /* held whatever the suspicion (a twin) */
 #ifdef FAIRPLAY_W_AHEAD
     fairplay_points pts;
     json_t *f = fairplay_features(c, b->g, b->lv, b->g->version, r->moves, (size_t)r->n, r->outcomes,
@@ -69,12 +143,25 @@ static void score(const config *c, const corpus_board *b, int board_no, corpus_r
                         fairplay_book_routine(&book, r->player_id, slack), &pts);
     s = fairplay_total(f, &pts);
     json_t *signals = json_pack("{s:O}", "features", f);
+#ifdef TWIN_WEIGHT
+    int corr;
+    corpus_run *of = find_twin(c, b, earlier, seq, r, &corr);
+    if (of) { /* the later run is held; the earlier one gains suspicion */
+        json_object_set_new(signals, "twin",
+                            json_pack("{s:I,s:I,s:i}", "of_seq", (json_int_t)(of - runs), "player_id",
+                                      (json_int_t)of->player_id, "correlation_permille", corr));
+        s += TWIN_WEIGHT;
+        of->suspicion += TWIN_WEIGHT;
+        hold = true;
+    }
+#endif
     char *dump = signals ? json_dumps(signals, JSON_COMPACT) : NULL;
     r->reason = fairplay_hold_reason(dump, false);
     free(dump);
     json_decref(signals);
 #else
     (void)board_no;
+    (void)seq;
     json_t *f = fairplay_features(c, b->g, b->lv, b->g->version, r->moves, (size_t)r->n, r->rep.applied,
                                   &r->rep.result, r->elapsed_ms, &s);
     r->reason = "";
@@ -87,7 +174,7 @@ static void score(const config *c, const corpus_board *b, int board_no, corpus_r
     }
     json_decref(f);
     r->suspicion = s;
-    r->held = c->review_hold_threshold > 0 && s >= c->review_hold_threshold;
+    r->held = (c->review_hold_threshold > 0 && s >= c->review_hold_threshold) || hold;
 #ifdef FAIRPLAY_W_AHEAD
     fairplay_book_add(&book, &sb, r->player_id, r->held ? -1 : pace, slack);
 #endif
@@ -186,8 +273,12 @@ int main(void)
             mine[i].order = (int)(draw_next(&order) % 1000000);
         }
         qsort(board_runs, (size_t)n, sizeof *board_runs, by_order);
+#ifdef TWIN_WEIGHT
         for (int i = 0; i < n; i++)
-            score(&c, &b, bi, board_runs[i]);
+            twin_shape_hash(g, g->version, mine[i].moves, (size_t)mine[i].n, shapes[&mine[i] - runs]);
+#endif
+        for (int i = 0; i < n; i++)
+            score(&c, &b, bi, board_runs, i);
         qsort(board_runs, (size_t)n, sizeof *board_runs, by_rank);
         for (int i = 0, ranked = 0; i < n && ranked < TOP; i++)
             if (!board_runs[i]->held) {
