@@ -71,6 +71,9 @@ static fairplay_book book;
 
 #ifdef TWIN_WEIGHT
 static uint8_t shapes[BOARDS * ACCOUNTS][TWIN_SHAPE_BYTES]; /* by index in runs */
+/* By index in runs, 1 + an index in runs or 0: the run a copy was made
+ * from, the run a twin was linked to (to say why a human-like run is held). */
+static int copy_of[BOARDS * ACCOUNTS], twin_of[BOARDS * ACCOUNTS];
 
 /* A twin candidate as the store reads them: the board's earlier runs of
  * the same shape by other accounts, best score first, then the earliest
@@ -152,6 +155,7 @@ static void score(const config *c, const corpus_board *b, int board_no, corpus_r
                                       (json_int_t)of->player_id, "correlation_permille", corr));
         s += TWIN_WEIGHT;
         of->suspicion += TWIN_WEIGHT;
+        twin_of[r - runs] = (int)(of - runs) + 1;
         hold = true;
     }
 #endif
@@ -190,6 +194,9 @@ static int build_board(const config *c, const corpus_board *b, int board_no, con
         draw d = { 0x5eedULL * (uint64_t)(board_no + 1) * 1000003ULL + (uint64_t)ac->id };
         corpus_run *r = &out[n];
         memset(r, 0, sizeof *r);
+#ifdef TWIN_WEIGHT
+        copy_of[r - runs] = 0;
+#endif
         r->st = ac->p.st;
         r->board = board_no;
         r->player_id = ac->id;
@@ -198,6 +205,9 @@ static int build_board(const config *c, const corpus_board *b, int board_no, con
             const corpus_run *src = &out[draw_int(&d, 0, humans - 1)];
             ok = ac->p.st == STYLE_TWIN ? corpus_retime(b, c, src, 0.7, 0, &d, r)
                                         : corpus_retime(b, c, src, 1.0, 15, &d, r);
+#ifdef TWIN_WEIGHT
+            copy_of[r - runs] = (int)(src - runs) + 1;
+#endif
         } else {
             ok = corpus_play(b, c, &ac->p, &d, r);
         }
@@ -341,6 +351,19 @@ int main(void)
             printf(" %s %d", reason_word[k][0] ? reason_word[k] : "?", reason_count[k]);
         printf("\n");
     }
+#ifdef TWIN_WEIGHT
+    int links = 0, humans_held = 0, by_own_copy = 0;
+    for (int i = 0; i < n_runs; i++) {
+        links += twin_of[i] > 0;
+        if (twin_of[i] && style_human(runs[i].st)) {
+            humans_held++;
+            by_own_copy += copy_of[twin_of[i] - 1] == i + 1;
+        }
+    }
+    printf("twin rule (twin_correlation_permille %d): %d links; %d human-like runs held as twins, %d of them "
+           "linked to a copy of their own run submitted before them\n",
+           c.twin_correlation_permille, links, humans_held, by_own_copy);
+#endif
     free(sus);
     free(runs);
     free(board_runs);
