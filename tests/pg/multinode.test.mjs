@@ -61,7 +61,7 @@ test('a node started on the shared database with keys of its own refuses to star
   execFileSync(BIN, ['keygen', '--data', stray], { encoding: 'utf8' });
   await assert.rejects(startServer({ dataDir: stray, args: ['--set', `database=${url}`, ...ARGS] }),
     /is not the one this database was first used with .*copy the keys directory the other nodes use/);
-  assert.equal(sql('SELECT COUNT(*) FROM cluster_keys'), '2', 'token-hash.key and key 1, recorded once');
+  assert.equal(sql('SELECT COUNT(*) FROM cluster_keys'), '3', 'token-hash.key, key 1 and daily.key, recorded once');
 });
 
 test('a bearer token issued by one node is accepted by every node', { skip }, async () => {
