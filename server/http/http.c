@@ -25,6 +25,10 @@
 #include "http_gate.h"
 #include "routes.h"
 
+/* How much of a body over its route's cap is read (and dropped) so that
+ * its 413 arrives whole; a larger one is answered at once. */
+#define BODY_DRAIN_MAX (1024 * 1024)
+
 static int64_t clock_offset_us;
 
 void http_set_clock_offset(int seconds)
@@ -497,7 +501,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
         int64_t declared;
         if (cl && parse_i64(cl, 0, INT64_MAX, &declared) && (uint64_t)declared > r->body_cap) {
-            r->body_too_large = true;
+            r->body_too_large = true; /* nothing of it is kept or parsed */
+            /* A body up to BODY_DRAIN_MAX is read and dropped before the
+             * 413: a close with unread bytes resets the connection, and a
+             * client still sending (fetch, most HTTP libraries) loses the
+             * answer. Past that, answering at once is worth the reset. */
+            if ((uint64_t)declared <= BODY_DRAIN_MAX)
+                return MHD_YES;
             conn_guard_request_done(&a->guard, r->guard);
             reply_error(r, 413, "body_too_large", "the body is larger than the server accepts");
             return send_reply(r);
