@@ -81,11 +81,17 @@ bool ratelimit_allow(ratelimit *rl, const char *kind, const char *key, int per_m
     if (elapsed > 0) {
         if (elapsed > MINUTE_US) /* a minute refills any bucket; keeps the product small */
             elapsed = MINUTE_US;
-        /* per_minute requests per 60e6 us, in thousandths. */
-        b->tokens_milli += elapsed * per_minute / 60000;
-        if (b->tokens_milli > burst)
+        /* per_minute requests per 60e6 us, in thousandths. The clock moves on
+         * only by the time the whole thousandths took (rounded up), so a key
+         * that asks more often than one thousandth accrues keeps its rate. */
+        int64_t gained = elapsed * per_minute / 60000;
+        b->tokens_milli += gained;
+        if (b->tokens_milli >= burst) {
             b->tokens_milli = burst;
-        b->updated_us = now_us;
+            b->updated_us = now_us;
+        } else {
+            b->updated_us += (gained * 60000 + per_minute - 1) / per_minute;
+        }
     }
     ok = b->tokens_milli >= 1000;
     if (ok)

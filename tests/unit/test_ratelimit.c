@@ -73,10 +73,27 @@ static void refilled_slot_is_reusable(void)
     ratelimit_free(&rl);
 }
 
+/* A key that asks more often than one thousandth of a request accrues (at
+ * 30 a minute, one thousandth takes 2 ms) still refills at its rate: the
+ * time of the fractions is kept, not dropped at every request. */
+static void frequent_asker_keeps_its_rate(void)
+{
+    ratelimit rl;
+    CHECK(ratelimit_init(&rl));
+    for (int i = 0; i < 30; i++)
+        CHECK(ratelimit_allow(&rl, "scores", "k", 30, 0));
+    int allowed = 0;
+    for (int64_t t = 1000; t <= 10 * SEC; t += 1000) /* every 1 ms for 10 s */
+        allowed += ratelimit_allow(&rl, "scores", "k", 30, t);
+    CHECK_EQ(allowed, 5); /* one every 2 s */
+    ratelimit_free(&rl);
+}
+
 int main(void)
 {
     RUN(burst_then_refill);
     RUN(active_bucket_never_reset);
     RUN(refilled_slot_is_reusable);
+    RUN(frequent_asker_keeps_its_rate);
     CHECK_DONE();
 }
