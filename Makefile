@@ -284,10 +284,13 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
 unit-bins: $(TEST_BIN) $(BUILD)/replayd
 
 # ------------------------------------------------------------------- tests
+# T= runs only the named files or rooms, as the progress lines name them:
+# make test T=http/flow, T="unit/test_store http/boards", T=hostile.
+# TEST_TIMEOUT_S bounds each file (300 by default; tests/run.sh says more).
 test: deps-test contract-deps client-deps browser-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) unit-bins $(BIN)/replayd lib wasm
 	@node clients/js/scripts/vendor.mjs --quiet
-	@tests/run.sh $(BUILD)
+	@T="$(T)" tests/run.sh $(BUILD)
 
 # -Werror, the whole suite under ASan+UBSan, the cross-build determinism
 # check, cppcheck, the fuzzer, then the Debian package and lintian (under a
@@ -295,7 +298,7 @@ test: deps-test contract-deps client-deps browser-deps
 check: deps-check contract-deps client-deps browser-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins lib wasm
 	@node clients/js/scripts/vendor.mjs --quiet
-	@HOSTILE_LONG=1 PG_FULL=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	@T="$(T)" TEST_TIMEOUT_FACTOR=3 HOSTILE_LONG=1 PG_FULL=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run.sh build/$(CC)-asan
 	@$(MAKE) --no-print-directory cross
 	@$(MAKE) --no-print-directory cppcheck
