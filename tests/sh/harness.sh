@@ -91,3 +91,4 @@ for sig in TERM KILL; do
   kill -KILL -- "-$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
 done
+exit 0
