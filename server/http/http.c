@@ -6,7 +6,8 @@
  * request that breaks the framing rules (http_gate.h). Around every answer: the client's address
  * (behind trusted proxies), CORS, HEAD and OPTIONS, caching and ETags,
  * Allow on 405, Retry-After on 429 and 503, Connection: close while
- * draining; libmicrohttpd's own messages become JSON log lines.
+ * draining (else Keep-Alive: timeout=N, the idle bound of a kept-alive
+ * connection); libmicrohttpd's own messages become JSON log lines.
  */
 #include "http.h"
 
@@ -30,6 +31,14 @@
 #define BODY_DRAIN_MAX (1024 * 1024)
 
 static int64_t clock_offset_us;
+
+int http_idle_timeout_s(const config *c)
+{
+    /* the guard ends a kept-alive connection header_timeout_ms after its
+     * previous answer, libmicrohttpd after connection_timeout_s idle */
+    int s = c->header_timeout_ms / 1000;
+    return s < c->connection_timeout_s ? s : c->connection_timeout_s;
+}
 
 void http_set_clock_offset(int seconds)
 {
@@ -426,8 +435,17 @@ static enum MHD_Result send_reply(request *r)
     /* keepalive = false: each plain-HTTP request comes on a new connection,
      * so the gate checks the framing of every one (libmicrohttpd 0.9.75
      * answers some malformed framing on a reused connection itself, badly) */
-    if (atomic_load(&r->app->draining) || !r->app->cfg.keepalive)
+    if (atomic_load(&r->app->draining) || !r->app->cfg.keepalive) {
         MHD_add_response_header(resp, "Connection", "close");
+    } else {
+        /* the idle bound of a kept-alive connection, said to the client
+         * (undici, browsers and most HTTP libraries retire a pooled socket
+         * before it): without it, a client that keeps sockets longer than
+         * the server reuses one just as it is closed and loses the request */
+        char idle[40];
+        snprintf(idle, sizeof idle, "timeout=%d", http_idle_timeout_s(&r->app->cfg));
+        MHD_add_response_header(resp, "Keep-Alive", idle);
+    }
     enum MHD_Result ok = MHD_queue_response(r->conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     return ok;

@@ -70,6 +70,10 @@ int64_t now_us(void);
 /* Shifts now_us/now_ms (config clock_offset_s; tests only). */
 void http_set_clock_offset(int seconds);
 int64_t now_ms(void);
+/* Seconds a kept-alive connection may stay idle after an answer before the
+ * server closes it (sent as Keep-Alive: timeout=N): the shorter of the
+ * guard's header deadline and libmicrohttpd's idle timeout. */
+int http_idle_timeout_s(const config *c);
 
 /* Header or query value, NULL when absent. */
 const char *req_header(request *r, const char *name);

@@ -3,6 +3,7 @@
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -188,6 +189,30 @@ export function solvePipes(level, seedValue, gap, version) {
     for (let i = 0; i < k; i++) { t += gap; moves.push({ t, cell }); }
   });
   return moves;
+}
+
+// solve(), gen() and replayCli() spawn the binary (solve once per move for
+// reshuffling Schulte) and block this process meanwhile: nothing else runs,
+// not even fetch's own timers that retire idle pooled sockets. Between a
+// seed's answer and its submission that held the loop past the server's
+// idle bound on a busy machine (twenty players of one daily solved one
+// after another: 20-30 s; one reshuffling daily at load 10: over 10 s),
+// and the submission went out on a socket the server had closed ("fetch
+// failed: other side closed"). offLoop(name, ...args) runs one of them in
+// a worker thread and answers when it is done, so fetch keeps its pool
+// alive meanwhile. A puzzle is solved once; each caller gets its own copy.
+const solved = new Map();
+export async function offLoop(name, ...args) {
+  const key = name === 'solve' ? JSON.stringify([args[0], args[1], String(args[2]), args[3] ?? null]) : null;
+  if (key && solved.has(key)) return structuredClone(solved.get(key));
+  const out = await new Promise((resolve, reject) => {
+    const w = new Worker(new URL('./offloop_worker.mjs', import.meta.url), { workerData: { name, args } });
+    w.once('message', resolve);
+    w.once('error', reject);
+    w.once('exit', (code) => reject(new Error(`offLoop ${name}: worker exited ${code}`)));
+  });
+  if (key) solved.set(key, out);
+  return key ? structuredClone(out) : out;
 }
 
 export function solve(game, level, seedValue, version) {

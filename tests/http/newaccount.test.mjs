@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, call, register, seed, solve, solveSchulte, awaitRun, ADMIN_TOKEN } from './harness.mjs';
+import { startServer, call, register, seed, offLoop, solveSchulte, awaitRun, ADMIN_TOKEN } from './harness.mjs';
 import { Rng } from '../../vectors/port/core.mjs';
 
 // One solved daily run, submitted once its time has passed: a script's
@@ -22,7 +22,7 @@ async function playDaily(srv, p, jitter = 0, pace = 0) {
   const t = await seed(srv, p.token, { daily: true });
   const r = new Rng(pace);
   let at = 0;
-  const moves = solve(t.game, t.level, t.seed, t.version)
+  const moves = (await offLoop('solve', t.game, t.level, t.seed, t.version))
     .map((m) => ({ ...m, t: pace ? (at += 450 + r.below(301)) : m.t + jitter }));
   await awaitRun(t, moves, 80);
   return call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: t.seed_token, moves } });
@@ -39,7 +39,7 @@ test('a throwaway-account daily flood is held; a player with ten completed runs 
       const human = await register(srv, 'regular');
       const runs = await Promise.all(Array.from({ length: 10 }, async () => {
         const t = await seed(srv, human.token, { game: 'schulte', level: 1 });
-        const moves = solveSchulte(1, t.seed, 450, t.version);
+        const moves = await offLoop('solveSchulte', 1, t.seed, 450, t.version);
         await awaitRun(t, moves, 80);
         return call(srv, 'POST', '/v1/scores', { token: human.token, body: { seed_token: t.seed_token, moves } });
       }));

@@ -13,7 +13,7 @@ import { readFileSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BIN, startServer, call, register, seed, solve, awaitRun } from './harness.mjs';
+import { BIN, startServer, call, register, seed, offLoop, awaitRun } from './harness.mjs';
 
 const API_MD = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'API.md');
 
@@ -73,7 +73,7 @@ test('the worked example of docs/API.md verifies from its text alone', async () 
 // incomplete run: completed is signed as 0, and it is quick to wait out).
 async function play(srv, token, body, firstMoveOnly = false) {
   const s = await seed(srv, token, body);
-  const all = solve(s.game, s.level, s.seed, s.version);
+  const all = await offLoop('solve', s.game, s.level, s.seed, s.version);
   const moves = firstMoveOnly ? all.slice(0, 1) : all;
   await awaitRun(s, moves);
   const r = await call(srv, 'POST', '/v1/scores', { token, body: { seed_token: s.seed_token, moves } });
@@ -148,7 +148,7 @@ test('rotation then retirement: key A\'s receipts verify for ever, A signs and M
       if (key.retired) assert.ok(audit.submitted_at_ms <= Date.parse(key.valid_until), 'inside the window');
     }
     // A token MACed by A cannot be redeemed any more: nothing verifies with a retired key's MAC.
-    const moves = solve(pending.game, pending.level, pending.seed, pending.version).slice(0, 1);
+    const moves = (await offLoop('solve', pending.game, pending.level, pending.seed, pending.version)).slice(0, 1);
     await awaitRun(pending, moves);
     const late = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: pending.seed_token, moves } });
     assert.equal(late.status, 400);
