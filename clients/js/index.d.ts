@@ -73,12 +73,13 @@ export interface ClientOptions {
 }
 
 export interface Player { player_id: number; name: string; token: string }
+export interface SignedIn extends Player { provider: 'apple' | 'google'; created: boolean }
 export interface Seed { seed_token: string; game: string; level: number; seed: number; version: number; [k: string]: unknown }
 export interface Submitted {
   verified: boolean; score_id: string; score: number; completed: boolean; status: string;
   rank: number | null; best: boolean; moves_hash: string; receipt: string; result: GameResult; date?: string;
   /** With status "held": why, in one word (docs/API.md). */
-  held_reason?: 'duplicate' | 'pace' | 'padding' | 'clock' | 'rehearsal' | 'speed' | 'routine' | 'review';
+  held_reason?: 'duplicate' | 'identity' | 'twin' | 'new_account' | 'pace' | 'padding' | 'clock' | 'rehearsal' | 'speed' | 'routine' | 'review';
 }
 export type Board = { game: string; level: number } | { date: string };
 export interface BoardEntry { rank: number; player_id: number; name: string; score: number; submitted_at: string; score_id: string }
@@ -91,6 +92,9 @@ export class Client {
   attempts: number;
   request(method: string, path: string, options?: { body?: unknown; auth?: boolean; retry?: 'idempotent' | 'refused' | false; query?: Record<string, unknown> }): Promise<any>;
   register(name: string): Promise<Player>;
+  signInNonce(): Promise<{ nonce: string; expires_at: string }>;
+  signIn(provider: 'apple' | 'google', idToken: string, name?: string): Promise<SignedIn>;
+  linkIdentity(provider: 'apple' | 'google', idToken: string): Promise<{ player_id: number; provider: 'apple' | 'google'; already_linked: boolean }>;
   games(): Promise<{ games: Array<Record<string, unknown>> }>;
   keys(): Promise<{ keys: PublicKey[] }>;
   daily(date?: string): Promise<Record<string, unknown>>;

@@ -7,6 +7,8 @@
 #include "../http/http.h"
 
 void api_players_create(request *r);
+void api_players_link(request *r);
+void api_identity_nonce(request *r);
 void api_games(request *r);
 void api_seeds_create(request *r);
 void api_scores_submit(request *r);
@@ -42,6 +44,15 @@ void api_web_asset(request *r);
 /* Shared by handlers: the authenticated player, or NULL after a 401. */
 #include "../store/store.h"
 bool api_auth(request *r, store_player *out);
+/* api_players.c: a registration's name, checked and NFC-normalised into
+ * out (false after a 400); a new bearer token ("pt_" and 32 random bytes)
+ * and its keyed hash, the only form the store keeps. */
+#define API_PLAYER_TOKEN_LEN (3 + sodium_base64_ENCODED_LEN(32, sodium_base64_VARIANT_URLSAFE_NO_PADDING))
+bool api_player_name(request *r, const json_t *name, char out[STORE_NAME_MAX + 1]);
+void api_new_player_token(request *r, char token[API_PLAYER_TOKEN_LEN], uint8_t hash[STORE_HASH_BYTES]);
+/* api_identity.c: a sign-in with {"identity": ..., "name"?} (doc is
+ * taken and freed), from the client's network prefix. */
+void api_identity_sign_in(request *r, json_t *doc, const char *prefix);
 /* Hands w to the store's writer and suspends r until it committed (or
  * failed); then `then` answers from w. w must live as long as r (req_own). */
 void api_write(request *r, store_write *w, void (*then)(request *r));

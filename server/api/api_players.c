@@ -11,14 +11,12 @@
 #include "../http/netaddr.h"
 #include "../trust/names.h"
 
-#define PLAYER_TOKEN_LEN (3 + sodium_base64_ENCODED_LEN(32, sodium_base64_VARIANT_URLSAFE_NO_PADDING))
-
 /* What a registration keeps until its commit: the write, the name it
  * points to, and the bearer token to show once. */
 typedef struct registration {
     store_write w;
     char name[STORE_NAME_MAX + 1];
-    char token[PLAYER_TOKEN_LEN];
+    char token[API_PLAYER_TOKEN_LEN];
 } registration;
 
 static void registration_free(void *p)
@@ -75,21 +73,23 @@ void api_players_create(request *r)
     json_t *doc = req_json_object(r);
     if (!doc)
         return;
+    char net[64];
+    client_prefix(r->ip, net);
+    if (json_object_get(doc, "identity")) {
+        api_identity_sign_in(r, doc, net); /* Sign in with Apple or Google */
+        return;
+    }
     const json_t *name = json_object_get(doc, "name");
     if (json_object_size(doc) != 1 || !json_is_string(name)) {
         json_decref(doc);
-        reply_error(r, 400, "bad_request", "expected {\"name\": string}");
+        reply_error(r, 400, "bad_request", "expected {\"name\": string} (or {\"identity\": {...}})");
         return;
     }
     char normal[NAMES_MAX_BYTES + 1];
-    names_verdict verdict = names_normalize(json_string_value(name), json_string_length(name), normal);
+    bool named = api_player_name(r, name, normal);
     json_decref(doc);
-    if (verdict != NAME_OK) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "name must be 1 to 64 bytes of visible text: %s", names_why(verdict));
-        reply_error(r, 400, "bad_name", msg);
+    if (!named)
         return;
-    }
     registration *reg = calloc(1, sizeof *reg);
     if (!reg) {
         reply_error(r, 500, "internal", "out of memory");
@@ -98,18 +98,34 @@ void api_players_create(request *r)
     req_own(r, reg, registration_free);
     memcpy(reg->name, normal, sizeof reg->name);
 
-    unsigned char raw[32];
-    randombytes_buf(raw, sizeof raw);
-    memcpy(reg->token, "pt_", 3);
-    sodium_bin2base64(reg->token + 3, sizeof reg->token - 3, raw, sizeof raw,
-                      sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-    sodium_memzero(raw, sizeof raw);
+    api_new_player_token(r, reg->token, reg->w.u.player.token_hash);
     reg->w.kind = STORE_WRITE_PLAYER;
     reg->w.u.player.name = reg->name;
     reg->w.u.player.now = now_ms();
-    client_prefix(r->ip, reg->w.u.player.prefix);
-    crypto_generichash(reg->w.u.player.token_hash, STORE_HASH_BYTES, (const unsigned char *)reg->token,
-                       strlen(reg->token), r->app->keys.token_hash_key,
-                       sizeof r->app->keys.token_hash_key);
+    memcpy(reg->w.u.player.prefix, net, sizeof net);
     api_write(r, &reg->w, player_committed);
+}
+
+bool api_player_name(request *r, const json_t *name, char out[STORE_NAME_MAX + 1])
+{
+    names_verdict verdict = names_normalize(json_string_value(name), json_string_length(name), out);
+    if (verdict != NAME_OK) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "name must be 1 to 64 bytes of visible text: %s", names_why(verdict));
+        reply_error(r, 400, "bad_name", msg);
+        return false;
+    }
+    return true;
+}
+
+void api_new_player_token(request *r, char token[API_PLAYER_TOKEN_LEN], uint8_t hash[STORE_HASH_BYTES])
+{
+    unsigned char raw[32];
+    randombytes_buf(raw, sizeof raw);
+    memcpy(token, "pt_", 3);
+    sodium_bin2base64(token + 3, API_PLAYER_TOKEN_LEN - 3, raw, sizeof raw,
+                      sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+    sodium_memzero(raw, sizeof raw);
+    crypto_generichash(hash, STORE_HASH_BYTES, (const unsigned char *)token, strlen(token),
+                       r->app->keys.token_hash_key, sizeof r->app->keys.token_hash_key);
 }

@@ -45,6 +45,7 @@ typedef struct submission {
     int64_t suspicion;
     int64_t pace, slack; /* for the population and history, once accepted (fairplay_book.h) */
     json_t *new_account; /* set when the new-account hold holds this daily score */
+    json_t *identity;    /* set when the board requires an identity the player lacks */
     json_t *twin;        /* set when the run twins another player's (twins.h) */
     int64_t twin_of;     /* that run's seq */
     uint8_t shape[TWIN_SHAPE_BYTES]; /* the moves without their times (twins.h) */
@@ -60,6 +61,7 @@ static void submission_free(void *p)
     json_decref(s->result);
     json_decref(s->features);
     json_decref(s->new_account);
+    json_decref(s->identity);
     json_decref(s->twin);
     if (s->w.kind == STORE_WRITE_SCORE) {
         store_score_clear(&s->w.u.score.score);
@@ -296,6 +298,8 @@ static bool check_new_account(request *r, const store_player *player, submission
     const config *c = &r->app->cfg;
     if (!play_is_daily(&s->t.p) || c->new_account_runs <= 0 || c->new_account_hours <= 0)
         return true;
+    if (player->provider[0]) /* an Apple or Google identity costs more than ten quick runs */
+        return true;
     int64_t age = now - player->created_at;
     if (age >= (int64_t)c->new_account_hours * 3600000)
         return true;
@@ -311,6 +315,17 @@ static bool check_new_account(request *r, const store_player *player, submission
                                (json_int_t)ts.completed, "runs_needed", c->new_account_runs,
                                "hours_needed", c->new_account_hours);
     return true;
+}
+
+/* A board's requirement (daily_requires, level_requires): a player
+ * without a bound identity on a board that requires one has the score
+ * kept and held, held_reason "identity". */
+static void check_identity(request *r, const store_player *player, submission *s)
+{
+    bool daily = play_is_daily(&s->t.p);
+    const char *req = daily ? r->app->cfg.daily_requires : r->app->cfg.level_requires;
+    if (strcmp(req, "identity") == 0 && !player->provider[0])
+        s->identity = json_pack("{s:s,s:s}", "requires", "identity", "board", daily ? "daily" : "level");
 }
 
 /* Twin runs: another player's run on this level and seed with the same
@@ -380,10 +395,12 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
         json_object_set(signals, "features", s->features);
     if (signals && s->new_account)
         json_object_set(signals, "new_account", s->new_account);
+    if (signals && s->identity)
+        json_object_set(signals, "identity", s->identity);
     if (signals && s->twin)
         json_object_set(signals, "twin", s->twin);
     /* the later run of a twin pair is held; the earlier one gains suspicion */
-    sc->hold = s->new_account != NULL || s->twin != NULL;
+    sc->hold = s->new_account != NULL || s->twin != NULL || s->identity != NULL;
     memcpy(sc->shape_hash, s->shape, sizeof sc->shape_hash);
     sc->has_shape = true;
     sc->twin_of = s->twin_of;
@@ -532,6 +549,7 @@ void api_scores_submit(request *r)
         return;
     }
     twin_shape_hash(g, s->t.p.version, s->moves, (size_t)s->n, s->shape);
+    check_identity(r, &player, s);
     if (!check_new_account(r, &player, s, now) || !find_twin(r, s) ||
         !build_score(r, s, &rep.result, elapsed))
         return;

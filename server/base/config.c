@@ -58,6 +58,12 @@ void config_defaults(config *c)
     c->twin_correlation_permille = 950;
     c->linked_window_s = 600;
     c->log_requests = true;
+    c->identity_clock_skew_s = 60;
+    c->identity_nonce_ttl_s = 600;
+    c->identity_require_nonce = true;
+    c->rate_nonces_per_ip = 60;
+    snprintf(c->daily_requires, sizeof c->daily_requires, "any");
+    snprintf(c->level_requires, sizeof c->level_requires, "any");
     c->keepalive = true;
 }
 
@@ -135,6 +141,16 @@ static const key_def keys[] = {
     BOOL(log_requests),
     STR(issue_versions),
     INT(clock_offset_s, -10 * 365 * 86400, 10 * 365 * 86400),
+    STR(identity_apple_client_ids),
+    STR(identity_google_client_ids),
+    STR(identity_apple_jwks_file),
+    STR(identity_google_jwks_file),
+    INT(identity_clock_skew_s, 0, 3600),
+    INT(identity_nonce_ttl_s, 10, 86400),
+    BOOL(identity_require_nonce),
+    INT(rate_nonces_per_ip, 0, 10000000),
+    STR(daily_requires),
+    STR(level_requires),
 };
 
 bool config_set(config *c, const char *key, const char *value, char *err, size_t err_len)
@@ -154,6 +170,11 @@ bool config_set(config *c, const char *key, const char *value, char *err, size_t
             if (strcmp(k->name, "daily_seeds") == 0 && strcmp(value, "sealed") != 0 &&
                 strcmp(value, "public") != 0) {
                 snprintf(err, err_len, "%s: expected sealed or public", key);
+                return false;
+            }
+            if ((strcmp(k->name, "daily_requires") == 0 || strcmp(k->name, "level_requires") == 0) &&
+                strcmp(value, "any") != 0 && strcmp(value, "identity") != 0) {
+                snprintf(err, err_len, "%s: expected any or identity", key);
                 return false;
             }
             memcpy(field, value, strlen(value) + 1);

@@ -100,6 +100,26 @@ typedef struct config {
     char issue_versions[256];
     /* Shifts the server's clock, for tests of day boundaries only. */
     int clock_offset_s;
+    /* Sign in with Apple and Google (identity.h, docs/OPERATIONS.md): each
+     * provider is on with its client ids (comma-separated: the aud an ID
+     * token may carry) and a JWKS file. ID tokens' exp, nbf and iat may be
+     * off by identity_clock_skew_s; sign-in nonces live identity_nonce_ttl_s
+     * and, with identity_require_nonce, every ID token must carry one. */
+    char identity_apple_client_ids[1024];
+    char identity_google_client_ids[1024];
+    char identity_apple_jwks_file[512];
+    char identity_google_jwks_file[512];
+    int identity_clock_skew_s;
+    int identity_nonce_ttl_s;
+    bool identity_require_nonce;
+    int rate_nonces_per_ip;
+    /* What a player must have for their scores to rank on each kind of
+     * board: "any" (every player) or "identity" (a player with a bound
+     * Apple or Google identity; others' scores are kept, held off with
+     * held_reason "identity"). Bound players are never under the
+     * new-account hold. */
+    char daily_requires[16];
+    char level_requires[16];
 } config;
 
 void config_defaults(config *c);

@@ -338,8 +338,16 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "replayd: %s\n", err);
         goto keys;
     }
+    const char *const client_ids[IDP_COUNT] = { [IDP_APPLE] = a.cfg.identity_apple_client_ids,
+                                                 [IDP_GOOGLE] = a.cfg.identity_google_client_ids };
+    const char *const jwks_files[IDP_COUNT] = { [IDP_APPLE] = a.cfg.identity_apple_jwks_file,
+                                                [IDP_GOOGLE] = a.cfg.identity_google_jwks_file };
+    if (!identity_init(&a.ident, client_ids, jwks_files, a.cfg.identity_clock_skew_s, err, sizeof err)) {
+        fprintf(stderr, "replayd: %s\n", err);
+        goto ident;
+    }
     if (serve_open_store(&a.cfg, &a.db) != STORE_OK)
-        goto keys;
+        goto ident;
     if (!same_keys_as_recorded(&a))
         goto db;
     const char *const *names;
@@ -389,6 +397,8 @@ caches:
 db:
     reverify_job_free(a.reverify); /* its run reads the store */
     store_close(a.db);
+ident:
+    identity_free(&a.ident);
 keys:
     keys_wipe(&a.keys);
     daily_seal_wipe(&a.seal);

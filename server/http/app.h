@@ -12,6 +12,7 @@
 #include "conn_guard.h"
 #include "../trust/daily_seal.h"
 #include "../trust/fairplay_book.h"
+#include "../trust/identity.h"
 #include "../trust/keys.h"
 #include "live.h"
 #include "../base/level_cache.h"
@@ -25,6 +26,7 @@ typedef struct app {
     config cfg;
     keyring keys;
     daily_seal seal; /* daily_seeds: sealed (with its secret) or public */
+    identity ident;  /* Sign in with Apple and Google: client ids, key sets */
     store *db;
     metrics stats;
     ratelimit limits;

@@ -5,6 +5,7 @@
 
 #include "../../core/game.h"
 #include "../api/api.h"
+#include "../trust/identity.h"
 #include "../trust/token.h"
 
 typedef struct route {
@@ -16,6 +17,8 @@ typedef struct route {
 
 static const route routes[] = {
     { "POST", "v1/players", api_players_create, CACHE_NO_STORE },
+    { "POST", "v1/players/me/identity", api_players_link, CACHE_NO_STORE },
+    { "POST", "v1/identity/nonce", api_identity_nonce, CACHE_NO_STORE },
     { "GET", "v1/games", api_games, CACHE_LONG },
     { "POST", "v1/seeds", api_seeds_create, CACHE_NO_STORE },
     { "POST", "v1/scores", api_scores_submit, CACHE_NO_STORE },
@@ -167,6 +170,10 @@ body_limits routes_body_limits(const request *r)
     body_limits l = { ROUTE_SMALL_BODY, 2, 16 };
     if (strcmp(r->method, "POST") == 0 && pattern_matches("v1/scores", r))
         l = score_limits(c);
+    /* an ID token (identity.h) with room for the rest */
+    if (strcmp(r->method, "POST") == 0 &&
+        (pattern_matches("v1/players", r) || pattern_matches("v1/players/me/identity", r)))
+        l.max_bytes = IDENTITY_TOKEN_MAX + 1024;
     if (l.max_bytes > c->max_body)
         l.max_bytes = c->max_body;
     if (l.max_depth > c->max_json_depth)

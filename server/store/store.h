@@ -94,11 +94,17 @@ typedef struct store_board {
 } store_board;
 
 
+#define STORE_PROVIDER_MAX 15  /* an identity provider's name: "apple", "google" */
+#define STORE_SUBJECT_MAX 255  /* an identity's subject (an ID token's sub) */
+
 typedef struct store_player {
     int64_t id;
     char name[STORE_NAME_MAX + 1];
     int64_t created_at;
     bool banned;
+    /* the provider of the player's identity ("" for a guest; of several,
+     * the first by name) */
+    char provider[STORE_PROVIDER_MAX + 1];
 } store_player;
 
 /* An issued seed token, as recorded. */
@@ -189,7 +195,8 @@ typedef enum store_write_kind {
     STORE_WRITE_SCORE,     /* redeem a token with its verified score */
     STORE_WRITE_REJECTION, /* record a rejected replay */
     STORE_WRITE_ADMIN,     /* an operator's action (admin_action) */
-    STORE_WRITE_KEY        /* record a key's fingerprint, or compare it with the recorded one */
+    STORE_WRITE_KEY,       /* record a key's fingerprint, or compare it with the recorded one */
+    STORE_WRITE_NONCE      /* record a sign-in nonce the server issued */
 } store_write_kind;
 
 #define STORE_KEY_FP_HEX 64 /* a key fingerprint: BLAKE2b-256 in hex */
@@ -228,14 +235,40 @@ struct store_write {
     union {
         /* in: name, token_hash, now, prefix (the client's network prefix
          * as text, "" when unknown). out: created (on STORE_OK). A taken
-         * token hash is STORE_CONFLICT. */
+         * token hash is STORE_CONFLICT.
+         * With an identity (provider not ""): a sign-in (link_to 0) or a
+         * link of player link_to. Every check comes before any change, so
+         * a refusal writes nothing:
+         *   - the identity is bound to a banned player: STORE_BANNED;
+         *   - a link, of an identity bound to another player, or of a
+         *     player bound to another subject of that provider:
+         *     STORE_CONFLICT (refused says which);
+         *   - has_nonce and the nonce was not issued, is used or has
+         *     expired: STORE_NOT_FOUND (the nonce is taken otherwise);
+         *   - a sign-in of a bound identity: that player, whose bearer
+         *     token becomes token_hash (existed: true; the older token
+         *     stops working); of a new one: a new player bound to it;
+         *   - a link: bound (existed: true when it was already). */
         struct {
             const char *name;
             uint8_t token_hash[STORE_HASH_BYTES];
             int64_t now;
             char prefix[64];
+            char provider[STORE_PROVIDER_MAX + 1];
+            char subject[STORE_SUBJECT_MAX + 1];
+            bool has_nonce;
+            uint8_t nonce_hash[STORE_HASH_BYTES];
+            int64_t link_to;
             store_player created;
+            bool existed;
+            enum { IDENTITY_TAKEN = 1, IDENTITY_PROVIDER_BOUND } refused;
         } player;
+        /* in: nonce_hash, expires_at, now (expired nonces are dropped) */
+        struct {
+            uint8_t nonce_hash[STORE_HASH_BYTES];
+            int64_t expires_at;
+            int64_t now;
+        } nonce;
         /* in: token, max_outstanding, max_forfeits, max_draws, day_start,
          * now. For a level token, STORE_LIMIT with `limit` saying which:
          * the player already holds max_outstanding unexpired unredeemed

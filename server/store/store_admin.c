@@ -443,6 +443,29 @@ static json_t *linked_accounts(const sd_db *x, int64_t player, int64_t window, s
     return list;
 }
 
+/* The player's identities: [{provider, bound_at_ms}] (never a subject's
+ * token; the subject stays in the store). A failure sets *res. */
+static json_t *identities_of(const sd_db *x, int64_t player, store_status *res)
+{
+    const store_driver *d = x->d;
+    json_t *list = json_array();
+    sd_stmt *s = d->start(x->c, SD_IDENTITY_LIST);
+    if (!s) {
+        *res = sd_failed(x, NULL, SD_IDENTITY_LIST);
+        return list;
+    }
+    d->bind_int(s, player);
+    int rc;
+    while ((rc = d->step(s)) == SD_ROW)
+        json_array_append_new(list, json_pack("{s:s,s:I}", "provider", text_or_empty(x, s, 0),
+                                              "bound_at_ms", (json_int_t)d->col_int(s, 1)));
+    if (rc == SD_FAIL)
+        *res = sd_failed(x, s, SD_IDENTITY_LIST);
+    else
+        d->done(s);
+    return list;
+}
+
 static store_status read_player(const sd_db *x, const store_admin_query *q, json_t **out)
 {
     const store_driver *d = x->d;
@@ -467,10 +490,12 @@ static store_status read_player(const sd_db *x, const store_admin_query *q, json
     store_status res = STORE_OK;
     json_t *features = player_features(x, q->player_id, q->now, &res);
     json_t *linked = res == STORE_OK ? linked_accounts(x, q->player_id, q->linked_window_ms, &res) : NULL;
+    json_t *identities = res == STORE_OK ? identities_of(x, q->player_id, &res) : NULL;
     if (res != STORE_OK) {
         json_decref(banned);
         json_decref(features);
         json_decref(linked);
+        json_decref(identities);
         return res;
     }
     *out = json_pack("{s:I,s:s,s:I,s:o,s:{s:I,s:I,s:I},s:o}", "player_id", (json_int_t)q->player_id,
@@ -479,9 +504,11 @@ static store_status read_player(const sd_db *x, const store_admin_query *q, json
                      "features", features);
     if (!*out) {
         json_decref(linked);
+        json_decref(identities);
         return STORE_ERROR;
     }
     json_object_set_new(*out, "linked_accounts", linked);
+    json_object_set_new(*out, "identities", identities);
     return STORE_OK;
 }
 

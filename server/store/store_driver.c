@@ -57,6 +57,15 @@ const char *const sd_names[SD_COUNT] = {
     [SD_ADMIN_TWIN] = "admin_review_twin",
     [SD_ADMIN_LINKED] = "admin_linked_accounts",
     [SD_ADMIN_LOG] = "admin_log",
+    [SD_IDENTITY_LOCK] = "identity_lock",
+    [SD_IDENTITY_GET] = "identity_get",
+    [SD_IDENTITY_OF_PLAYER] = "identity_of_player",
+    [SD_IDENTITY_INSERT] = "identity_insert",
+    [SD_IDENTITY_LIST] = "identity_list",
+    [SD_PLAYER_SET_TOKEN] = "player_set_token",
+    [SD_NONCE_INSERT] = "nonce_insert",
+    [SD_NONCE_PURGE] = "nonce_purge",
+    [SD_NONCE_TAKE] = "nonce_take",
 };
 
 store_status sd_failed(const sd_db *x, sd_stmt *s, sd_id id)

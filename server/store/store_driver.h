@@ -52,7 +52,8 @@ typedef enum sd_id {
     /* (name, token_hash, now, reg_prefix: the network prefix as text, ""
      * when unknown, stored NULL) -> id; no row: the token hash is taken */
     SD_PLAYER_INSERT,
-    /* (token_hash) -> id, name, created_at, banned */
+    /* (token_hash) -> id, name, created_at, banned, provider of the
+     * player's first identity by name ("" for a guest) */
     SD_PLAYER_BY_HASH,
     /* (JSON array of ids) -> id, name */
     SD_PLAYER_NAMES,
@@ -162,6 +163,25 @@ typedef enum sd_id {
     SD_ADMIN_LINKED,
     /* (after id, limit) -> id, at, actor, action, target, reason, detail */
     SD_ADMIN_LOG,
+    /* identities (issue 36): (provider, subject): the hook for a lock on
+     * that identity, so that two nodes signing in with one new identity
+     * make one player (empty on SQLite) */
+    SD_IDENTITY_LOCK,
+    /* (provider, subject) -> player_id, banned */
+    SD_IDENTITY_GET,
+    /* (player_id, provider) -> subject */
+    SD_IDENTITY_OF_PLAYER,
+    /* (provider, subject, player_id, now) -> player_id; no row: bound already */
+    SD_IDENTITY_INSERT,
+    /* (player_id) -> provider, created_at of each of the player's identities */
+    SD_IDENTITY_LIST,
+    /* (token_hash, player_id): a sign-in's new bearer token replaces the old */
+    SD_PLAYER_SET_TOKEN,
+    /* (nonce_hash, expires_at) / (now): expired ones go */
+    SD_NONCE_INSERT,
+    SD_NONCE_PURGE,
+    /* (nonce_hash, now) -> expires_at; the nonce is gone after (single use) */
+    SD_NONCE_TAKE,
     SD_COUNT
 } sd_id;
 

@@ -27,6 +27,8 @@ store_status store_read_player_by_token(const sd_db *x, const uint8_t hash[STORE
         snprintf(out->name, sizeof out->name, "%s", name ? name : "");
         out->created_at = d->col_int(s, 2);
         out->banned = d->col_int(s, 3) != 0;
+        const char *provider = d->col_text(s, 4);
+        snprintf(out->provider, sizeof out->provider, "%s", provider ? provider : "");
     }
     d->done(s);
     return rc == SD_ROW ? STORE_OK : STORE_NOT_FOUND;

@@ -138,7 +138,7 @@ store_status store_score_by_nonce(const sd_db *x, const uint8_t nonce[PLAY_NONCE
 
 /* ---- players and tokens ---- */
 
-static store_status run_player(const sd_db *x, store_write *w)
+store_status store_rules_player(const sd_db *x, store_write *w)
 {
     if (strlen(w->u.player.name) > STORE_NAME_MAX)
         return STORE_ERROR;
@@ -585,7 +585,9 @@ store_status store_rules_write(const sd_db *x, const store_config *cfg, store_wr
     case STORE_WRITE_SCORE:
         return run_score(x, cfg, w);
     case STORE_WRITE_PLAYER:
-        return run_player(x, w);
+        return w->u.player.provider[0] ? store_rules_identity(x, w) : store_rules_player(x, w);
+    case STORE_WRITE_NONCE:
+        return store_rules_nonce(x, w);
     case STORE_WRITE_TOKEN:
         return run_token(x, w);
     case STORE_WRITE_REJECTION:

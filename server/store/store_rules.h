@@ -33,6 +33,13 @@ store_status store_rules_write(const sd_db *x, const store_config *cfg, store_wr
 /* Drops what w filled for its caller when its work is undone. */
 void store_rules_forget(store_write *w);
 
+/* A registration (a player of its own; no identity). */
+store_status store_rules_player(const sd_db *x, store_write *w);
+/* store_identity.c: a sign-in or link with an identity (store.h's player
+ * write says each answer), and a sign-in nonce's record. */
+store_status store_rules_identity(const sd_db *x, store_write *w);
+store_status store_rules_nonce(const sd_db *x, store_write *w);
+
 /* store_admin.c: an operator's action (in the transaction), and the
  * operators' reads (answered from one snapshot of x). */
 store_status store_rules_admin(const sd_db *x, store_write *w);

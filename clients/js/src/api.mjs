@@ -2,6 +2,9 @@
 //
 //   const api = new Client({ baseUrl: 'https://scores.example' });
 //   const me = await api.register('ann');            // keeps me.token for later calls
+//   // or Sign in with Apple / Google: a server nonce into the provider's request
+//   const { nonce } = await api.signInNonce();
+//   const me = await api.signIn('apple', idTokenFromApple);  // same player every time
 //   const seed = await api.seed({ game: 'schulte', level: 1 });
 //   const score = await api.submit(seed.seed_token, moves);
 //   for await (const page of api.boardPages({ game: 'schulte', level: 1 })) ...
@@ -111,6 +114,28 @@ export class Client {
     this.token = me.token;
     this.playerId = me.player_id;
     return me;
+  }
+
+  /** A single-use nonce to put in Apple's or Google's sign-in request. */
+  signInNonce() {
+    return this.request('POST', '/v1/identity/nonce', { retry: 'refused' });
+  }
+
+  /** Signs in with an Apple or Google ID token (provider 'apple' | 'google'):
+   * the identity's player, made at its first sign-in; keeps the new token
+   * (the player's earlier token stops working). */
+  async signIn(provider, idToken, name) {
+    const body = { identity: { provider, id_token: idToken } };
+    if (name !== undefined) body.name = name;
+    const me = await this.request('POST', '/v1/players', { body, retry: 'refused' });
+    this.token = me.token;
+    this.playerId = me.player_id;
+    return me;
+  }
+
+  /** Binds an Apple or Google identity to the registered (guest) player. */
+  linkIdentity(provider, idToken) {
+    return this.request('POST', '/v1/players/me/identity', { body: { provider, id_token: idToken }, auth: true, retry: 'refused' });
   }
 
   games() {

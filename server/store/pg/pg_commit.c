@@ -126,8 +126,9 @@ static int64_t lock_player(const store_write *w)
         return w->u.rejection.rejection.p.player_id;
     case STORE_WRITE_ADMIN: /* a score action's player: admin_players() */
         return w->u.admin.player_id;
-    case STORE_WRITE_PLAYER:
+    case STORE_WRITE_PLAYER: /* a link locks its identity (SD_IDENTITY_LOCK), not the player */
     case STORE_WRITE_KEY:
+    case STORE_WRITE_NONCE:
         break;
     }
     return 0;

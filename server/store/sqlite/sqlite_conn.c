@@ -36,8 +36,9 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
     [SD_PLAYER_INSERT] = { "INSERT INTO players (name, token_hash, created_at, reg_prefix)"
                            " VALUES (?1, ?2, ?3, NULLIF(?4, ''))"
                            " ON CONFLICT (token_hash) DO NOTHING RETURNING id" },
-    [SD_PLAYER_BY_HASH] = { "SELECT id, name, created_at, banned_at IS NOT NULL FROM players"
-                            " WHERE token_hash = ?1" },
+    [SD_PLAYER_BY_HASH] = { "SELECT id, name, created_at, banned_at IS NOT NULL,"
+                            " COALESCE((SELECT i.provider FROM identities i WHERE i.player_id = players.id"
+                            " ORDER BY i.provider LIMIT 1), '') FROM players WHERE token_hash = ?1" },
     [SD_PLAYER_NAMES] = { "SELECT id, name FROM players WHERE id IN (SELECT value FROM json_each(?1))" },
     [SD_TOKEN_INSERT] = { "INSERT INTO seed_tokens (nonce, player_id, game, level, seed, version,"
                           " issued_at, expires_at, daily_date, text, redeemed)"
@@ -196,6 +197,19 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
                           " ORDER BY o.created_at, o.id LIMIT 20" },
     [SD_ADMIN_LOG] = { "SELECT id, at, actor, action, target, reason, detail FROM admin_log"
                        " WHERE id > ?1 ORDER BY id LIMIT ?2" },
+    /* SD_IDENTITY_LOCK: one writer holds the file, nothing to lock */
+    [SD_IDENTITY_GET] = { "SELECT i.player_id, p.banned_at IS NOT NULL FROM identities i"
+                          " JOIN players p ON p.id = i.player_id WHERE i.provider = ?1 AND i.subject = ?2" },
+    [SD_IDENTITY_OF_PLAYER] = { "SELECT subject FROM identities WHERE player_id = ?1 AND provider = ?2" },
+    [SD_IDENTITY_INSERT] = { "INSERT INTO identities (provider, subject, player_id, created_at)"
+                             " VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING RETURNING player_id" },
+    [SD_IDENTITY_LIST] = { "SELECT provider, created_at FROM identities WHERE player_id = ?1 ORDER BY provider" },
+    [SD_PLAYER_SET_TOKEN] = { "UPDATE players SET token_hash = ?1 WHERE id = ?2" },
+    [SD_NONCE_INSERT] = { "INSERT INTO identity_nonces (nonce_hash, expires_at) VALUES (?1, ?2)"
+                          " ON CONFLICT DO NOTHING" },
+    [SD_NONCE_PURGE] = { "DELETE FROM identity_nonces WHERE expires_at <= ?1" },
+    [SD_NONCE_TAKE] = { "DELETE FROM identity_nonces WHERE nonce_hash = ?1 AND expires_at > ?2"
+                        " RETURNING expires_at" },
 };
 
 store_status sq_status(int rc)
