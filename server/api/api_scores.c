@@ -46,6 +46,7 @@ typedef struct submission {
     int64_t pace, slack; /* for the population and history, once accepted (fairplay_book.h) */
     json_t *new_account; /* set when the new-account hold holds this daily score */
     json_t *identity;    /* set when the board requires an identity the player lacks */
+    json_t *record;      /* set when a daily run would enter the top review_top unreviewed */
     json_t *twin;        /* set when the run twins another player's (twins.h) */
     int64_t twin_of;     /* that run's seq */
     uint8_t shape[TWIN_SHAPE_BYTES]; /* the moves without their times (twins.h) */
@@ -62,6 +63,7 @@ static void submission_free(void *p)
     json_decref(s->features);
     json_decref(s->new_account);
     json_decref(s->identity);
+    json_decref(s->record);
     json_decref(s->twin);
     if (s->w.kind == STORE_WRITE_SCORE) {
         store_score_clear(&s->w.u.score.score);
@@ -92,7 +94,12 @@ static void answer_recorded(request *r, const store_score *sc, json_t *result)
         json_object_set_new(out, "best", json_boolean(strcmp(e.score_id, sc->score_id) == 0));
     } else {
         json_object_set_new(out, "rank", json_null());
+        json_object_set_new(out, "best", json_false());
     }
+    /* a held run is pending review: the rank it would take if approved now */
+    int64_t would;
+    if (sc->status == SCORE_HELD && store_board_would_rank(r->app->db, &b, sc->score, &would) == STORE_OK)
+        json_object_set_new(out, "would_be_rank", json_integer(would));
     json_object_set_new(out, "moves_hash", json_string(hex));
     /* with the answer's other fields, what a v2 receipt signs: an app can
      * check its receipt offline without reading the audit */
@@ -328,6 +335,31 @@ static void check_identity(request *r, const store_player *player, submission *s
         s->identity = json_pack("{s:s,s:s}", "requires", "identity", "board", daily ? "daily" : "level");
 }
 
+/* Records are reviewed (review_top): a daily run that would enter the top
+ * review_top of its board, from a player none of whose runs an operator
+ * has approved yet, is held until one does (held_reason "record"); the
+ * approval then counts as the player's history. Read outside the writer's
+ * transaction, like the new-account count. false after answering. */
+static bool check_record(request *r, const store_player *player, submission *s, int64_t score)
+{
+    int top = r->app->cfg.review_top;
+    if (top <= 0 || !play_is_daily(&s->t.p))
+        return true;
+    store_board b = store_board_of(&s->t.p);
+    int64_t would = 0, approved = 0;
+    store_status st = store_board_would_rank(r->app->db, &b, score, &would);
+    if (st == STORE_OK && would <= top)
+        st = store_player_approved(r->app->db, player->id, &approved);
+    if (st != STORE_OK) {
+        api_store_error(r, st);
+        return false;
+    }
+    if (would <= top && approved == 0)
+        s->record = json_pack("{s:I,s:i,s:I}", "would_be_rank", (json_int_t)would, "review_top", top,
+                              "approved_runs", (json_int_t)approved);
+    return true;
+}
+
 /* Twin runs: another player's run on this level and seed with the same
  * moves (the same shape) whose gaps correlate at twin_correlation_permille
  * or more; the best-correlated of the TWIN_CANDIDATES best-scoring such
@@ -397,10 +429,12 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
         json_object_set(signals, "new_account", s->new_account);
     if (signals && s->identity)
         json_object_set(signals, "identity", s->identity);
+    if (signals && s->record)
+        json_object_set(signals, "record", s->record);
     if (signals && s->twin)
         json_object_set(signals, "twin", s->twin);
     /* the later run of a twin pair is held; the earlier one gains suspicion */
-    sc->hold = s->new_account != NULL || s->twin != NULL || s->identity != NULL;
+    sc->hold = s->new_account != NULL || s->twin != NULL || s->identity != NULL || s->record != NULL;
     memcpy(sc->shape_hash, s->shape, sizeof sc->shape_hash);
     sc->has_shape = true;
     sc->twin_of = s->twin_of;
@@ -550,7 +584,8 @@ void api_scores_submit(request *r)
     }
     twin_shape_hash(g, s->t.p.version, s->moves, (size_t)s->n, s->shape);
     check_identity(r, &player, s);
-    if (!check_new_account(r, &player, s, now) || !find_twin(r, s) ||
+    if (!check_new_account(r, &player, s, now) || !check_record(r, &player, s, rep.result.score) ||
+        !find_twin(r, s) ||
         !build_score(r, s, &rep.result, elapsed))
         return;
     s->w.kind = STORE_WRITE_SCORE;

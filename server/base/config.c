@@ -37,6 +37,7 @@ void config_defaults(config *c)
     c->max_draws_per_level_day = 30;
     c->rehearsal_bound_ms = 300000;
     c->review_hold_threshold = 500; /* calibrated on tests/fairplay (docs/OPERATIONS.md) */
+    c->review_top = 3;
     c->rate_register_per_ip = 30;
     c->rate_register_per_prefix = 120;
     c->rate_seeds_per_player = 120;
@@ -129,6 +130,7 @@ static const key_def keys[] = {
     STR(admin_token_file),
     INT(admin_failures_per_minute, 1, 100000),
     INT(review_hold_threshold, 0, 1000000),
+    INT(review_top, 0, 1000),
     INT(new_account_runs, 0, 1000000),
     INT(new_account_hours, 0, 100000),
     INT(twin_correlation_permille, 0, 1000),

@@ -75,6 +75,10 @@ typedef struct config {
     /* Scores whose suspicion is at or above this are held off the public
      * boards until an operator approves them; 0: off (default 500). */
     int review_hold_threshold;
+    /* A daily run that would enter the top review_top of its board, from a
+     * player none of whose runs an operator has approved, is held until one
+     * does (records are reviewed); 0: off (default 3). */
+    int review_top;
     /* A new account's daily scores are held until an operator approves
      * them while it has fewer than new_account_runs completed runs and is
      * younger than new_account_hours (either 0: off). */

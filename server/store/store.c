@@ -356,6 +356,14 @@ store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
     return st;
 }
 
+store_status store_player_approved(store *s, int64_t player_id, int64_t *count)
+{
+    sd_db x = reader_get(s);
+    store_status st = store_read_player_approved(&x, player_id, count);
+    reader_put(s, &x);
+    return st;
+}
+
 store_status store_scores_page(store *s, const store_scan *scan, int64_t after_seq, int limit,
                                store_score *out, int *n)
 {
@@ -499,6 +507,18 @@ store_status store_board_rank(store *s, const store_board *b, int64_t player_id,
         return STORE_NOT_FOUND;
     entry_out(&e, r, out);
     fill_names(s, out, 1);
+    return STORE_OK;
+}
+
+store_status store_board_would_rank(store *s, const store_board *b, int64_t score, int64_t *rank)
+{
+    board_slot *slot;
+    const rank_board *rb;
+    store_status st = board_cache_acquire(s->boards, b, &slot, &rb);
+    if (st != STORE_OK)
+        return st;
+    *rank = shared_rank(rb, score);
+    board_cache_release(slot);
     return STORE_OK;
 }
 

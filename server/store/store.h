@@ -367,6 +367,9 @@ store_status store_player_by_token(store *s, const uint8_t token_hash[STORE_HASH
 /* The score redeemed by the token with that nonce, with its player's name
  * and its status. */
 store_status store_score_get(store *s, const uint8_t nonce[PLAY_NONCE_BYTES], store_score *out);
+/* How many of the player's scores an operator approved (reviewed, ranked,
+ * not voided since): their history of reviewed runs (review_top). */
+store_status store_player_approved(store *s, int64_t player_id, int64_t *count);
 store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
                                    store_token_stats *out);
 
@@ -435,6 +438,9 @@ store_status store_board_page(store *s, const store_board *b, const store_board_
                               bool backwards, int limit, store_entry *out, int *n, bool *more,
                               int64_t *total);
 
+/* The rank a score would take on board b, on it or not: 1 + the entries
+ * scoring strictly higher (ties share a rank). */
+store_status store_board_would_rank(store *s, const store_board *b, int64_t score, int64_t *rank);
 /* The player's entry and rank, STORE_NOT_FOUND if not on the board. */
 store_status store_board_rank(store *s, const store_board *b, int64_t player_id,
                               store_entry *out);

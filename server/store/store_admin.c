@@ -680,6 +680,8 @@ static store_status read_review(const sd_db *x, const store_admin_query *q, json
             json_object_set_new(item, "date", json_string(date));
         if (d->col_int(s, 13))
             json_object_set_new(item, "duplicate_of_seq", json_integer(d->col_int(s, 13)));
+        const char *provider = d->col_text(s, 15);
+        json_object_set_new(item, "provider", provider && provider[0] ? json_string(provider) : json_null());
         rows[n].item = item;
         rows[n].player = player;
         rows[n].twin_of = d->col_int(s, 14);

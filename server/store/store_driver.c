@@ -66,6 +66,7 @@ const char *const sd_names[SD_COUNT] = {
     [SD_NONCE_INSERT] = "nonce_insert",
     [SD_NONCE_PURGE] = "nonce_purge",
     [SD_NONCE_TAKE] = "nonce_take",
+    [SD_PLAYER_APPROVED] = "player_approved",
 };
 
 store_status sd_failed(const sd_db *x, sd_stmt *s, sd_id id)

@@ -152,7 +152,8 @@ typedef enum sd_id {
     SD_ADMIN_TOKENS,
     /* (below suspicion, after seq, limit) -> seq, score_id, player_id,
      * name, game, level, daily_date, score, status, suspicion, signals,
-     * received_at, banned, duplicate_of, twin_of (0: none) */
+     * received_at, banned, duplicate_of, twin_of (0: none), the player's
+     * identity provider ("" for a guest) */
     SD_ADMIN_REVIEW,
     /* (seq) -> score_id, player_id, name, score, status, suspicion,
      * received_at, voided: a review item's twin, shown beside it */
@@ -182,6 +183,9 @@ typedef enum sd_id {
     SD_NONCE_PURGE,
     /* (nonce_hash, now) -> expires_at; the nonce is gone after (single use) */
     SD_NONCE_TAKE,
+    /* (player_id) -> how many of the player's scores an operator approved
+     * (reviewed, ranked, not voided): their history of reviewed runs */
+    SD_PLAYER_APPROVED,
     SD_COUNT
 } sd_id;
 

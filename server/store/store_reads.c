@@ -75,6 +75,20 @@ store_status store_read_player_names(const sd_db *x, int n, const int64_t *ids,
     return st;
 }
 
+store_status store_read_player_approved(const sd_db *x, int64_t player_id, int64_t *count)
+{
+    const store_driver *d = x->d;
+    sd_stmt *s = d->start(x->c, SD_PLAYER_APPROVED);
+    if (!s)
+        return sd_failed(x, NULL, SD_PLAYER_APPROVED);
+    d->bind_int(s, player_id);
+    if (d->step(s) != SD_ROW)
+        return sd_failed(x, s, SD_PLAYER_APPROVED);
+    *count = d->col_int(s, 0);
+    d->done(s);
+    return STORE_OK;
+}
+
 store_status store_read_token_stats(const sd_db *x, int64_t player_id, int64_t now,
                                     store_token_stats *out)
 {

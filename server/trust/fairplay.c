@@ -286,8 +286,12 @@ const char *fairplay_hold_reason(const char *signals_json, bool duplicate)
     const char *word = "review";
     json_t *s = signals_json ? json_loads(signals_json, 0, NULL) : NULL;
     /* the rules that hold whatever the suspicion name themselves first */
-    if (json_object_get(s, "identity") || json_object_get(s, "twin") || json_object_get(s, "new_account")) {
-        word = json_object_get(s, "identity") ? "identity" : json_object_get(s, "twin") ? "twin" : "new_account";
+    if (json_object_get(s, "identity") || json_object_get(s, "twin") || json_object_get(s, "new_account") ||
+        json_object_get(s, "record")) {
+        word = json_object_get(s, "identity") ? "identity"
+               : json_object_get(s, "twin")   ? "twin"
+               : json_object_get(s, "new_account") ? "new_account"
+                                                   : "record";
         json_decref(s);
         return word;
     }

@@ -114,9 +114,9 @@ int64_t fairplay_pace_of(const json_t *f, bool completed);
 int64_t fairplay_slack_of(const json_t *f);
 
 /* The one word an answer gives for a held score: "duplicate" for a
- * duplicate; "identity", "twin" or "new_account" when signals carry that
- * rule's hold (a board that requires an identity,
- * twins.h, the new-account hold); else the reason its features recorded
+ * duplicate; "identity", "twin", "new_account" or "record" when signals
+ * carry that rule's hold (a board that requires an identity, twins.h, the
+ * new-account hold, review_top); else the reason its features recorded
  * ("review" when none). The words: docs/API.md, held_reason. */
 const char *fairplay_hold_reason(const char *signals_json, bool duplicate);
 

@@ -60,6 +60,11 @@ export async function startServer({ dataDir, args = [], env = {}, host = '127.0.
   if (!holdDefault && !args.some((a) => String(a).startsWith('review_hold_threshold='))) {
     args = ['--set', 'review_hold_threshold=0', ...args];
   }
+  // likewise the review of records (review_top, on by default): most files
+  // play fresh players straight into a daily's top three
+  if (!holdDefault && !args.some((a) => String(a).startsWith('review_top='))) {
+    args = ['--set', 'review_top=0', ...args];
+  }
   if (admin) {
     const file = join(dir, 'admin_token');
     writeFileSync(file, admin + '\n', { mode: 0o600 });

@@ -229,6 +229,18 @@ test('daily_requires = identity: forty guests aged past the new-account hold sta
       assert.equal(r.json.held_reason, 'identity', r.text);
       assert.equal(r.json.rank, null);
     }
+    // the operator's queue shows who is a guest
+    const held = [];
+    let cursor = '';
+    for (let page = 0; page < 10; page++) { // 440 runs wait unreviewed: at most 5 pages of 100
+      const q = await call(s, 'GET', `/v1/admin/review?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { token: ADMIN_TOKEN });
+      assert.equal(q.status, 200, q.text);
+      held.push(...q.json.items.filter((it) => it.status === 'held' && it.signals?.identity));
+      if (!q.json.next_cursor) break;
+      cursor = q.json.next_cursor;
+    }
+    assert.equal(held.length, 40);
+    assert.ok(held.every((it) => it.provider === null));
     // they were aged: the new-account hold did not hold them, the requirement did
     const audit = await call(s, 'GET', `/v1/admin/scores/${flood[0].json.score_id}`, { token: ADMIN_TOKEN });
     assert.equal(audit.json.signals.new_account, undefined, audit.text);

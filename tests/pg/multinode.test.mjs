@@ -17,6 +17,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, call, register, seed, solve, PG, pgDatabase, sleep, ADMIN_TOKEN, BIN } from '../http/harness.mjs';
+import { makeKey, writeJwks, mint, claims } from '../http/idp.mjs';
 
 const skip = PG ? false : 'needs REPLAYD_PG (tests/run.sh starts PostgreSQL)';
 const VISIBLE_MS = 1000; // the bound docs/STORAGE.md states
@@ -25,6 +26,11 @@ const ARGS = ['--set', 'rate_scores_per_player=100000', '--set', 'rate_seeds_per
   '--set', 'plausibility_slack_ms=600000', '--set', 'max_outstanding_tokens=1000',
   // the load loops draw one level far past the day's draw cap (draws.test.mjs tests it)
   '--set', 'max_draws_per_level_day=0'];
+// Sign in with Apple on every node, one key set (tests/http/idp.mjs)
+const idpDir = mkdtempSync(join(tmpdir(), 'replayd-multi-idp-'));
+const appleKey = makeKey(idpDir, 'multi-apple-1', 'RSA');
+ARGS.push('--set', 'identity_apple_client_ids=com.example.multi',
+  '--set', `identity_apple_jwks_file=${writeJwks(join(idpDir, 'apple.json'), [appleKey])}`);
 
 let url, root;
 const dirs = [];
@@ -71,9 +77,31 @@ test('a bearer token issued by one node is accepted by every node', { skip }, as
   assert.ok(statuses.every((s) => s !== 401), `no node refuses the bearer: ${statuses.join(',')}`);
 });
 
+test('one Apple identity on three nodes: sign-ins at the same instant make one player; a nonce taken on one node is refused on the others', { skip }, async () => {
+  const token = async (i) => {
+    const n = await call(nodes[i % 3], 'POST', '/v1/identity/nonce');
+    return mint(appleKey, claims('apple', 'com.example.multi', 'multi-sub-1', { nonce: n.json.nonce }));
+  };
+  const tokens = await Promise.all([0, 1, 2, 3, 4, 5].map(token));
+  const answers = await Promise.all(tokens.map((t, i) => call(nodes[i % 3], 'POST', '/v1/players',
+    { body: { identity: { provider: 'apple', id_token: t } } })));
+  for (const a of answers) assert.ok(a.status === 200 || a.status === 201, a.text);
+  assert.equal(answers.filter((a) => a.status === 201).length, 1, 'one sign-in made the player');
+  assert.equal(new Set(answers.map((a) => a.json.player_id)).size, 1, 'every node answered the same player');
+  assert.equal(sql("SELECT COUNT(*) FROM identities WHERE subject = 'multi-sub-1'"), '1');
+  // the nonce of a token used on node 0 is gone on nodes 1 and 2
+  const reused = await Promise.all([1, 2].map((i) => call(nodes[i], 'POST', '/v1/players',
+    { body: { identity: { provider: 'apple', id_token: tokens[0] } } })));
+  for (const r of reused) {
+    assert.equal(r.status, 401, r.text);
+    assert.equal(r.json.error.code, 'bad_nonce');
+  }
+});
+
 after(async () => {
   for (const n of nodes) if (n) await n.stop('SIGKILL');
   if (root) rmSync(root, { recursive: true, force: true });
+  rmSync(idpDir, { recursive: true, force: true });
 });
 
 async function board(srv, path) {

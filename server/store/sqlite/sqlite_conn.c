@@ -182,7 +182,9 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
                           " FROM seed_tokens WHERE player_id = ?2" },
     [SD_ADMIN_REVIEW] = { "SELECT s.seq, s.score_id, s.player_id, p.name, s.game, s.level,"
                           " s.daily_date, s.score, s.status, s.suspicion, s.signals, s.received_at,"
-                          " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0), COALESCE(s.twin_of, 0)"
+                          " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0), COALESCE(s.twin_of, 0),"
+                          " COALESCE((SELECT i.provider FROM identities i WHERE i.player_id = s.player_id"
+                          " ORDER BY i.provider LIMIT 1), '')"
                           " FROM scores s JOIN players p ON p.id = s.player_id"
                           " WHERE s.reviewed_at IS NULL AND s.voided_at IS NULL"
                           " AND (s.suspicion < ?1 OR (s.suspicion = ?1 AND s.seq > ?2))"
@@ -210,6 +212,8 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
     [SD_NONCE_PURGE] = { "DELETE FROM identity_nonces WHERE expires_at <= ?1" },
     [SD_NONCE_TAKE] = { "DELETE FROM identity_nonces WHERE nonce_hash = ?1 AND expires_at > ?2"
                         " RETURNING expires_at" },
+    [SD_PLAYER_APPROVED] = { "SELECT COUNT(*) FROM scores WHERE player_id = ?1 AND reviewed_at IS NOT NULL"
+                             " AND status = 'ranked' AND voided_at IS NULL" },
 };
 
 store_status sq_status(int rc)
