@@ -184,6 +184,8 @@ static void refresh(jwks_fetch *f, identity_provider p)
                            (json_int_t)wait_s));
         return;
     }
+    if (atomic_load(&f->stop))
+        return; /* aborted by jwks_fetch_stop: nothing to say */
     wait_s = s->backoff_s;
     s->backoff_s = s->backoff_s * 2 > f->max_s ? f->max_s : s->backoff_s * 2;
     s->due_ms = mono_ms() + wait_s * 1000;
