@@ -41,7 +41,8 @@ LIBS := libmicrohttpd=libmicrohttpd-dev \
         sqlite3=libsqlite3-dev \
         libutf8proc=libutf8proc-dev \
         libpq=libpq-dev \
-        jose=libjose-dev
+        jose=libjose-dev \
+        libcurl=libcurl4-openssl-dev
 PKGS := $(foreach l,$(LIBS),$(word 1,$(subst =, ,$(l))))
 # tools/apt-need reads "package:command" as: install package only when
 # command is missing (Node.js and npm may not come from Debian).

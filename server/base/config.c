@@ -61,6 +61,8 @@ void config_defaults(config *c)
     c->log_requests = true;
     c->identity_clock_skew_s = 60;
     c->identity_nonce_ttl_s = 600;
+    c->identity_jwks_min_refresh_s = 300;
+    c->identity_jwks_max_refresh_s = 86400;
     c->identity_require_nonce = true;
     c->rate_nonces_per_ip = 60;
     snprintf(c->daily_requires, sizeof c->daily_requires, "any");
@@ -147,6 +149,10 @@ static const key_def keys[] = {
     STR(identity_google_client_ids),
     STR(identity_apple_jwks_file),
     STR(identity_google_jwks_file),
+    STR(identity_apple_jwks_url),
+    STR(identity_google_jwks_url),
+    INT(identity_jwks_min_refresh_s, 1, 86400),
+    INT(identity_jwks_max_refresh_s, 1, 7 * 86400),
     INT(identity_clock_skew_s, 0, 3600),
     INT(identity_nonce_ttl_s, 10, 86400),
     BOOL(identity_require_nonce),

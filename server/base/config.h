@@ -106,13 +106,20 @@ typedef struct config {
     int clock_offset_s;
     /* Sign in with Apple and Google (identity.h, docs/OPERATIONS.md): each
      * provider is on with its client ids (comma-separated: the aud an ID
-     * token may carry) and a JWKS file. ID tokens' exp, nbf and iat may be
-     * off by identity_clock_skew_s; sign-in nonces live identity_nonce_ttl_s
-     * and, with identity_require_nonce, every ID token must carry one. */
+     * token may carry) and a JWKS file, a JWKS URL (jwks_fetch.h: fetched
+     * at start and refreshed between identity_jwks_min_refresh_s and
+     * identity_jwks_max_refresh_s apart), or both. ID tokens' exp, nbf and
+     * iat may be off by identity_clock_skew_s; sign-in nonces live
+     * identity_nonce_ttl_s and, with identity_require_nonce, every ID token
+     * must carry one. */
     char identity_apple_client_ids[1024];
     char identity_google_client_ids[1024];
     char identity_apple_jwks_file[512];
     char identity_google_jwks_file[512];
+    char identity_apple_jwks_url[512];
+    char identity_google_jwks_url[512];
+    int identity_jwks_min_refresh_s;
+    int identity_jwks_max_refresh_s;
     int identity_clock_skew_s;
     int identity_nonce_ttl_s;
     bool identity_require_nonce;

@@ -26,6 +26,7 @@
 #include "../http/serving.h"
 #include "../http/metrics_http.h"
 #include "../base/parse.h"
+#include "../trust/jwks_fetch.h"
 
 
 /* Reads issue_versions ("game=version,game=version") into
@@ -301,6 +302,7 @@ static bool reread_config(config *out)
 int cmd_serve(int argc, char **argv)
 {
     static app a; /* large; lives for the whole process */
+    jwks_fetch *jwks = NULL;
     char err[512];
     int rc;
     /* Before anything starts a thread: the store starts its writer and
@@ -343,6 +345,14 @@ int cmd_serve(int argc, char **argv)
     const char *const jwks_files[IDP_COUNT] = { [IDP_APPLE] = a.cfg.identity_apple_jwks_file,
                                                 [IDP_GOOGLE] = a.cfg.identity_google_jwks_file };
     if (!identity_init(&a.ident, client_ids, jwks_files, a.cfg.identity_clock_skew_s, err, sizeof err)) {
+        fprintf(stderr, "replayd: %s\n", err);
+        goto ident;
+    }
+    /* URLs after the files: a fetched key set replaces the file's */
+    const char *const jwks_urls[IDP_COUNT] = { [IDP_APPLE] = a.cfg.identity_apple_jwks_url,
+                                               [IDP_GOOGLE] = a.cfg.identity_google_jwks_url };
+    if (!jwks_fetch_start(&jwks, &a.ident, jwks_urls, jwks_files, a.cfg.identity_jwks_min_refresh_s,
+                          a.cfg.identity_jwks_max_refresh_s, err, sizeof err)) {
         fprintf(stderr, "replayd: %s\n", err);
         goto ident;
     }
@@ -398,6 +408,7 @@ db:
     reverify_job_free(a.reverify); /* its run reads the store */
     store_close(a.db);
 ident:
+    jwks_fetch_stop(jwks); /* it hands key sets to the identity */
     identity_free(&a.ident);
 keys:
     keys_wipe(&a.keys);

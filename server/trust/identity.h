@@ -18,7 +18,7 @@
  * its, never parsed here. A provider is on when it has a key set and at
  * least one client id. Key sets come from files at start (a file that does
  * not parse stops the server, naming it) and may be replaced while serving
- * (identity_set_keys: a refresh); a verification holds its own reference to
+ * (identity_set_keys: a refresh, jwks_fetch.h); a verification holds its own reference to
  * the set it used.
  *
  * Owns: every provider's client ids and key set. identity_free releases
