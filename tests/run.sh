@@ -46,6 +46,7 @@ total_limit=$(( ${TEST_TOTAL_TIMEOUT_S:-2400} * factor ))
 declare -A limit_of=(
   [vectors/port]=900 [wasm/vectors]=900 [clients/js]=600 [pg/multinode]=600
   [unit/test_store]=600 [sh/install]=600 [sh/new_game]=600 [sh/conform]=600
+  [http/newaccount]=600 [http-pg/newaccount]=600 [http/identity]=600 [http-pg/identity]=600
 )
 
 tmp=$(mktemp -d)
@@ -224,7 +225,7 @@ if [ -n "${PG_FULL:-}" ]; then
   pg_http=("$http_dir"/*.test.mjs)
 else
   pg_http=()
-  for f in flow boards durability moderation review identity; do pg_http+=("$http_dir/$f.test.mjs"); done
+  for f in flow boards durability moderation review identity newaccount; do pg_http+=("$http_dir/$f.test.mjs"); done
 fi
 for f in "${pg_http[@]}"; do
   [ -f "$f" ] || continue

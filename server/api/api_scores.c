@@ -294,33 +294,39 @@ static void answer_expired(request *r, submission *s)
     store_score_clear(&existing);
 }
 
-/* The new-account hold: a daily score of an account younger than
- * new_account_hours with fewer than new_account_runs completed runs is
- * held for an operator (throwaway accounts flooding a daily). The count is
- * read outside the writer's transaction: a run completing at the same
- * moment may be missed, which only holds a score that could have ranked.
+/* The new-account hold (docs/OPERATIONS.md, New accounts): a guest's
+ * daily score is held until the account is old enough
+ * (new_account_hours) AND has played long enough
+ * (new_account_play_minutes: the union of its completed, unheld, unvoided
+ * level runs' intervals on the server's clock, so parallel tokens count
+ * once) across enough distinct boards (new_account_levels) in enough such
+ * runs (new_account_runs); ten quick runs no longer age an account. A
+ * player with an Apple or Google identity skips it. Fixed when recorded:
  * s->new_account gets the facts when it holds; false after answering. */
 static bool check_new_account(request *r, const store_player *player, submission *s, int64_t now)
 {
     const config *c = &r->app->cfg;
     if (!play_is_daily(&s->t.p) || c->new_account_runs <= 0 || c->new_account_hours <= 0)
         return true;
-    if (player->provider[0]) /* an Apple or Google identity costs more than ten quick runs */
+    if (player->provider[0]) /* an Apple or Google identity costs more than a script's play */
         return true;
     int64_t age = now - player->created_at;
-    if (age >= (int64_t)c->new_account_hours * 3600000)
-        return true;
-    store_token_stats ts;
-    store_status st = store_token_stats_for(r->app->db, player->id, now, &ts);
+    store_play_time pt;
+    store_status st = store_play_time_for(r->app->db, player->id, &pt);
     if (st != STORE_OK) {
         api_store_error(r, st);
         return false;
     }
-    if (ts.completed >= c->new_account_runs)
+    if (age >= (int64_t)c->new_account_hours * 3600000 &&
+        pt.played_ms >= (int64_t)c->new_account_play_minutes * 60000 &&
+        pt.levels >= c->new_account_levels && pt.runs >= c->new_account_runs)
         return true;
-    s->new_account = json_pack("{s:I,s:I,s:i,s:i}", "age_ms", (json_int_t)age, "completed_runs",
-                               (json_int_t)ts.completed, "runs_needed", c->new_account_runs,
-                               "hours_needed", c->new_account_hours);
+    s->new_account = json_pack(
+        "{s:I,s:I,s:i,s:i,s:I,s:i,s:I,s:i}", "age_ms", (json_int_t)(age > 0 ? age : 0),
+        "completed_runs", (json_int_t)pt.runs, "runs_needed", c->new_account_runs, "hours_needed",
+        c->new_account_hours, "played_ms", (json_int_t)pt.played_ms, "play_minutes_needed",
+        c->new_account_play_minutes, "levels", (json_int_t)pt.levels, "levels_needed",
+        c->new_account_levels);
     return true;
 }
 

@@ -56,6 +56,8 @@ void config_defaults(config *c)
     c->admin_failures_per_minute = 10;
     c->new_account_runs = 10;
     c->new_account_hours = 24;
+    c->new_account_play_minutes = 30;
+    c->new_account_levels = 3;
     c->twin_correlation_permille = 950;
     c->linked_window_s = 600;
     c->log_requests = true;
@@ -135,6 +137,8 @@ static const key_def keys[] = {
     INT(review_top, 0, 1000),
     INT(new_account_runs, 0, 1000000),
     INT(new_account_hours, 0, 100000),
+    INT(new_account_play_minutes, 0, 100000),
+    INT(new_account_levels, 0, 10000),
     INT(twin_correlation_permille, 0, 1000),
     INT(linked_window_s, 0, 30 * 86400),
     BOOL(keepalive),

@@ -79,11 +79,16 @@ typedef struct config {
      * player none of whose runs an operator has approved, is held until one
      * does (records are reviewed); 0: off (default 3). */
     int review_top;
-    /* A new account's daily scores are held until an operator approves
-     * them while it has fewer than new_account_runs completed runs and is
-     * younger than new_account_hours (either 0: off). */
+    /* The new-account hold (docs/OPERATIONS.md, New accounts): a guest's
+     * daily score is held until the account is new_account_hours old AND
+     * has played new_account_play_minutes (the union of its completed,
+     * unheld level runs' intervals on the server's clock) across
+     * new_account_levels distinct boards in at least new_account_runs such
+     * runs. new_account_runs or new_account_hours 0: the hold is off. */
     int new_account_runs;
     int new_account_hours;
+    int new_account_play_minutes;
+    int new_account_levels;
     /* Twin runs (twins.h): another player's run with the same moves whose
      * gaps correlate at least this (permille) links both; 0: off. */
     int twin_correlation_permille;

@@ -373,6 +373,19 @@ store_status store_player_approved(store *s, int64_t player_id, int64_t *count);
 store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
                                    store_token_stats *out);
 
+/* A player's played time (the new-account hold): over their
+ * STORE_PLAYED_RUNS_MAX most recent completed level runs that are neither
+ * held nor voided, the union of the runs' intervals [token issued_at,
+ * score received_at] on the server's clock (runs played in parallel count
+ * once; server/store/play_time.h), the distinct (game, level) boards among
+ * them and how many runs were read. Older runs are not read: an account
+ * that has played more has played enough. */
+#define STORE_PLAYED_RUNS_MAX 2000
+typedef struct store_play_time {
+    int64_t played_ms, levels, runs;
+} store_play_time;
+store_status store_play_time_for(store *s, int64_t player_id, store_play_time *out);
+
 /* Another player's run on the same (game, level, seed, version) with the
  * same shape (twins.h), not voided: the candidates of a twin link. */
 typedef struct store_twin_candidate {

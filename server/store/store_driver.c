@@ -25,6 +25,7 @@ const char *const sd_names[SD_COUNT] = {
     [SD_TOKEN_DAILY] = "token_daily",
     [SD_TOKEN_LIMITS] = "token_limits",
     [SD_TOKEN_STATS] = "token_stats",
+    [SD_PLAYED_RUNS] = "played_runs",
     [SD_SCORE_RECORD] = "score_record",
     [SD_SCORE_TWIN] = "score_twin",
     [SD_TWIN_CANDIDATES] = "twin_candidates",

@@ -79,6 +79,11 @@ typedef enum sd_id {
      * forfeited, outstanding, abandoned, level tokens drawn since
      * day_start, the most of them of one (game, level) */
     SD_TOKEN_STATS,
+    /* (player_id, limit) -> game, level, token issued_at, score
+     * received_at of the player's completed level runs that are neither
+     * held nor voided, the most recent first (by seq), at most limit: the
+     * new-account hold's played time (play_time.h) */
+    SD_PLAYED_RUNS,
     /* (score_id, nonce, player_id, game, level, seed, version, daily_date,
      * score, completed, received_at, moves_hash, receipt, moves_json,
      * result_json, status, signals, duplicate_of, outcome, to the level

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "play_time.h"
 #include "store_backend.h"
 #include "store_rules.h"
 
@@ -110,6 +111,42 @@ store_status store_read_token_stats(const sd_db *x, int64_t player_id, int64_t n
     out->draws_today = d->col_int(s, 6);
     out->most_draws_one_level_today = d->col_int(s, 7);
     d->done(s);
+    return STORE_OK;
+}
+
+/* The rows, at most STORE_PLAYED_RUNS_MAX, then their union (play_time.c). */
+store_status store_read_play_time(const sd_db *x, int64_t player_id, store_play_time *out)
+{
+    const store_driver *d = x->d;
+    memset(out, 0, sizeof *out);
+    play_span *spans = malloc(STORE_PLAYED_RUNS_MAX * sizeof *spans);
+    if (!spans)
+        return STORE_ERROR;
+    sd_stmt *s = d->start(x->c, SD_PLAYED_RUNS);
+    if (!s) {
+        free(spans);
+        return sd_failed(x, NULL, SD_PLAYED_RUNS);
+    }
+    d->bind_int(s, player_id);
+    d->bind_int(s, STORE_PLAYED_RUNS_MAX);
+    size_t n = 0;
+    int rc = SD_DONE;
+    while (n < STORE_PLAYED_RUNS_MAX && (rc = d->step(s)) == SD_ROW) {
+        play_span *o = &spans[n++];
+        const char *board = d->col_text(s, 0);
+        snprintf(o->game, sizeof o->game, "%s", board ? board : "");
+        o->level = d->col_int(s, 1);
+        o->start = d->col_int(s, 2);
+        o->end = d->col_int(s, 3);
+    }
+    if (rc == SD_FAIL) {
+        free(spans);
+        return sd_failed(x, s, SD_PLAYED_RUNS);
+    }
+    d->done(s);
+    play_time_sum(spans, n, &out->played_ms, &out->levels);
+    out->runs = (int64_t)n;
+    free(spans);
     return STORE_OK;
 }
 

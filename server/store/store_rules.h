@@ -68,6 +68,7 @@ store_status store_read_player_names(const sd_db *x, int n, const int64_t *ids,
 store_status store_read_player_approved(const sd_db *x, int64_t player_id, int64_t *count);
 store_status store_read_token_stats(const sd_db *x, int64_t player_id, int64_t now,
                                     store_token_stats *out);
+store_status store_read_play_time(const sd_db *x, int64_t player_id, store_play_time *out);
 store_status store_read_scores_page(const sd_db *x, const store_scan *scan, int64_t after_seq,
                                     int limit, store_score *out, int *n);
 store_status store_read_scores_count(const sd_db *x, const store_scan *scan, int64_t *out);

@@ -81,6 +81,12 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
                        " AND daily_date = '' AND issued_at >= $3 GROUP BY game, level"
                        " ORDER BY 1 DESC LIMIT 1), 0)"
                        " FROM seed_tokens WHERE player_id = $2",
+    /* joined on the token's primary key (its nonce is the score's) */
+    [SD_PLAYED_RUNS] = "SELECT s.game, s.level, t.issued_at, s.received_at FROM scores s"
+                       " JOIN seed_tokens t ON t.nonce = s.nonce"
+                       " WHERE s.player_id = $1 AND s.daily_date = '' AND s.completed"
+                       " AND s.status = 'ranked' AND s.voided_at IS NULL"
+                       " ORDER BY s.seq DESC LIMIT $2",
     /* the score, its token's redeem and the player's level best in one
      * round trip; scores_nonce (unique) makes a second score for one token
      * impossible. The best is replaced only by a strictly higher score. */

@@ -73,6 +73,12 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
                          " AND daily_date = '' AND issued_at >= ?3 GROUP BY game, level"
                          " ORDER BY 1 DESC LIMIT 1), 0)"
                          " FROM seed_tokens WHERE player_id = ?2" },
+    /* joined on the token's primary key (its nonce is the score's) */
+    [SD_PLAYED_RUNS] = { "SELECT s.game, s.level, t.issued_at, s.received_at FROM scores s"
+                         " JOIN seed_tokens t ON t.nonce = s.nonce"
+                         " WHERE s.player_id = ?1 AND s.daily_date = '' AND s.completed = 1"
+                         " AND s.status = 'ranked' AND s.voided_at IS NULL"
+                         " ORDER BY s.seq DESC LIMIT ?2" },
     /* the score; the player's level best (?20: it goes to a level board),
      * replaced only by a strictly higher score; the token's redeem; the
      * seq */
