@@ -109,7 +109,9 @@ test('twin_correlation_permille = 0 turns twin links off', async () => {
     try {
       for (const n of ['one', 'two']) players.push(await register(srv, n));
     } finally { await srv.stop(); }
-    srv = await startServer({ dataDir: dir, args: ['--set', `clock_offset_s=${offsetAt(DATE, 12 * 3600)}`, '--set', 'twin_correlation_permille=0'] });
+    // new_account_runs=0: two days' age no longer lifts the new-account hold (newaccount.test.mjs)
+    srv = await startServer({ dataDir: dir, args: ['--set', `clock_offset_s=${offsetAt(DATE, 12 * 3600)}`, '--set', 'twin_correlation_permille=0',
+      '--set', 'new_account_runs=0'] });
     try {
       const toks = await Promise.all(players.map((p) => seed(srv, p.token, { daily: true })));
       const lead = paced(solveSchulte(toks[0].level, toks[0].seed, 500, toks[0].version), 1);
