@@ -1,6 +1,6 @@
 // harness: starts the real bin/replayd on a free loopback port with a fresh
 // data dir, and gives the tests small helpers to drive it over HTTP.
-import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync, execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -163,12 +163,8 @@ export function solveSchulte(level, seedValue, gap, version) {
   const moves = [];
   let t = 0;
   const g = gen('schulte', level, seedValue, version);
-  gap ??= g.finish_floor_ms ? Math.ceil(g.finish_floor_ms / g.grid.flat().length) : 110;
-  if (!g.reshuffle) {
-    const grid = g.grid.flat();
-    const order = grid.map((_, i) => (g.order === 'up' ? i + 1 : grid.length - i));
-    return order.map((n, i) => ({ t: gap * (i + 1), cell: grid.indexOf(n) }));
-  }
+  gap ??= schulteGap(g);
+  if (!g.reshuffle) return schulteInOrder(g, gap);
   for (;;) {
     const out = replayCli('schulte', level, seedValue, moves, version);
     if (out.completed || out.rejected || out.board.next === 0) return moves; // a pace the floors refuse stops here
@@ -194,6 +190,35 @@ export function solvePipes(level, seedValue, gap, version) {
     for (let i = 0; i < k; i++) { t += gap; moves.push({ t, cell }); }
   });
   return moves;
+}
+
+// A Schulte level without reshuffles, from its gen output: each number's
+// cell in order, gap ms apart (the default gap as solveSchulte's).
+const schulteGap = (g) => (g.finish_floor_ms ? Math.ceil(g.finish_floor_ms / g.grid.flat().length) : 110);
+function schulteInOrder(g, gap) {
+  const grid = g.grid.flat();
+  const order = grid.map((_, i) => (g.order === 'up' ? i + 1 : grid.length - i));
+  return order.map((n, i) => ({ t: gap * (i + 1), cell: grid.indexOf(n) }));
+}
+
+// gen without blocking the event loop: the binary runs as a child while
+// fetch's timers keep its pool alive (see offLoop below). Many players
+// each solving a level at once (a script's flood) need this: one gen of
+// the ASan build takes long enough that twenty in a row outlast the
+// server's idle bound.
+export function genAsync(game, level, seedValue, version) {
+  const args = ['gen', game, String(level), String(seedValue)];
+  if (version) args.push('--version', String(version));
+  return new Promise((resolve, reject) => execFile(BIN, args, { encoding: 'utf8' },
+    (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout)))));
+}
+
+// solveSchulte for a level without reshuffles, off the event loop (a
+// reshuffling level goes to offLoop: it replays once per move).
+export async function solveSchulteAsync(level, seedValue, gap, version) {
+  const g = await genAsync('schulte', level, seedValue, version);
+  if (g.reshuffle) return offLoop('solveSchulte', level, seedValue, gap, version);
+  return schulteInOrder(g, gap ?? schulteGap(g));
 }
 
 // solve(), gen() and replayCli() spawn the binary (solve once per move for

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, call, register, seed, offLoop, solveSchulte, awaitRun, dbExec, ADMIN_TOKEN, BIN } from './harness.mjs';
+import { startServer, call, register, seed, offLoop, solveSchulteAsync, awaitRun, dbExec, ADMIN_TOKEN, BIN } from './harness.mjs';
 import { makeKey, writeJwks, mint, mintHs256WithPublicKey, claims } from './idp.mjs';
 import { Rng } from '../../vectors/port/core.mjs';
 
@@ -213,7 +213,7 @@ test('daily_requires = identity: forty guests aged past the new-account hold sta
     const age = async (b) => {
       for (let k = 0; k < 10; k++) {
         const t = await seed(s, b.token, { game: 'schulte', level: 1 });
-        const moves = solveSchulte(1, t.seed, undefined, t.version);
+        const moves = await solveSchulteAsync(1, t.seed, undefined, t.version);
         await awaitRun(t, moves, 40);
         const r = await call(s, 'POST', '/v1/scores', { token: b.token, body: { seed_token: t.seed_token, moves } });
         assert.equal(r.status, 200, r.text);
