@@ -107,7 +107,22 @@ export async function call(srv, method, path, { body, token, raw, headers = {}, 
   let payload;
   if (raw !== undefined) payload = raw;
   else if (body !== undefined) { payload = JSON.stringify(body); h['Content-Type'] ??= 'application/json'; }
-  const res = await fetch(srv.base + path, { method, headers: h, body: payload });
+  let res;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      res = await fetch(srv.base + path, { method, headers: h, body: payload });
+      break;
+    } catch (e) {
+      // A pooled connection the server closed as idle (header_timeout_ms
+      // after its last answer) while this process was too busy to retire
+      // it: the request went out on a closed socket and never reached a
+      // handler, so it is sent once more on a new connection, as Go's
+      // Transport does for a reused connection. Any other failure, or a
+      // second one, fails the test.
+      const code = e.cause?.code;
+      if (attempt > 0 || (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET')) throw e;
+    }
+  }
   const text = await res.text();
   checkExchange(
     { method, url: path, body: payload, contentType: h['Content-Type'], offContract },

@@ -169,7 +169,10 @@ test('played time: paced runs over three levels and a day rank; twenty parallel 
       const fs = await signalsOf(srv, theirs.json.score_id);
       assert.equal(fs.completed_runs, 20);
       assert.equal(fs.levels, 3);
-      assert.ok(fs.played_ms < 30000, `twenty parallel tokens counted once: ${fs.played_ms} ms, not ${claimedSum}`);
+      // counted once (their union), not summed; the bound that matters is
+      // the minute (a busy machine stretches the union past 30 s: ASan at load 10)
+      assert.ok(fs.played_ms < 60000 && fs.played_ms * 2 < claimedSum,
+        `twenty parallel tokens counted once: ${fs.played_ms} ms, not ${claimedSum}`);
     } finally { await srv.stop(); }
 
     // a day later: the person has the age and the play and ranks; the farm
@@ -186,7 +189,7 @@ test('played time: paced runs over three levels and a day rank; twenty parallel 
       assert.equal(theirs.json.held_reason, 'new_account');
       const fs = await signalsOf(srv, theirs.json.score_id);
       assert.ok(fs.age_ms >= 25 * 3600000);
-      assert.ok(fs.played_ms < 30000);
+      assert.ok(fs.played_ms < 60000, `the farm played ${fs.played_ms} ms`);
       const board = await call(srv, 'GET', `/v1/leaderboards/daily/${mine.json.date}`);
       assert.deepEqual(board.json.entries.map((e) => e.player_id), [human.player_id]);
     } finally { await srv.stop(); }
