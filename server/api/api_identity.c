@@ -170,8 +170,10 @@ void api_players_link(request *r)
     json_decref(doc);
     if (!ok)
         return;
+    /* the write outlives this handler: the name is the request's copy, not me's */
+    memcpy(si->name, me.name, sizeof si->name);
     si->w.kind = STORE_WRITE_PLAYER;
-    si->w.u.player.name = me.name;
+    si->w.u.player.name = si->name;
     si->w.u.player.link_to = me.id;
     si->w.u.player.now = now_ms();
     api_write(r, &si->w, linked);
