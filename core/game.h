@@ -96,6 +96,11 @@ typedef enum outcome_kind {
 typedef struct game_outcome {
     const char *code; /* stable name used in vectors and API reasons */
     outcome_kind kind;
+    /* An applied move that made no progress toward the goal (a wrong tap,
+     * a wrong or late answer): the rules count it, the server's twin
+     * shape leaves it out (server/trust/twins.h). Not a rule: it changes
+     * no replay. */
+    bool slip;
 } game_outcome;
 
 typedef struct game_result {

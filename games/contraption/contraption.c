@@ -31,14 +31,14 @@ static const ct_row level_table[15] = {
 };
 
 static const game_outcome outcomes[CT_OUTCOMES] = {
-    [CT_PLACED] = { "placed", OUTCOME_APPLIED },
-    [CT_NO_PART_LEFT] = { "no_part_left", OUTCOME_REJECTED },
-    [CT_BAD_ANGLE] = { "bad_angle", OUTCOME_REJECTED },
-    [CT_OUT_OF_FIELD] = { "out_of_field", OUTCOME_REJECTED },
-    [CT_OVERLAPS_WALL] = { "overlaps_wall", OUTCOME_REJECTED },
-    [CT_OVERLAPS_PART] = { "overlaps_part", OUTCOME_REJECTED },
-    [CT_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED },
-    [CT_TOO_FAST] = { "too_fast", OUTCOME_REJECTED },
+    [CT_PLACED] = { "placed", OUTCOME_APPLIED, false },
+    [CT_NO_PART_LEFT] = { "no_part_left", OUTCOME_REJECTED, false },
+    [CT_BAD_ANGLE] = { "bad_angle", OUTCOME_REJECTED, false },
+    [CT_OUT_OF_FIELD] = { "out_of_field", OUTCOME_REJECTED, false },
+    [CT_OVERLAPS_WALL] = { "overlaps_wall", OUTCOME_REJECTED, false },
+    [CT_OVERLAPS_PART] = { "overlaps_part", OUTCOME_REJECTED, false },
+    [CT_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED, false },
+    [CT_TOO_FAST] = { "too_fast", OUTCOME_REJECTED, false },
 };
 
 /* Wide ranges so that the game, not the decoder, names what is wrong.

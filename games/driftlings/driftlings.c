@@ -26,15 +26,15 @@ enum {
 };
 
 static const game_outcome outcomes[O_COUNT] = {
-    [O_ASSIGNED] = { "assigned", OUTCOME_APPLIED },
-    [O_AFTER_END] = { "after_end", OUTCOME_IGNORED },
-    [O_WALKER_GONE] = { "walker_gone", OUTCOME_IGNORED },
-    [O_SKILL_EXHAUSTED] = { "skill_exhausted", OUTCOME_IGNORED },
-    [O_TRAIT_HELD] = { "trait_held", OUTCOME_IGNORED },
-    [O_BUSY] = { "busy", OUTCOME_IGNORED },
-    [O_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED },
-    [O_NOT_SPAWNED] = { "not_spawned", OUTCOME_REJECTED },
-    [O_NO_SUCH_WALKER] = { "no_such_walker", OUTCOME_REJECTED },
+    [O_ASSIGNED] = { "assigned", OUTCOME_APPLIED, false },
+    [O_AFTER_END] = { "after_end", OUTCOME_IGNORED, false },
+    [O_WALKER_GONE] = { "walker_gone", OUTCOME_IGNORED, false },
+    [O_SKILL_EXHAUSTED] = { "skill_exhausted", OUTCOME_IGNORED, false },
+    [O_TRAIT_HELD] = { "trait_held", OUTCOME_IGNORED, false },
+    [O_BUSY] = { "busy", OUTCOME_IGNORED, false },
+    [O_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED, false },
+    [O_NOT_SPAWNED] = { "not_spawned", OUTCOME_REJECTED, false },
+    [O_NO_SUCH_WALKER] = { "no_such_walker", OUTCOME_REJECTED, false },
 };
 
 static const game_field fields[3] = {

@@ -83,16 +83,16 @@ enum {
 };
 
 static const game_outcome outcomes[O_COUNT] = {
-    [O_CORRECT] = { "correct", OUTCOME_APPLIED },
-    [O_WRONG] = { "wrong", OUTCOME_APPLIED },
-    [O_LATE] = { "late", OUTCOME_APPLIED },
-    [O_REPEATED] = { "repeated", OUTCOME_IGNORED },
-    [O_NO_PROMPT] = { "no_prompt", OUTCOME_IGNORED },
-    [O_AFTER_END] = { "after_end", OUTCOME_IGNORED },
-    [O_ANSWER_OUT_OF_RANGE] = { "answer_out_of_range", OUTCOME_REJECTED },
-    [O_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED },
-    [O_TOO_FAST] = { "too_fast", OUTCOME_REJECTED },
-    [O_REACTION_BELOW_FLOOR] = { "reaction_below_floor", OUTCOME_REJECTED },
+    [O_CORRECT] = { "correct", OUTCOME_APPLIED, false },
+    [O_WRONG] = { "wrong", OUTCOME_APPLIED, true },
+    [O_LATE] = { "late", OUTCOME_APPLIED, true },
+    [O_REPEATED] = { "repeated", OUTCOME_IGNORED, false },
+    [O_NO_PROMPT] = { "no_prompt", OUTCOME_IGNORED, false },
+    [O_AFTER_END] = { "after_end", OUTCOME_IGNORED, false },
+    [O_ANSWER_OUT_OF_RANGE] = { "answer_out_of_range", OUTCOME_REJECTED, false },
+    [O_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED, false },
+    [O_TOO_FAST] = { "too_fast", OUTCOME_REJECTED, false },
+    [O_REACTION_BELOW_FLOOR] = { "reaction_below_floor", OUTCOME_REJECTED, false },
 };
 
 static const game_field fields[2] = {

@@ -68,12 +68,12 @@ enum {
 };
 
 static const game_outcome outcomes[O_COUNT] = {
-    [O_ROTATED] = { "rotated", OUTCOME_APPLIED },
-    [O_AFTER_END] = { "after_end", OUTCOME_IGNORED },
-    [O_CELL_OUT_OF_RANGE] = { "cell_out_of_range", OUTCOME_REJECTED },
-    [O_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED },
-    [O_TOO_FAST] = { "too_fast", OUTCOME_REJECTED },
-    [O_FINISH_BELOW_FLOOR] = { "finish_below_floor", OUTCOME_REJECTED },
+    [O_ROTATED] = { "rotated", OUTCOME_APPLIED, false },
+    [O_AFTER_END] = { "after_end", OUTCOME_IGNORED, false },
+    [O_CELL_OUT_OF_RANGE] = { "cell_out_of_range", OUTCOME_REJECTED, false },
+    [O_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED, false },
+    [O_TOO_FAST] = { "too_fast", OUTCOME_REJECTED, false },
+    [O_FINISH_BELOW_FLOOR] = { "finish_below_floor", OUTCOME_REJECTED, false },
 };
 
 static const game_field fields[2] = {

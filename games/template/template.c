@@ -57,12 +57,12 @@ GAME_HANDLES(template_level, template_state)
 enum { O_HIT, O_MISS, O_AGAIN, O_AFTER_END, O_CELL_OUT_OF_RANGE, O_TIME_BACKWARDS, O_COUNT };
 
 static const game_outcome outcomes[O_COUNT] = {
-    [O_HIT] = { "hit", OUTCOME_APPLIED },
-    [O_MISS] = { "miss", OUTCOME_APPLIED },
-    [O_AGAIN] = { "again", OUTCOME_IGNORED },
-    [O_AFTER_END] = { "after_end", OUTCOME_IGNORED },
-    [O_CELL_OUT_OF_RANGE] = { "cell_out_of_range", OUTCOME_REJECTED },
-    [O_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED },
+    [O_HIT] = { "hit", OUTCOME_APPLIED, false },
+    [O_MISS] = { "miss", OUTCOME_APPLIED, true },
+    [O_AGAIN] = { "again", OUTCOME_IGNORED, false },
+    [O_AFTER_END] = { "after_end", OUTCOME_IGNORED, false },
+    [O_CELL_OUT_OF_RANGE] = { "cell_out_of_range", OUTCOME_REJECTED, false },
+    [O_TIME_BACKWARDS] = { "time_backwards", OUTCOME_REJECTED, false },
 };
 
 /* Move fields: the decoder refuses values outside [min, max]. */

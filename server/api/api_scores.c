@@ -3,10 +3,13 @@
  *
  * A submission flows one way: decode (token, moves) → verify (pure: the
  * level rebuilt, every move replayed, the claimed time against the time
- * that passed, fairplay.h) → two reads that may hold it (the new-account
- * hold for a daily, the twin lookup, twins.h) → one store_score
- * record handed to the writer, with the connection suspended → the
- * writer's transaction makes the only redeem check and commits one row →
+ * that passed, fairplay.h; the run's shape and progress times, twins.h)
+ * → reads that may hold it (the new-account hold and the record review
+ * for a daily, the twin lookup over the candidates it can read) → one
+ * store_score record handed to the writer, with the connection suspended
+ * → the writer's transaction makes the only redeem check, compares the
+ * twin candidates committed since the read (holding both runs of a pair)
+ * and commits →
  * the request resumes and the reply is built once from that row. A
  * rejected replay is a rejection record instead, answered after its commit.
  *
@@ -48,8 +51,10 @@ typedef struct submission {
     json_t *identity;    /* set when the board requires an identity the player lacks */
     json_t *record;      /* set when a daily run would enter the top review_top unreviewed */
     json_t *twin;        /* set when the run twins another player's (twins.h) */
-    int64_t twin_of;     /* that run's seq */
-    uint8_t shape[TWIN_SHAPE_BYTES]; /* the moves without their times (twins.h) */
+    int64_t twin_of, twin_player, twin_seen; /* that run's seq and player; the newest candidate read */
+    int twin_permille;
+    uint8_t shape[TWIN_SHAPE_BYTES]; /* the progress moves without their times (twins.h) */
+    char *times;         /* the progress moves' times in hex (twins.h); NULL: untimed */
     store_write w;    /* the record handed to the writer */
 } submission;
 
@@ -65,6 +70,7 @@ static void submission_free(void *p)
     json_decref(s->identity);
     json_decref(s->record);
     json_decref(s->twin);
+    free(s->times);
     if (s->w.kind == STORE_WRITE_SCORE) {
         store_score_clear(&s->w.u.score.score);
         store_score_clear(&s->w.u.score.existing);
@@ -366,54 +372,62 @@ static bool check_record(request *r, const store_player *player, submission *s, 
     return true;
 }
 
-/* Twin runs: another player's run on this level and seed with the same
- * moves (the same shape) whose gaps correlate at twin_correlation_permille
- * or more; the best-correlated of the TWIN_CANDIDATES best-scoring such
- * runs is linked. Read outside the writer's transaction, so two twins
- * committed at the same instant may miss each other. false after
- * answering. */
+/* Twin runs: another player's run on this board and seed with the same
+ * progress (the same shape) whose gaps rank-correlate at
+ * twin_correlation_permille or more; the best-correlated of the newest
+ * TWIN_CANDIDATES such runs is linked. The runs committed after this read
+ * are compared by the store inside the score's transaction (twin_match),
+ * so two twins committed together still meet. false after answering. */
 static bool find_twin(request *r, submission *s)
 {
     int threshold = r->app->cfg.twin_correlation_permille;
-    const game *g = s->t.p.g;
-    int tf = twin_time_field(g, s->t.p.version);
-    if (threshold <= 0 || tf < 0 || s->n < TWIN_MIN_GAPS)
+    if (threshold <= 0 || !s->times)
         return true;
-    store_twin_candidate cand[TWIN_CANDIDATES];
-    int n = 0;
-    store_status st = store_twin_candidates(r->app->db, &s->t.p, s->shape, TWIN_CANDIDATES, cand, &n);
-    if (st != STORE_OK) {
-        api_store_error(r, st);
-        return false;
-    }
-    int64_t *mine = malloc(2 * ((size_t)s->n + 1) * sizeof *mine);
-    if (!mine) {
-        store_twin_candidates_clear(cand, n);
+    size_t hex_len = strlen(s->times), mine_len = hex_len / 2;
+    if (mine_len / TWIN_TIME_BYTES < TWIN_MIN_GAPS)
+        return true;
+    store_twin_candidate *cand = malloc(TWIN_CANDIDATES * sizeof *cand);
+    uint8_t *mine = malloc(2 * mine_len + 1);
+    if (!cand || !mine) {
+        free(cand);
+        free(mine);
         reply_error(r, 500, "internal", "out of memory");
         return false;
     }
-    int64_t *theirs = mine + s->n + 1;
-    for (long i = 0; i < s->n; i++)
-        mine[i] = s->moves[i].v[tf];
+    uint8_t *theirs = mine + mine_len;
+    int n = 0;
+    store_status st = store_twin_candidates(r->app->db, &s->t.p, s->shape, TWIN_CANDIDATES, cand, &n);
+    if (st != STORE_OK) {
+        free(cand);
+        free(mine);
+        api_store_error(r, st);
+        return false;
+    }
+    size_t got;
+    sodium_hex2bin(mine, mine_len, s->times, hex_len, NULL, &got, NULL);
     int best = -1001;
     const store_twin_candidate *pick = NULL;
     for (int k = 0; k < n; k++) {
-        size_t m;
+        size_t len = 0;
         int corr;
-        if (twin_times_from_json(cand[k].moves_json, theirs, (size_t)s->n, &m) &&
-            m == (size_t)s->n && twin_gap_correlation(mine, theirs, m, &corr) &&
-            corr >= threshold && corr > best) {
+        if (strlen(cand[k].times) == hex_len &&
+            sodium_hex2bin(theirs, mine_len + 1, cand[k].times, hex_len, NULL, &len, NULL) == 0 &&
+            twin_times_correlation(mine, mine_len, theirs, len, &corr) && corr >= threshold && corr > best) {
             best = corr;
             pick = &cand[k];
         }
     }
+    s->twin_seen = n ? cand[0].seq : 0; /* newest first */
     if (pick) {
         s->twin_of = pick->seq;
+        s->twin_player = pick->player_id;
+        s->twin_permille = best;
         s->twin = json_pack("{s:I,s:I,s:i}", "of_seq", (json_int_t)pick->seq, "player_id",
                             (json_int_t)pick->player_id, "correlation_permille", best);
     }
     free(mine);
     store_twin_candidates_clear(cand, n);
+    free(cand);
     return true;
 }
 
@@ -439,14 +453,21 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
         json_object_set(signals, "record", s->record);
     if (signals && s->twin)
         json_object_set(signals, "twin", s->twin);
-    /* the later run of a twin pair is held; the earlier one gains suspicion */
-    sc->hold = s->new_account != NULL || s->twin != NULL || s->identity != NULL || s->record != NULL;
+    /* both runs of a twin pair are held, by the store (store.h) */
+    sc->hold = s->new_account != NULL || s->identity != NULL || s->record != NULL;
     memcpy(sc->shape_hash, s->shape, sizeof sc->shape_hash);
     sc->has_shape = true;
+    sc->twin_times = s->times;
+    s->times = NULL;
     sc->twin_of = s->twin_of;
+    sc->twin_player = s->twin_player;
+    sc->twin_permille = s->twin_permille;
+    sc->twin_seen = s->twin_seen;
+    sc->twin_threshold = r->app->cfg.twin_correlation_permille;
+    sc->twin_match = twin_times_correlation;
     sc->twin_weight = TWIN_WEIGHT;
     sc->signals_json = signals ? json_dumps(signals, JSON_COMPACT) : NULL;
-    sc->suspicion = s->suspicion + (s->twin ? TWIN_WEIGHT : 0);
+    sc->suspicion = s->suspicion;
     sc->duplicate_weight = FAIRPLAY_W_DUPLICATE;
     sc->review_threshold = r->app->cfg.review_hold_threshold;
     json_decref(signals);
@@ -469,6 +490,24 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
 
 /* The review's features and suspicion of a verified run, against the
  * board's population and the player's history (fairplay_book.h). */
+/* The run's shape and progress times (twins.h), from its outcomes; false
+ * when out of memory. */
+static bool twin_measure(submission *s, const int *outcomes)
+{
+    const game *g = s->t.p.g;
+    int v = s->t.p.version;
+    twin_shape_hash(g, v, s->moves, outcomes, (size_t)s->n, s->shape);
+    if (twin_time_field(g, v) < 0)
+        return true;
+    uint8_t *bytes = malloc((size_t)s->n * TWIN_TIME_BYTES + 1);
+    size_t len = bytes ? twin_times_pack(g, v, s->moves, outcomes, (size_t)s->n, bytes) : 0;
+    s->times = bytes ? malloc(2 * len + 1) : NULL;
+    if (s->times)
+        sodium_bin2hex(s->times, 2 * len + 1, bytes, len);
+    free(bytes);
+    return s->times != NULL;
+}
+
 static void measure(request *r, submission *s, const game_level *level, const int *outcomes,
                     const game_result *res, int64_t elapsed_ms)
 {
@@ -562,19 +601,26 @@ void api_scores_submit(request *r)
     game_state *state = malloc(g->state_size);
     int *outcomes = malloc(((size_t)s->n + 1) * sizeof *outcomes);
     replay_report rep;
+    bool measured = true;
     bool rebuilt = level && state && outcomes &&
                    level_cache_get(&r->app->levels, g, s->t.p.version, s->t.p.level, s->t.p.seed,
                                    level) == GEN_OK;
     if (rebuilt)
         replay_run(g, level, state, s->moves, (size_t)s->n, outcomes, &rep);
-    /* measured here, while the level is at hand */
-    if (rebuilt && !rep.rejected)
+    /* measured here, while the level and the outcomes are at hand */
+    if (rebuilt && !rep.rejected) {
         measure(r, s, level, outcomes, &rep.result, now - s->t.issued_at);
+        measured = twin_measure(s, outcomes);
+    }
     free(level);
     free(state);
     free(outcomes);
     if (!rebuilt) {
         reply_error(r, 500, "internal", "the level could not be rebuilt");
+        return;
+    }
+    if (!measured) {
+        reply_error(r, 500, "internal", "out of memory");
         return;
     }
     if (rep.rejected) {
@@ -588,7 +634,6 @@ void api_scores_submit(request *r)
                       first_move_after(g, s->t.p.version, s->moves, (size_t)s->n, allowed));
         return;
     }
-    twin_shape_hash(g, s->t.p.version, s->moves, (size_t)s->n, s->shape);
     check_identity(r, &player, s);
     if (!check_new_account(r, &player, s, now) || !check_record(r, &player, s, rep.result.score) ||
         !find_twin(r, s) ||

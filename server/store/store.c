@@ -117,22 +117,27 @@ static void entry_of(const store_score *sc, rank_entry *e)
     memcpy(e->nonce, sc->p.nonce, PLAY_NONCE_BYTES);
 }
 
+/* A board as a committed write left it for one player: the old entry
+ * out, the new one (if any) in, as one step. */
+static void apply_change(store *s, const store_board_change *ch)
+{
+    rank_entry e;
+    memset(&e, 0, sizeof e);
+    e.score = ch->score;
+    e.seq = ch->seq;
+    e.player_id = ch->player_id;
+    e.received_at = ch->received_at;
+    memcpy(e.nonce, ch->nonce, PLAY_NONCE_BYTES);
+    board_cache_set(s->boards, &ch->board, ch->player_id, ch->has_entry ? &e : NULL);
+}
+
 /* An operator's action, committed: each board it touched takes the
  * player's entry as the action left it, in one step per board, in batch
  * order with the scores around it (all on this one writer thread). */
 static void apply_admin(store *s, const store_write *w)
 {
-    for (int i = 0; i < w->u.admin.n_changes; i++) {
-        const store_board_change *ch = &w->u.admin.changes[i];
-        rank_entry e;
-        memset(&e, 0, sizeof e);
-        e.score = ch->score;
-        e.seq = ch->seq;
-        e.player_id = ch->player_id;
-        e.received_at = ch->received_at;
-        memcpy(e.nonce, ch->nonce, PLAY_NONCE_BYTES);
-        board_cache_set(s->boards, &ch->board, ch->player_id, ch->has_entry ? &e : NULL);
-    }
+    for (int i = 0; i < w->u.admin.n_changes; i++)
+        apply_change(s, &w->u.admin.changes[i]);
     if (w->u.admin.action == ADMIN_RENAME)
         name_cache_forget(s->names, w->u.admin.player_id);
 }
@@ -152,6 +157,9 @@ static void run_batch(void *ctx, store_write **batch, int n)
         }
         if (w->kind != STORE_WRITE_SCORE || w->status != STORE_OK)
             continue;
+        /* the earlier run of a twin pair, held with this one */
+        if (w->u.score.twin_changed)
+            apply_change(s, &w->u.score.twin_change);
         const store_score *sc = &w->u.score.score;
         if (sc->status != SCORE_RANKED)
             continue;
@@ -239,6 +247,7 @@ void store_score_clear(store_score *sc)
     free(sc->moves_json);
     free(sc->result_json);
     free(sc->signals_json);
+    free(sc->twin_times);
     memset(sc, 0, sizeof *sc);
 }
 
@@ -334,7 +343,7 @@ store_status store_twin_candidates(store *s, const play *p, const uint8_t shape[
                                    int limit, store_twin_candidate *out, int *n)
 {
     sd_db x = reader_get(s);
-    store_status st = store_read_twin_candidates(&x, p, shape, limit, out, n);
+    store_status st = store_read_twin_candidates(&x, p, shape, 0, limit, out, n);
     reader_put(s, &x);
     return st;
 }
@@ -342,8 +351,8 @@ store_status store_twin_candidates(store *s, const play *p, const uint8_t shape[
 void store_twin_candidates_clear(store_twin_candidate *c, int n)
 {
     for (int i = 0; i < n; i++) {
-        free(c[i].moves_json);
-        c[i].moves_json = NULL;
+        free(c[i].times);
+        c[i].times = NULL;
     }
 }
 

@@ -135,6 +135,12 @@ typedef enum run_outcome { RUN_COMPLETED, RUN_INCOMPLETE, RUN_FORFEIT } run_outc
 typedef enum score_status { SCORE_RANKED, SCORE_HELD } score_status;
 
 /* A verified score: one per seed token. */
+/* Compares two runs' progress times (twins.h, twin_times_correlation):
+ * true with their correlation in permille, false when it says nothing.
+ * Handed down by the caller; the store runs it on its writer thread. */
+typedef bool (*store_twin_match)(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+                                 int *permille);
+
 typedef struct store_score {
     play p;
     char score_id[PLAY_ID_LEN + 1]; /* play_score_id(&p), computed once by whoever builds it */
@@ -156,13 +162,29 @@ typedef struct store_score {
     int64_t duplicate_weight; /* in: added to suspicion when the store finds the run a duplicate */
     int64_t review_threshold; /* in: a suspicion at or above it is held until approved (0: never) */
     bool hold;          /* in: held until approved whatever the suspicion (a new account's daily) */
-    /* in: the run's shape (twins.h: its moves without their times), kept
-     * to find twins by; twin_of: the seq of another player's run this one
-     * twins, or 0, and twin_weight, added to that run's suspicion as it is
-     * linked back (its twin_of set to this one unless it has one) */
+    /* in: the run's shape and its progress times (twins.h), kept to find
+     * twins by (twin_times: hex, owned, freed by store_score_clear; NULL
+     * for an untimed run). twin_of: the seq of another player's run this
+     * one twins, or 0, with that run's player and the correlation, as the
+     * caller found them among the candidates it read (store_twin_candidates),
+     * the newest of which was twin_seen. When twin_match is set, the store
+     * compares, inside the score's transaction, the candidates committed
+     * after twin_seen too (so two twins committed together meet) and keeps
+     * the best at twin_threshold or more, adding a "twin" record to
+     * signals_json when it is its own find. Once linked, both runs are
+     * held: this one, and the other, which gains twin_weight suspicion,
+     * this run as its twin_of unless it has one, and leaves its board
+     * (the write's twin_change). */
     bool has_shape;
     uint8_t shape_hash[STORE_HASH_BYTES];
+    char *twin_times;
     int64_t twin_of;
+    int64_t twin_player;
+    int twin_permille;
+    int64_t twin_seen;
+    int twin_threshold;
+    store_twin_match twin_match;
+    bool twin_found_here; /* set by the store: its own pass linked the pair */
     int64_t twin_weight;
     int64_t voided_at;  /* read: when an operator voided it, or 0 */
     char void_reason[STORE_REASON_TEXT_MAX + 1]; /* read */
@@ -308,6 +330,10 @@ struct store_write {
         struct {
             store_score score;
             store_score existing;
+            /* out: the board of the run this one was linked to as it now
+             * stands for that run's player (held: off it) */
+            store_board_change twin_change;
+            bool twin_changed;
         } score;
         /* in: key_id, fingerprint, now. The first write of a key id
          * records its fingerprint; out (STORE_OK): recorded (the one on
@@ -391,11 +417,11 @@ store_status store_play_time_for(store *s, int64_t player_id, store_play_time *o
 typedef struct store_twin_candidate {
     int64_t seq;
     int64_t player_id;
-    char *moves_json; /* owned: freed by store_twin_candidates_clear */
+    char *times; /* its progress times (twins.h) in hex; owned: freed by store_twin_candidates_clear */
 } store_twin_candidate;
 
 /* Up to limit candidates for play p's run of that shape by another player,
- * best score first, into out[0..*n). */
+ * newest first, into out[0..*n). */
 store_status store_twin_candidates(store *s, const play *p, const uint8_t shape[STORE_HASH_BYTES],
                                    int limit, store_twin_candidate *out, int *n);
 void store_twin_candidates_clear(store_twin_candidate *c, int n);

@@ -59,13 +59,14 @@ static store_status add_change(store_write *w, const store_board_change *ch)
     return STORE_OK;
 }
 
-/* Recomputes the player's entry on one board from the scores and reports
- * it: a level board's level_bests row is replaced by the player's best
- * score still on the board (or none); a daily board reads the player's
- * day's score. */
-static store_status settle_board(const sd_db *x, store_write *w, const board_ref *r, int64_t player)
+store_status store_rules_settle(const sd_db *x, const char *game_name, int level, const char *date,
+                                int64_t player, store_board_change *out)
 {
     const store_driver *d = x->d;
+    board_ref ref = { .level = level };
+    snprintf(ref.game, sizeof ref.game, "%s", game_name);
+    snprintf(ref.date, sizeof ref.date, "%s", date ? date : "");
+    const board_ref *r = &ref;
     store_board_change ch;
     memset(&ch, 0, sizeof ch);
     if (!board_of_ref(r, &ch.board))
@@ -105,7 +106,17 @@ static store_status settle_board(const sd_db *x, store_write *w, const board_ref
         d->col_blob(s, 3, ch.nonce, PLAY_NONCE_BYTES);
     }
     d->done(s);
-    return add_change(w, &ch);
+    *out = ch;
+    return STORE_OK;
+}
+
+/* Settles one board (store_rules_settle) and reports it in the action's
+ * changes. */
+static store_status settle_board(const sd_db *x, store_write *w, const board_ref *r, int64_t player)
+{
+    store_board_change ch;
+    store_status st = store_rules_settle(x, r->game, r->level, r->date, player, &ch);
+    return st == STORE_OK ? add_change(w, &ch) : st;
 }
 
 /* Every board the player has a score for: each (game, level) of its level
@@ -611,9 +622,30 @@ static store_status read_rejections(const sd_db *x, const store_admin_query *q, 
     return STORE_OK;
 }
 
+/* A run's progress gaps (store.h twin_times: 8 hex digits a move, each
+ * the move's t) as a JSON array of ms, the first from 0; null without. */
+static json_t *gaps_json(const char *hex)
+{
+    size_t n = hex ? strlen(hex) : 0;
+    if (n == 0 || n % 8)
+        return json_null();
+    json_t *out = json_array();
+    int64_t prev = 0;
+    for (size_t i = 0; i < n; i += 8) {
+        char word[9];
+        memcpy(word, hex + i, 8);
+        word[8] = '\0';
+        int64_t t = (int64_t)strtoll(word, NULL, 16);
+        json_array_append_new(out, json_integer(t - prev));
+        prev = t;
+    }
+    return out;
+}
+
 /* A review item's twin beside it: the other run of the pair and its
- * player (nothing when that run is gone). */
-static store_status add_twin(const sd_db *x, json_t *item, int64_t twin_of)
+ * player, whether it came first, and both runs' progress gaps (nothing
+ * when that run is gone). */
+static store_status add_twin(const sd_db *x, json_t *item, int64_t seq, int64_t twin_of)
 {
     const store_driver *d = x->d;
     sd_stmt *s = d->start(x->c, SD_ADMIN_TWIN);
@@ -626,11 +658,12 @@ static store_status add_twin(const sd_db *x, json_t *item, int64_t twin_of)
     if (rc == SD_ROW)
         json_object_set_new(
             item, "twin",
-            json_pack("{s:s,s:I,s:s,s:I,s:s,s:I,s:I,s:b}", "score_id", text_or_empty(x, s, 0),
+            json_pack("{s:s,s:I,s:s,s:I,s:s,s:I,s:I,s:b,s:b,s:o}", "score_id", text_or_empty(x, s, 0),
                       "player_id", (json_int_t)d->col_int(s, 1), "name", text_or_empty(x, s, 2),
                       "score", (json_int_t)d->col_int(s, 3), "status", text_or_empty(x, s, 4),
                       "suspicion", (json_int_t)d->col_int(s, 5), "submitted_at_ms",
-                      (json_int_t)d->col_int(s, 6), "voided", d->col_int(s, 7) != 0));
+                      (json_int_t)d->col_int(s, 6), "voided", d->col_int(s, 7) != 0, "came_first",
+                      twin_of < seq, "gaps_ms", gaps_json(d->col_text(s, 8))));
     d->done(s);
     return STORE_OK;
 }
@@ -653,7 +686,7 @@ static store_status read_review(const sd_db *x, const store_admin_query *q, json
     typedef struct review_row {
         json_t *item;
         int64_t player;
-        int64_t twin_of;
+        int64_t seq, twin_of;
     } review_row;
     review_row *rows = calloc((size_t)q->limit + 1, sizeof *rows);
     json_t *items = json_array();
@@ -684,7 +717,10 @@ static store_status read_review(const sd_db *x, const store_admin_query *q, json
         json_object_set_new(item, "provider", provider && provider[0] ? json_string(provider) : json_null());
         rows[n].item = item;
         rows[n].player = player;
+        rows[n].seq = last_seq;
         rows[n].twin_of = d->col_int(s, 14);
+        if (rows[n].twin_of) /* beside its twin's */
+            json_object_set_new(item, "gaps_ms", gaps_json(d->col_text(s, 16)));
         n++;
     }
     store_status res = !rows ? STORE_ERROR : rc == SD_FAIL ? sd_failed(x, s, SD_ADMIN_REVIEW) : STORE_OK;
@@ -694,7 +730,7 @@ static store_status read_review(const sd_db *x, const store_admin_query *q, json
         json_t *pf = res == STORE_OK ? player_features(x, rows[i].player, q->now, &res) : NULL;
         json_object_set_new(rows[i].item, "player_features", pf ? pf : json_null());
         if (res == STORE_OK && rows[i].twin_of)
-            res = add_twin(x, rows[i].item, rows[i].twin_of);
+            res = add_twin(x, rows[i].item, rows[i].seq, rows[i].twin_of);
         json_t *linked = res == STORE_OK ? linked_accounts(x, rows[i].player, q->linked_window_ms, &res) : NULL;
         if (json_array_size(linked))
             json_object_set_new(rows[i].item, "linked_accounts", linked);

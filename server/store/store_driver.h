@@ -87,17 +87,23 @@ typedef enum sd_id {
     /* (score_id, nonce, player_id, game, level, seed, version, daily_date,
      * score, completed, received_at, moves_hash, receipt, moves_json,
      * result_json, status, signals, duplicate_of, outcome, to the level
-     * board, suspicion, shape_hash or NULL, twin_of or NULL) -> seq: the
+     * board, suspicion, shape_hash or NULL, twin_of or NULL, twin_times
+     * or NULL) -> seq: the
      * score, its token's redeem and the player's level best; no row when
      * the token was redeemed meanwhile */
     SD_SCORE_RECORD,
     /* (seq, twin_weight, twin_of): the earlier run of a twin pair learns
-     * of the later (its twin_of unless it has one) and gains the weight */
+     * of the later (its twin_of unless it has one), gains the weight and
+     * is held, back in the review queue if it had been approved */
     SD_SCORE_TWIN,
-    /* (seed, shape_hash, game, level, version, player_id, limit) -> seq,
-     * player_id, moves_json of other players' runs of that shape, not
-     * voided, best score first */
+    /* (seed, shape_hash, game, level, version, player_id, limit,
+     * after_seq, daily_date) -> seq, player_id, twin_times of other
+     * players' runs of that shape on that board with times, not voided,
+     * newer than after_seq, newest first */
     SD_TWIN_CANDIDATES,
+    /* (shape_hash, seed): held until the transaction ends, so two nodes'
+     * runs of one shape meet (empty on SQLite: one writer) */
+    SD_TWIN_LOCK,
     /* (nonce) -> SCORE_ROW */
     SD_SCORE_BY_NONCE,
     /* (nonce, player_id, game, level, seed, version, reason, move_index,
@@ -158,10 +164,11 @@ typedef enum sd_id {
     /* (below suspicion, after seq, limit) -> seq, score_id, player_id,
      * name, game, level, daily_date, score, status, suspicion, signals,
      * received_at, banned, duplicate_of, twin_of (0: none), the player's
-     * identity provider ("" for a guest) */
+     * identity provider ("" for a guest), twin_times or NULL */
     SD_ADMIN_REVIEW,
     /* (seq) -> score_id, player_id, name, score, status, suspicion,
-     * received_at, voided: a review item's twin, shown beside it */
+     * received_at, voided, twin_times or NULL: a review item's twin,
+     * shown beside it */
     SD_ADMIN_TWIN,
     /* (player_id, window ms) -> id, name, created_at of the other players
      * registered from its reg_prefix within the window either side,

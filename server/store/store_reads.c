@@ -151,10 +151,12 @@ store_status store_read_play_time(const sd_db *x, int64_t player_id, store_play_
 }
 
 store_status store_read_twin_candidates(const sd_db *x, const play *p,
-                                        const uint8_t shape[STORE_HASH_BYTES], int limit,
-                                        store_twin_candidate *out, int *n)
+                                        const uint8_t shape[STORE_HASH_BYTES], int64_t after_seq,
+                                        int limit, store_twin_candidate *out, int *n)
 {
     const store_driver *d = x->d;
+    char date[11];
+    play_date(p, date);
     *n = 0;
     sd_stmt *s = d->start(x->c, SD_TWIN_CANDIDATES);
     if (!s)
@@ -166,15 +168,17 @@ store_status store_read_twin_candidates(const sd_db *x, const play *p,
     d->bind_int(s, p->version);
     d->bind_int(s, p->player_id);
     d->bind_int(s, limit);
+    d->bind_int(s, after_seq);
+    d->bind_text(s, date); /* short: copied */
     store_status st = STORE_OK;
     int rc = SD_DONE;
     while (*n < limit && (rc = d->step(s)) == SD_ROW) {
         store_twin_candidate *o = &out[*n];
-        const char *moves = d->col_text(s, 2);
+        const char *times = d->col_text(s, 2);
         o->seq = d->col_int(s, 0);
         o->player_id = d->col_int(s, 1);
-        o->moves_json = strdup(moves ? moves : "");
-        if (!o->moves_json) {
+        o->times = strdup(times ? times : "");
+        if (!o->times) {
             st = STORE_ERROR;
             break;
         }

@@ -469,22 +469,6 @@ static store_status check_duplicate(const sd_db *x, const store_config *cfg, sto
     return st == STORE_OK ? STORE_DUPLICATE : st;
 }
 
-/* A twin link back, in the score's transaction: the earlier run of the
- * pair gets this one as its twin_of (unless it has one) and twin_weight
- * more suspicion. */
-static store_status link_twin(const sd_db *x, const store_score *sc)
-{
-    if (!sc->twin_of)
-        return STORE_OK;
-    sd_stmt *s = x->d->start(x->c, SD_SCORE_TWIN);
-    if (!s)
-        return sd_failed(x, NULL, SD_SCORE_TWIN);
-    x->d->bind_int(s, sc->seq);
-    x->d->bind_int(s, sc->twin_weight);
-    x->d->bind_int(s, sc->twin_of);
-    return sd_run(x, s, SD_SCORE_TWIN);
-}
-
 static store_status run_score(const sd_db *x, const store_config *cfg, store_write *w)
 {
     store_score *sc = &w->u.score.score;
@@ -492,12 +476,16 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
     store_status st = check_token(x, cfg, w, &ts);
     if (st == STORE_OK)
         st = check_duplicate(x, cfg, sc, &ts);
+    if (st == STORE_OK)
+        st = store_rules_twin_pass(x, sc);
     if (st != STORE_OK)
         return st;
-    /* at review_hold_threshold: off the boards until approved */
+    /* at review_hold_threshold: off the boards until approved; a twin
+     * pair's run is held whatever its suspicion */
     if (sc->duplicate_of)
         sc->suspicion += sc->duplicate_weight;
-    if ((sc->review_threshold > 0 && sc->suspicion >= sc->review_threshold) || sc->hold)
+    int64_t suspicion = sc->suspicion + (sc->twin_of ? sc->twin_weight : 0);
+    if ((sc->review_threshold > 0 && suspicion >= sc->review_threshold) || sc->hold || sc->twin_of)
         sc->status = SCORE_HELD;
     const store_driver *d = x->d;
     sd_stmt *s = d->start(x->c, SD_SCORE_RECORD);
@@ -528,13 +516,17 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
     /* a daily score's board is read from the scores table itself; a level
      * score may become the player's best on its level board */
     d->bind_int(s, !play_is_daily(&sc->p) && sc->status == SCORE_RANKED);
-    d->bind_int(s, sc->suspicion);
+    d->bind_int(s, suspicion);
     if (sc->has_shape)
         d->bind_blob(s, sc->shape_hash, STORE_HASH_BYTES);
     else
         d->bind_null(s);
     if (sc->twin_of)
         d->bind_int(s, sc->twin_of);
+    else
+        d->bind_null(s);
+    if (sc->twin_times)
+        d->bind_text(s, sc->twin_times);
     else
         d->bind_null(s);
     int rc = d->step(s);
@@ -547,7 +539,7 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
         d->abort_write(x->c, "score_record");
         return STORE_ERROR;
     }
-    return link_twin(x, sc);
+    return store_rules_twin_hold(x, w);
 }
 
 /* A key's fingerprint: recorded when the id has none (the first node to
@@ -605,6 +597,7 @@ void store_rules_forget(store_write *w)
     if (w->kind == STORE_WRITE_SCORE) {
         store_score_clear(&w->u.score.existing);
         w->u.score.score.seq = 0;
+        store_rules_twin_forget(w);
     }
     if (w->kind == STORE_WRITE_ADMIN)
         store_admin_clear(w);

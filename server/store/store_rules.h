@@ -44,7 +44,21 @@ store_status store_rules_nonce(const sd_db *x, store_write *w);
  * operators' reads (answered from one snapshot of x). */
 store_status store_rules_admin(const sd_db *x, store_write *w);
 store_status store_rules_admin_read(const sd_db *x, const store_admin_query *q, json_t **out);
+/* store_admin.c: recomputes the player's entry on one board (a game's
+ * level board, date "" or NULL; or a day's board) from the scores, as an
+ * action or a twin hold left them, into *out: a level board's level_bests
+ * row is replaced by the player's best score still on the board (or
+ * none); a daily board reads the player's day's score. */
+store_status store_rules_settle(const sd_db *x, const char *game_name, int level, const char *date,
+                                int64_t player, store_board_change *out);
 
+/* store_twins.c: a score's twin pass inside its transaction (the runs of
+ * its shape committed after the caller's read; before the score's row),
+ * the other run of a linked pair held (after it), and what the pass set,
+ * dropped when the write is undone. */
+store_status store_rules_twin_pass(const sd_db *x, store_score *sc);
+store_status store_rules_twin_hold(const sd_db *x, store_write *w);
+void store_rules_twin_forget(store_write *w);
 /* Rows: a TOKEN_ROW at column 0 (false when it names a game this build
  * does not serve or a date that is not one), a SCORE_ROW. */
 bool store_read_token(const sd_db *x, sd_stmt *s, store_token *t, int64_t *rejections);
@@ -72,9 +86,11 @@ store_status store_read_play_time(const sd_db *x, int64_t player_id, store_play_
 store_status store_read_scores_page(const sd_db *x, const store_scan *scan, int64_t after_seq,
                                     int limit, store_score *out, int *n);
 store_status store_read_scores_count(const sd_db *x, const store_scan *scan, int64_t *out);
+/* The twin candidates newer than after_seq (store.h), newest first; on
+ * the writer's connection too (run_score's pass inside the transaction). */
 store_status store_read_twin_candidates(const sd_db *x, const play *p,
-                                        const uint8_t shape[STORE_HASH_BYTES], int limit,
-                                        store_twin_candidate *out, int *n);
+                                        const uint8_t shape[STORE_HASH_BYTES], int64_t after_seq,
+                                        int limit, store_twin_candidate *out, int *n);
 store_status store_read_board(const sd_db *x, const store_board *b, rank_board *into);
 
 #endif

@@ -13,17 +13,18 @@
  * the bench: the corpus holds only real runs.
  *
  * The server's twin rule is applied as the server applies it (server/api/
- * api_scores.c find_twin, server/store/store_rules.c run_score and
- * link_twin, with twins.h's functions and weight and the config's
- * twin_correlation_permille): a run whose shape equals that of another
- * account's earlier run on the board, among the TWIN_CANDIDATES best
- * scoring such runs, and whose gaps correlate at the threshold or more, is
- * held with TWIN_WEIGHT more suspicion; the run it twins gains TWIN_WEIGHT
- * too and keeps its status.
+ * api_scores.c find_twin, server/store/store_twins.c, with twins.h's
+ * functions and weight and the config's twin_correlation_permille): a run
+ * whose shape (its progress moves) equals that of another account's
+ * earlier run on the board, among the TWIN_CANDIDATES newest such runs,
+ * and whose progress gaps rank-correlate at the threshold or more, is held
+ * with TWIN_WEIGHT more suspicion; the run it twins gains TWIN_WEIGHT too
+ * and is held as well.
  *
  * Built against an older server (no FAIRPLAY_W_AHEAD: before issue 25) it
  * scores with that server's features, without population or history; one
- * without twins.h (before issue 25's rules), without the twin rule.
+ * without twins.h's packed times (before issue 37's pair rule), without
+ * the twin rule.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,59 +70,38 @@ static long rejected[STYLE_COUNT];
 static fairplay_book book;
 #endif
 
-#ifdef TWIN_WEIGHT
+#ifdef TWIN_TIME_BYTES
 static uint8_t shapes[BOARDS * ACCOUNTS][TWIN_SHAPE_BYTES]; /* by index in runs */
 /* By index in runs, 1 + an index in runs or 0: the run a copy was made
  * from, the run a twin was linked to (to say why a human-like run is held). */
 static int copy_of[BOARDS * ACCOUNTS], twin_of[BOARDS * ACCOUNTS];
 
-/* A twin candidate as the store reads them: the board's earlier runs of
- * the same shape by other accounts, best score first, then the earliest
- * (store_read_twin_candidates' ORDER BY score DESC, seq). */
-typedef struct twin_candidate {
-    corpus_run *r;
-    int seq;
-} twin_candidate;
-
-static int by_candidate(const void *a, const void *b)
-{
-    const twin_candidate *x = a, *y = b;
-    if (x->r->rep.result.score != y->r->rep.result.score)
-        return x->r->rep.result.score < y->r->rep.result.score ? 1 : -1;
-    return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
 /* find_twin's choice for the run at seq of a board's submission order
- * (earlier holds the runs before it): the best-correlated candidate at
+ * (earlier holds the runs before it): of the other accounts' earlier runs
+ * of its shape, newest first, the best-correlated at
  * twin_correlation_permille or more, or NULL. */
 static corpus_run *find_twin(const config *c, const corpus_board *b, corpus_run *const *earlier, int seq,
                              const corpus_run *r, int *permille)
 {
-    int tf = twin_time_field(b->g, b->g->version);
-    if (c->twin_correlation_permille <= 0 || tf < 0 || r->n < TWIN_MIN_GAPS)
+    const game *g = b->g;
+    if (c->twin_correlation_permille <= 0 || twin_time_field(g, g->version) < 0)
         return NULL;
     const uint8_t *mine = shapes[r - runs];
-    twin_candidate cand[ACCOUNTS];
-    int n = 0;
-    for (int k = 0; k < seq; k++)
-        if (earlier[k]->player_id != r->player_id &&
-            memcmp(shapes[earlier[k] - runs], mine, TWIN_SHAPE_BYTES) == 0)
-            cand[n++] = (twin_candidate){ earlier[k], k };
-    qsort(cand, (size_t)n, sizeof *cand, by_candidate);
-    int64_t ta[CORPUS_MAX_MOVES], tb[CORPUS_MAX_MOVES];
-    for (int i = 0; i < r->n; i++)
-        ta[i] = r->moves[i].v[tf];
-    int best = -1001;
+    uint8_t ta[CORPUS_MAX_MOVES * TWIN_TIME_BYTES], tb[CORPUS_MAX_MOVES * TWIN_TIME_BYTES];
+    size_t la = twin_times_pack(g, g->version, r->moves, r->outcomes, (size_t)r->n, ta);
+    int best = -1001, compared = 0;
     corpus_run *pick = NULL;
-    for (int k = 0; k < n && k < TWIN_CANDIDATES; k++) {
-        const corpus_run *o = cand[k].r;
+    for (int k = seq - 1; k >= 0 && compared < TWIN_CANDIDATES; k--) {
+        corpus_run *o = earlier[k];
         int corr;
-        for (int i = 0; i < o->n && i < r->n; i++)
-            tb[i] = o->moves[i].v[tf];
-        if (o->n == r->n && twin_gap_correlation(ta, tb, (size_t)r->n, &corr) &&
-            corr >= c->twin_correlation_permille && corr > best) {
+        if (o->player_id == r->player_id || memcmp(shapes[o - runs], mine, TWIN_SHAPE_BYTES) != 0)
+            continue;
+        compared++;
+        size_t lb = twin_times_pack(g, g->version, o->moves, o->outcomes, (size_t)o->n, tb);
+        if (twin_times_correlation(ta, la, tb, lb, &corr) && corr >= c->twin_correlation_permille &&
+            corr > best) {
             best = corr;
-            pick = cand[k].r;
+            pick = o;
         }
     }
     *permille = best;
@@ -146,15 +126,17 @@ static void score(const config *c, const corpus_board *b, int board_no, corpus_r
                         fairplay_book_routine(&book, r->player_id, slack), &pts);
     s = fairplay_total(f, &pts);
     json_t *signals = json_pack("{s:O}", "features", f);
-#ifdef TWIN_WEIGHT
+#ifdef TWIN_TIME_BYTES
     int corr;
     corpus_run *of = find_twin(c, b, earlier, seq, r, &corr);
-    if (of) { /* the later run is held; the earlier one gains suspicion */
+    if (of) { /* both runs of the pair are held; the earlier one gains suspicion too */
         json_object_set_new(signals, "twin",
                             json_pack("{s:I,s:I,s:i}", "of_seq", (json_int_t)(of - runs), "player_id",
                                       (json_int_t)of->player_id, "correlation_permille", corr));
         s += TWIN_WEIGHT;
         of->suspicion += TWIN_WEIGHT;
+        of->held = true;
+        of->reason = "twin";
         twin_of[r - runs] = (int)(of - runs) + 1;
         hold = true;
     }
@@ -194,7 +176,7 @@ static int build_board(const config *c, const corpus_board *b, int board_no, con
         draw d = { 0x5eedULL * (uint64_t)(board_no + 1) * 1000003ULL + (uint64_t)ac->id };
         corpus_run *r = &out[n];
         memset(r, 0, sizeof *r);
-#ifdef TWIN_WEIGHT
+#ifdef TWIN_TIME_BYTES
         copy_of[r - runs] = 0;
 #endif
         r->st = ac->p.st;
@@ -205,7 +187,7 @@ static int build_board(const config *c, const corpus_board *b, int board_no, con
             const corpus_run *src = &out[draw_int(&d, 0, humans - 1)];
             ok = ac->p.st == STYLE_TWIN ? corpus_retime(b, c, src, 0.7, 0, &d, r)
                                         : corpus_retime(b, c, src, 1.0, 15, &d, r);
-#ifdef TWIN_WEIGHT
+#ifdef TWIN_TIME_BYTES
             copy_of[r - runs] = (int)(src - runs) + 1;
 #endif
         } else {
@@ -283,9 +265,10 @@ int main(void)
             mine[i].order = (int)(draw_next(&order) % 1000000);
         }
         qsort(board_runs, (size_t)n, sizeof *board_runs, by_order);
-#ifdef TWIN_WEIGHT
+#ifdef TWIN_TIME_BYTES
         for (int i = 0; i < n; i++)
-            twin_shape_hash(g, g->version, mine[i].moves, (size_t)mine[i].n, shapes[&mine[i] - runs]);
+            twin_shape_hash(g, g->version, mine[i].moves, mine[i].outcomes, (size_t)mine[i].n,
+                            shapes[&mine[i] - runs]);
 #endif
         for (int i = 0; i < n; i++)
             score(&c, &b, bi, board_runs, i);
@@ -351,18 +334,36 @@ int main(void)
             printf(" %s %d", reason_word[k][0] ? reason_word[k] : "?", reason_count[k]);
         printf("\n");
     }
-#ifdef TWIN_WEIGHT
-    int links = 0, humans_held = 0, by_own_copy = 0;
+#ifdef TWIN_TIME_BYTES
+    /* both runs of a pair are held: a human-like run is held as a twin
+     * either as the later run or as the earlier one */
+    int links = 0, humans_held = 0, by_own_copy = 0, humans = 0, held_otherwise = 0;
+    bool *own = calloc((size_t)n_runs, sizeof *own); /* paired with a copy of itself */
     for (int i = 0; i < n_runs; i++) {
-        links += twin_of[i] > 0;
-        if (twin_of[i] && style_human(runs[i].st)) {
-            humans_held++;
-            by_own_copy += copy_of[twin_of[i] - 1] == i + 1;
-        }
+        if (!twin_of[i])
+            continue;
+        links++;
+        int pair[2] = { i, twin_of[i] - 1 };
+        for (int k = 0; k < 2; k++)
+            if (style_human(runs[pair[k]].st)) {
+                humans_held++;
+                bool mine = copy_of[pair[1 - k]] == pair[k] + 1;
+                by_own_copy += mine;
+                if (own && mine)
+                    own[pair[k]] = true;
+            }
     }
+    for (int i = 0; own && i < n_runs; i++)
+        if (style_human(runs[i].st)) {
+            humans++;
+            held_otherwise += runs[i].held && !own[i];
+        }
+    free(own);
     printf("twin rule (twin_correlation_permille %d): %d links; %d human-like runs held as twins, %d of them "
-           "linked to a copy of their own run submitted before them\n",
+           "paired with a copy of their own run\n",
            c.twin_correlation_permille, links, humans_held, by_own_copy);
+    printf("human-like runs held other than in a pair with a copy of their own run: %d of %d (%.1f%%)\n",
+           held_otherwise, humans, humans ? 100.0 * held_otherwise / humans : 0.0);
 #endif
     free(sus);
     free(runs);

@@ -41,15 +41,21 @@
 /* ---- the batch ---- */
 
 /* The NOTIFY lines of one committed write, into out: a ranked score's
- * entry, or each board change of an operator's action (and a rename).
+ * entry (after the board change of the twin it held, if any), or each
+ * board change of an operator's action (and a rename).
  * Their count; a line that does not fit is left out (0 bytes). */
 static int write_lines(const store_db *db, const store_write *w, char lines[][256], int max)
 {
     if (w->status != STORE_OK)
         return 0;
-    if (w->kind == STORE_WRITE_SCORE)
-        return w->u.score.score.status == SCORE_RANKED &&
-               pg_notify_line(db, &w->u.score.score, lines[0], sizeof lines[0]) > 0;
+    if (w->kind == STORE_WRITE_SCORE) {
+        int k = 0; /* the earlier run of a twin pair leaves its board first */
+        if (w->u.score.twin_changed && k < max)
+            k += pg_notify_change(db, &w->u.score.twin_change, lines[k], sizeof lines[k]) > 0;
+        if (w->u.score.score.status == SCORE_RANKED && k < max)
+            k += pg_notify_line(db, &w->u.score.score, lines[k], sizeof lines[k]) > 0;
+        return k;
+    }
     if (w->kind != STORE_WRITE_ADMIN)
         return 0;
     int k = 0;

@@ -93,9 +93,9 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
     [SD_SCORE_RECORD] = "WITH s AS (INSERT INTO scores (score_id, nonce, player_id, game, level,"
                         " seed, version, daily_date, score, completed, received_at, moves_hash,"
                         " receipt, moves_json, result_json, status, signals, duplicate_of, suspicion,"
-                        " shape_hash, twin_of)"
+                        " shape_hash, twin_of, twin_times)"
                         " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
-                        " $15, $16, $17, $18, $21, $22, $23) RETURNING seq),"
+                        " $15, $16, $17, $18, $21, $22, $23, $24) RETURNING seq),"
                         " u AS (UPDATE seed_tokens SET redeemed = true, outcome = $19,"
                         " score_seq = (SELECT seq FROM s) WHERE nonce = $2 AND NOT redeemed"
                         " RETURNING score_seq),"
@@ -107,12 +107,14 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
                         " WHERE excluded.score > level_bests.score)"
                         " SELECT score_seq FROM u",
     /* a twin link back: the earlier run of the pair learns of the later */
-    [SD_SCORE_TWIN] = "UPDATE scores SET twin_of = COALESCE(twin_of, $1), suspicion = suspicion + $2"
-                      " WHERE seq = $3",
-    [SD_TWIN_CANDIDATES] = "SELECT seq, player_id, moves_json FROM scores"
+    [SD_SCORE_TWIN] = "UPDATE scores SET twin_of = COALESCE(twin_of, $1), suspicion = suspicion + $2,"
+                      " status = 'held', reviewed_at = NULL WHERE seq = $3",
+    [SD_TWIN_CANDIDATES] = "SELECT seq, player_id, twin_times FROM scores"
                            " WHERE seed = $1 AND shape_hash = $2 AND game = $3 AND level = $4"
                            " AND version = $5 AND player_id <> $6 AND voided_at IS NULL"
-                           " ORDER BY score DESC, seq LIMIT $7",
+                           " AND twin_times IS NOT NULL AND seq > $8 AND daily_date = $9"
+                           " ORDER BY seq DESC LIMIT $7",
+    [SD_TWIN_LOCK] = "SELECT pg_advisory_xact_lock(hashtextextended(encode($1, 'hex') || ':' || $2::text, 37))",
     [SD_SCORE_BY_NONCE] = "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
                           " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
                           " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json,"
@@ -197,13 +199,13 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
                         " s.daily_date, s.score, s.status, s.suspicion, s.signals, s.received_at,"
                         " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0), COALESCE(s.twin_of, 0),"
                         " COALESCE((SELECT i.provider FROM identities i WHERE i.player_id = s.player_id"
-                        " ORDER BY i.provider LIMIT 1), '')"
+                        " ORDER BY i.provider LIMIT 1), ''), s.twin_times"
                         " FROM scores s JOIN players p ON p.id = s.player_id"
                         " WHERE s.reviewed_at IS NULL AND s.voided_at IS NULL"
                         " AND (s.suspicion < $1 OR (s.suspicion = $1 AND s.seq > $2))"
                         " ORDER BY s.suspicion DESC, s.seq ASC LIMIT $3",
     [SD_ADMIN_TWIN] = "SELECT t.score_id, t.player_id, p.name, t.score, t.status, t.suspicion,"
-                      " t.received_at, t.voided_at IS NOT NULL"
+                      " t.received_at, t.voided_at IS NOT NULL, t.twin_times"
                       " FROM scores t JOIN players p ON p.id = t.player_id WHERE t.seq = $1",
     [SD_ADMIN_LINKED] = "SELECT o.id, o.name, o.created_at FROM players p JOIN players o"
                         " ON o.reg_prefix = p.reg_prefix AND o.id <> p.id"

@@ -17,7 +17,7 @@
 #define SCORE_COLS                                                                         \
     "score_id, nonce, player_id, game, level, seed, version, daily_date, score, completed,"  \
     " received_at, moves_hash, receipt, moves_json, result_json, status, signals, duplicate_of," \
-    " suspicion, shape_hash, twin_of"
+    " suspicion, shape_hash, twin_of, twin_times"
 #define ON_BOARD_PLAYER "NOT EXISTS (SELECT 1 FROM players b WHERE b.id = s.player_id AND b.banned_at IS NOT NULL)"
 #define ON_BOARD "s.status = 'ranked' AND s.voided_at IS NULL AND " ON_BOARD_PLAYER
 
@@ -84,7 +84,7 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
      * seq */
     [SD_SCORE_RECORD] = {
         "INSERT INTO scores (" SCORE_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-        " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?21, ?22, ?23)",
+        " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?21, ?22, ?23, ?24)",
         "INSERT INTO level_bests (game, level, score, seq, player_id, received_at, nonce)"
         " SELECT ?4, ?5, ?9, last_insert_rowid(), ?3, ?11, ?2 WHERE ?20"
         " ON CONFLICT (game, level, player_id) DO UPDATE"
@@ -101,12 +101,14 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
         "SELECT last_insert_rowid() WHERE changes() = 1",
     },
     /* a twin link back: the earlier run of the pair learns of the later */
-    [SD_SCORE_TWIN] = { "UPDATE scores SET twin_of = COALESCE(twin_of, ?1), suspicion = suspicion + ?2"
-                        " WHERE seq = ?3" },
-    [SD_TWIN_CANDIDATES] = { "SELECT seq, player_id, moves_json FROM scores"
+    [SD_SCORE_TWIN] = { "UPDATE scores SET twin_of = COALESCE(twin_of, ?1), suspicion = suspicion + ?2,"
+                        " status = 'held', reviewed_at = NULL WHERE seq = ?3" },
+    [SD_TWIN_CANDIDATES] = { "SELECT seq, player_id, twin_times FROM scores"
                              " WHERE seed = ?1 AND shape_hash = ?2 AND game = ?3 AND level = ?4"
                              " AND version = ?5 AND player_id <> ?6 AND voided_at IS NULL"
-                             " ORDER BY score DESC, seq LIMIT ?7" },
+                             " AND twin_times IS NOT NULL AND seq > ?8 AND daily_date = ?9"
+                             " ORDER BY seq DESC LIMIT ?7" },
+    /* SD_TWIN_LOCK: one writer holds the file, nothing to lock */
     [SD_SCORE_BY_NONCE] = { "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
                             " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
                             " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json,"
@@ -190,13 +192,13 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
                           " s.daily_date, s.score, s.status, s.suspicion, s.signals, s.received_at,"
                           " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0), COALESCE(s.twin_of, 0),"
                           " COALESCE((SELECT i.provider FROM identities i WHERE i.player_id = s.player_id"
-                          " ORDER BY i.provider LIMIT 1), '')"
+                          " ORDER BY i.provider LIMIT 1), ''), s.twin_times"
                           " FROM scores s JOIN players p ON p.id = s.player_id"
                           " WHERE s.reviewed_at IS NULL AND s.voided_at IS NULL"
                           " AND (s.suspicion < ?1 OR (s.suspicion = ?1 AND s.seq > ?2))"
                           " ORDER BY s.suspicion DESC, s.seq ASC LIMIT ?3" },
     [SD_ADMIN_TWIN] = { "SELECT t.score_id, t.player_id, p.name, t.score, t.status, t.suspicion,"
-                        " t.received_at, t.voided_at IS NOT NULL"
+                        " t.received_at, t.voided_at IS NOT NULL, t.twin_times"
                         " FROM scores t JOIN players p ON p.id = t.player_id WHERE t.seq = ?1" },
     [SD_ADMIN_LINKED] = { "SELECT o.id, o.name, o.created_at FROM players p JOIN players o"
                           " ON o.reg_prefix = p.reg_prefix AND o.id <> p.id"
