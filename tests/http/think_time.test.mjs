@@ -148,3 +148,23 @@ test('think_floor_permille = 0 turns the floors off: the midnight solver\'s Drif
     assert.equal(r.json.status, 'ranked', r.text);
   } finally { await srv.stop(); srv.cleanup(); }
 });
+
+test('on default settings throughout, the midnight solver\'s daily is held and named think_time (before new_account and record)', async () => {
+  const day = contraptionDay();
+  const srv = await startServer({ holdDefault: true, args: ['--set', `clock_offset_s=${offsetAt(day, 1)}`] });
+  try {
+    const bot = await register(srv, 'midnight-solver');
+    const t = await seed(srv, bot.token, { daily: true });
+    const arrived = Date.now();
+    assert.equal(t.game, 'contraption');
+    const g = await genAsync('contraption', t.level, t.seed, t.version);
+    const plan = g.plan.map((m) => ({ ...m, t: 1003 }));
+    const r = await submitAfter(srv, bot, t, arrived, 1003 + g.tick_ms * g.plan_arrival_tick, 80, plan);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.status, 'held');
+    assert.equal(r.json.held_reason, 'think_time');
+    assert.equal(r.json.rank, null);
+    assert.equal(r.json.best, false);
+    assert.equal(r.json.would_be_rank, 1, 'pending review, with the rank it would take');
+  } finally { await srv.stop(); srv.cleanup(); }
+});
