@@ -181,6 +181,18 @@ typedef struct game {
      * change nothing: a run's result never depends on them. */
     int32_t (*move_slack_ms)(const game_level *level, const game_move *prev, const game_move *move);
     int32_t (*finish_floor_ms)(const game_level *level);
+    /* Review feature (optional, NULL for a game without one): the think
+     * floor, the least time in ms a person needs from the level's
+     * appearing to the run's first decision (reading the level, then the
+     * gesture that makes it), as the spec's "Fair play" section derives it
+     * from the level's pieces and size (0: none for this level); and the
+     * time a move claims since the run began (its "t", a tick clock's
+     * ticks in ms), -1 when the moves carry no time (an untimed version).
+     * The server holds a run whose first applied move came before the
+     * floor (fairplay.h, think_ms). Level and move only, integer
+     * arithmetic, nothing changed: never part of the rules. */
+    int32_t (*think_floor_ms)(const game_level *level);
+    int32_t (*move_at_ms)(const game_level *level, const game_move *move);
     /* Review feature: how many moves the rules ignore (a tap on something
      * already done, a move after the end) a person makes by slip in one
      * run, as the spec's "Fair play" section states it; the server counts

@@ -205,6 +205,26 @@ static int min_moves(const game_level *level)
     return level_view(level)->has_plan ? 1 : -1;
 }
 
+/* The think floor (spec.md, "Fair play"): reading the level, one look
+ * per piece, then the placement gesture. Version 1 too: the gesture and
+ * the reading do not depend on the clock. */
+#define THINK_SEE_MS 1500   /* the ball, its start, the goal and the way between */
+#define THINK_PIECE_MS 250  /* one fixation per level wall and per part granted */
+#define THINK_GESTURE_MS 1000 /* the first placement's drag and rotate: the part gap */
+
+static int32_t think_floor_ms(const game_level *level)
+{
+    const ct_level *lv = level_view(level);
+    int pieces = lv->n_level_walls + lv->inventory[CT_RAMP] + lv->inventory[CT_FAN];
+    return THINK_SEE_MS + THINK_PIECE_MS * pieces + THINK_GESTURE_MS;
+}
+
+/* A placement's t (version 2); version 1 carries no time. */
+static int32_t move_at_ms(const game_level *level, const game_move *move)
+{
+    return level_view(level)->version >= 2 ? move->v[F_T] : -1;
+}
+
 static void describe_state(const game_state *state, const game_writer *w)
 {
     const ct_state *st = state_view(state);
@@ -265,6 +285,8 @@ const game contraption_game = {
     .describe_level = describe_level,
     .describe_state = describe_state,
     .min_moves = min_moves,
+    .think_floor_ms = think_floor_ms,
+    .move_at_ms = move_at_ms,
     .daily_seed = contraption_daily_seed,
     .n_params = P_COUNT,
     .params = params,

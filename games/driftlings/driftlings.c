@@ -302,6 +302,35 @@ static int min_moves(const game_level *level)
     return lv->level_no > 0 ? lv->n_plan : -1;
 }
 
+/* The think floor (spec.md, "Fair play"): the level read (its entrance,
+ * exit and first walker's way; one look along each band per 16 columns;
+ * one at each kind of skill offered), then the gesture of a skill. A
+ * hand-built level (the traces) has no table row and no floor. */
+#define THINK_SEE_MS 1500    /* the entrance, the exit, the first walker's way */
+#define THINK_LOOK_MS 250    /* one fixation */
+#define THINK_SPAN_COLS 16   /* columns of a band one fixation takes in */
+#define THINK_GESTURE_MS 1000 /* the skill in the panel, then the walker */
+
+static int32_t think_floor_ms(const game_level *level)
+{
+    const dl_level *lv = level_view(level);
+    if (lv->level_no < 1 || lv->level_no > DL_LEVELS)
+        return 0;
+    int bands = dl_level_table[lv->level_no - 1].bands, kinds = 0;
+    for (int k = 0; k < DL_SKILLS; k++)
+        kinds += lv->inventory[k] > 0;
+    int spans = bands * ((lv->map.w + THINK_SPAN_COLS - 1) / THINK_SPAN_COLS);
+    return THINK_SEE_MS + THINK_LOOK_MS * (spans + kinds) + THINK_GESTURE_MS;
+}
+
+/* A move's tick at the fastest clock. */
+static int32_t move_at_ms(const game_level *level, const game_move *move)
+{
+    (void)level;
+    int64_t ms = (int64_t)move->v[0] * TICK_MS;
+    return ms > INT32_MAX ? INT32_MAX : (int32_t)ms;
+}
+
 const game driftlings_game = {
     .name = "driftlings",
     .version = 2,
@@ -323,6 +352,8 @@ const game driftlings_game = {
     .describe_level = describe_level,
     .describe_state = describe_state,
     .min_moves = min_moves,
+    .think_floor_ms = think_floor_ms,
+    .move_at_ms = move_at_ms,
     .daily_seed = NULL,
     .n_params = P_COUNT,
     .params = params,

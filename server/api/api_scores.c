@@ -453,8 +453,14 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
         json_object_set(signals, "record", s->record);
     if (signals && s->twin)
         json_object_set(signals, "twin", s->twin);
+    /* a first decision before the level's think floor (fairplay.h) */
+    bool think_early = fairplay_think_early(s->features);
+    if (signals && think_early)
+        json_object_set_new(signals, "think_time",
+                            json_pack("{s:O,s:O}", "think_ms", json_object_get(s->features, "think_ms"),
+                                      "think_floor_ms", json_object_get(s->features, "think_floor_ms")));
     /* both runs of a twin pair are held, by the store (store.h) */
-    sc->hold = s->new_account != NULL || s->identity != NULL || s->record != NULL;
+    sc->hold = s->new_account != NULL || s->identity != NULL || s->record != NULL || think_early;
     memcpy(sc->shape_hash, s->shape, sizeof sc->shape_hash);
     sc->has_shape = true;
     sc->twin_times = s->times;

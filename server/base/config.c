@@ -38,6 +38,7 @@ void config_defaults(config *c)
     c->rehearsal_bound_ms = 300000;
     c->review_hold_threshold = 500; /* calibrated on tests/fairplay (docs/OPERATIONS.md) */
     c->review_top = 3;
+    c->think_floor_permille = 1000;
     c->rate_register_per_ip = 30;
     c->rate_register_per_prefix = 120;
     c->rate_seeds_per_player = 120;
@@ -135,6 +136,7 @@ static const key_def keys[] = {
     INT(admin_failures_per_minute, 1, 100000),
     INT(review_hold_threshold, 0, 1000000),
     INT(review_top, 0, 1000),
+    INT(think_floor_permille, 0, 10000),
     INT(new_account_runs, 0, 1000000),
     INT(new_account_hours, 0, 100000),
     INT(new_account_play_minutes, 0, 100000),

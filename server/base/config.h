@@ -79,6 +79,10 @@ typedef struct config {
      * player none of whose runs an operator has approved, is held until one
      * does (records are reviewed); 0: off (default 3). */
     int review_top;
+    /* Think floors (fairplay.h, think_ms): a run whose first decision came
+     * sooner after its token's issue than this permille of its game's
+     * think floor (the spec's "Fair play") is held; 0: off (default 1000). */
+    int think_floor_permille;
     /* The new-account hold (docs/OPERATIONS.md, New accounts): a guest's
      * daily score is held until the account is new_account_hours old AND
      * has played new_account_play_minutes (the union of its completed,

@@ -168,6 +168,43 @@ static void round_terms(const game *g, int tf, const game_move *moves, size_t n,
         pts->term[FAIRPLAY_CLOCK] += FAIRPLAY_W_ROUND_T * (share - expected) / (1000 - expected);
 }
 
+/* Think time: the most time the run's first decision can have had since
+ * its token's issue. Its claimed time, plus all the time the run does not
+ * claim (elapsed less claimed: the level not yet shown, a paused tick
+ * clock, the network), counted as if it all came before that decision;
+ * what the run claims after it took at least that long on any honest
+ * client. An untimed run: the elapsed time. A person is never measured
+ * short of their real think time; a script under the floor must wait it
+ * out on the server's clock. */
+static void think_terms(const config *c, const game *g, const game_level *level, const game_move *moves,
+                        size_t n, const int *outcomes, const game_result *res, int64_t elapsed_ms,
+                        json_t *f)
+{
+    if (!g->think_floor_ms || c->think_floor_permille <= 0)
+        return;
+    int64_t floor = (int64_t)g->think_floor_ms(level) * c->think_floor_permille / 1000;
+    size_t i = 0;
+    while (i < n && !applied_move(g, outcomes, i))
+        i++;
+    if (floor <= 0 || i == n)
+        return; /* no floor, or no decision to time */
+    int32_t at = g->move_at_ms ? g->move_at_ms(level, &moves[i]) : -1;
+    int64_t think = elapsed_ms;
+    if (at >= 0 && res->duration_ms >= 0) {
+        int64_t idle = elapsed_ms - res->duration_ms;
+        think = at + (idle > 0 ? idle : 0);
+    }
+    put(f, "think_ms", think > 0 ? think : 0);
+    put(f, "think_floor_ms", floor);
+}
+
+bool fairplay_think_early(const json_t *f)
+{
+    const json_t *think = json_object_get(f, "think_ms"), *floor = json_object_get(f, "think_floor_ms");
+    return json_is_integer(think) && json_is_integer(floor) &&
+           json_integer_value(think) < json_integer_value(floor);
+}
+
 json_t *fairplay_features(const config *c, const game *g, const game_level *level, int version,
                           const game_move *moves, size_t n, const int *outcomes,
                           const game_result *res, int64_t elapsed_ms, fairplay_points *pts)
@@ -218,6 +255,7 @@ json_t *fairplay_features(const config *c, const game *g, const game_level *leve
         if (ahead > elapsed_ms * c->plausibility_slack_permille / 1000)
             pts->term[FAIRPLAY_CLOCK] += FAIRPLAY_W_AHEAD;
     }
+    think_terms(c, g, level, moves, n, outcomes, res, elapsed_ms, f);
     int64_t idle = elapsed_ms - run_length(res, elapsed_ms);
     if (idle > c->rehearsal_bound_ms)
         pts->term[FAIRPLAY_REHEARSAL] += FAIRPLAY_W_REHEARSAL;
@@ -286,10 +324,11 @@ const char *fairplay_hold_reason(const char *signals_json, bool duplicate)
     const char *word = "review";
     json_t *s = signals_json ? json_loads(signals_json, 0, NULL) : NULL;
     /* the rules that hold whatever the suspicion name themselves first */
-    if (json_object_get(s, "identity") || json_object_get(s, "twin") || json_object_get(s, "new_account") ||
-        json_object_get(s, "record")) {
-        word = json_object_get(s, "identity") ? "identity"
-               : json_object_get(s, "twin")   ? "twin"
+    if (json_object_get(s, "identity") || json_object_get(s, "twin") || json_object_get(s, "think_time") ||
+        json_object_get(s, "new_account") || json_object_get(s, "record")) {
+        word = json_object_get(s, "identity")      ? "identity"
+               : json_object_get(s, "twin")        ? "twin"
+               : json_object_get(s, "think_time")  ? "think_time"
                : json_object_get(s, "new_account") ? "new_account"
                                                    : "record";
         json_decref(s);

@@ -56,6 +56,13 @@ json_t *fairplay_signals(const config *c, const game_result *res, int64_t elapse
  *     (then a third of them are multiples of 10 by nature, not 1 in 10);
  *   ahead_ms: how much more time the run claims than the server measured
  *     (0 when less), flagged past the clock-rate allowance;
+ *   think_ms, think_floor_ms: the most time the run's first applied move
+ *     can have had since the token's issue (its claimed time, move_at_ms,
+ *     plus the elapsed time the run does not claim; an untimed run: the
+ *     elapsed time), and the game's think floor for the level times
+ *     think_floor_permille / 1000 (both absent for a game without one,
+ *     with the setting 0, or a run without an applied move); no points:
+ *     a run under it is held on that alone (fairplay_think_early);
  * and the points of each term (fairplay_points). The level must be the one
  * the run was replayed on. */
 #define FAIRPLAY_FLOOR_TOLERANCE_MS 25
@@ -93,6 +100,11 @@ json_t *fairplay_features(const config *c, const game *g, const game_level *leve
                           const game_move *moves, size_t n, const int *outcomes,
                           const game_result *res, int64_t elapsed_ms, fairplay_points *pts);
 
+/* Whether the features put the run's first decision before its think
+ * floor (think_ms < think_floor_ms): the run is held, held_reason
+ * "think_time". */
+bool fairplay_think_early(const json_t *f);
+
 /* Population and history (fairplay_book.h measures them): the run's pace
  * percentile among the board's accepted runs (permille of them slower; -1:
  * too few to say) and the spread of the player's pace across their recent
@@ -114,9 +126,10 @@ int64_t fairplay_pace_of(const json_t *f, bool completed);
 int64_t fairplay_slack_of(const json_t *f);
 
 /* The one word an answer gives for a held score: "duplicate" for a
- * duplicate; "identity", "twin", "new_account" or "record" when signals
- * carry that rule's hold (a board that requires an identity, twins.h, the
- * new-account hold, review_top); else the reason its features recorded
+ * duplicate; "identity", "twin", "think_time", "new_account" or "record"
+ * when signals carry that rule's hold, in that order (a board that
+ * requires an identity, twins.h, the think floor, the new-account hold,
+ * review_top); else the reason its features recorded
  * ("review" when none). The words: docs/API.md, held_reason. */
 const char *fairplay_hold_reason(const char *signals_json, bool duplicate);
 

@@ -65,6 +65,12 @@ export async function startServer({ dataDir, args = [], env = {}, host = '127.0.
   if (!holdDefault && !args.some((a) => String(a).startsWith('review_top='))) {
     args = ['--set', 'review_top=0', ...args];
   }
+  // and the think floors (on by default): the suite sends Contraption and
+  // Driftlings plans the moment their claimed time has passed, which is the
+  // midnight solver they hold (think_time.test.mjs plays it)
+  if (!holdDefault && !args.some((a) => String(a).startsWith('think_floor_permille='))) {
+    args = ['--set', 'think_floor_permille=0', ...args];
+  }
   if (admin) {
     const file = join(dir, 'admin_token');
     writeFileSync(file, admin + '\n', { mode: 0o600 });
