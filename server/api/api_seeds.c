@@ -14,6 +14,10 @@
 #include "../trust/token.h"
 
 #define DAY_MS 86400000LL
+/* a sealed deployment's upgrade day (daily_seal_closed) */
+#define CLOSED_TODAY                                                                            \
+    "today's daily was published with its public seed before this server sealed its dailies; " \
+    "sealed dailies start tomorrow, and tokens already drawn today still play"
 
 bool api_served_daily(const app *a, civil_date d, daily_pick *p, daily_sealed *sealed,
                       bool *is_sealed)
@@ -63,6 +67,10 @@ static bool read_seed_request(request *r, const json_t *doc, int64_t now, seed_t
         daily_sealed sealed;
         bool is_sealed;
         civil_date today = civil_from_unix(now / 1000);
+        if (daily_seal_closed(&r->app->seal, today, today)) {
+            reply_error(r, 404, "no_daily", CLOSED_TODAY);
+            return false;
+        }
         if (!api_served_daily(r->app, today, &p, &sealed, &is_sealed)) {
             reply_error(r, 404, "no_daily", "there is no daily challenge today");
             return false;
@@ -220,6 +228,10 @@ void api_daily(request *r)
     daily_pick p;
     daily_sealed sealed;
     bool is_sealed = false;
+    if (daily_seal_closed(&r->app->seal, d, today)) {
+        reply_error(r, 404, "no_daily", CLOSED_TODAY);
+        return;
+    }
     if (!api_served_daily(r->app, d, &p, &sealed, &is_sealed)) {
         reply_error(r, 404, "no_daily", "there is no daily challenge on that date");
         return;

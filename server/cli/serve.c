@@ -299,6 +299,22 @@ static bool reread_config(config *out)
     return serve_load_config(out, serve_argc, serve_argv) == EXIT_OK;
 }
 
+/* The daily secret (daily_seal.h), made on first start: sealed from
+ * today, unless today's daily was already issued with its public seed (an
+ * upgrade from public dailies: then from tomorrow, today closed). */
+static bool load_seal(app *a, char *err, size_t err_len)
+{
+    int64_t now = now_ms();
+    char today[11];
+    civil_format(civil_from_unix(now / 1000), today);
+    bool published = false;
+    if (!daily_seal_exists(a->cfg.data_dir) && store_daily_issued(a->db, today, &published) != STORE_OK) {
+        snprintf(err, err_len, "cannot read whether today's daily was issued");
+        return false;
+    }
+    return daily_seal_load(&a->seal, a->cfg.data_dir, now, published, err, err_len);
+}
+
 int cmd_serve(int argc, char **argv)
 {
     static app a; /* large; lives for the whole process */
@@ -335,11 +351,6 @@ int cmd_serve(int argc, char **argv)
     }
     if (repaired)
         fprintf(stderr, "{\"event\":\"keys_repaired\",\"why\":\"an interrupted first start left a partial key set\"}\n");
-    if (strcmp(a.cfg.daily_seeds, "public") != 0 &&
-        !daily_seal_load(&a.seal, a.cfg.data_dir, now_ms(), err, sizeof err)) {
-        fprintf(stderr, "replayd: %s\n", err);
-        goto keys;
-    }
     const char *const client_ids[IDP_COUNT] = { [IDP_APPLE] = a.cfg.identity_apple_client_ids,
                                                  [IDP_GOOGLE] = a.cfg.identity_google_client_ids };
     const char *const jwks_files[IDP_COUNT] = { [IDP_APPLE] = a.cfg.identity_apple_jwks_file,
@@ -358,6 +369,10 @@ int cmd_serve(int argc, char **argv)
     }
     if (serve_open_store(&a.cfg, &a.db) != STORE_OK)
         goto ident;
+    if (strcmp(a.cfg.daily_seeds, "public") != 0 && !load_seal(&a, err, sizeof err)) {
+        fprintf(stderr, "replayd: %s\n", err);
+        goto db;
+    }
     if (!same_keys_as_recorded(&a))
         goto db;
     const char *const *names;
@@ -410,7 +425,6 @@ db:
 ident:
     jwks_fetch_stop(jwks); /* it hands key sets to the identity */
     identity_free(&a.ident);
-keys:
     keys_wipe(&a.keys);
     daily_seal_wipe(&a.seal);
 live:
@@ -473,7 +487,10 @@ int cmd_keygen(int argc, char **argv)
      * every node of a cluster seal the same seeds */
     daily_seal seal;
     bool sealed = strcmp(c.daily_seeds, "public") != 0;
-    if (sealed && !daily_seal_load(&seal, c.data_dir, now_ms(), err, sizeof err)) {
+    /* without the database: a new one has published nothing yet; any
+     * other may have published today's public daily (then sealed from
+     * tomorrow) */
+    if (sealed && !daily_seal_load(&seal, c.data_dir, now_ms(), !nothing_signed_yet(&c), err, sizeof err)) {
         fprintf(stderr, "replayd: %s\n", err);
         return EXIT_RUNTIME;
     }

@@ -373,6 +373,14 @@ store_status store_player_approved(store *s, int64_t player_id, int64_t *count)
     return st;
 }
 
+store_status store_daily_issued(store *s, const char *date, bool *issued)
+{
+    sd_db x = reader_get(s);
+    store_status st = store_read_daily_issued(&x, date, issued);
+    reader_put(s, &x);
+    return st;
+}
+
 store_status store_play_time_for(store *s, int64_t player_id, store_play_time *out)
 {
     sd_db x = reader_get(s);

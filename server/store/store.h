@@ -396,6 +396,10 @@ store_status store_score_get(store *s, const uint8_t nonce[PLAY_NONCE_BYTES], st
 /* How many of the player's scores an operator approved (reviewed, ranked,
  * not voided since): their history of reviewed runs (review_top). */
 store_status store_player_approved(store *s, int64_t player_id, int64_t *count);
+/* Whether any daily token of date ("YYYY-MM-DD") was issued: a day whose
+ * daily was published (read once, when a sealed deployment makes its
+ * daily key; a scan of the tokens). */
+store_status store_daily_issued(store *s, const char *date, bool *issued);
 store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
                                    store_token_stats *out);
 

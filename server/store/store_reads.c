@@ -90,6 +90,21 @@ store_status store_read_player_approved(const sd_db *x, int64_t player_id, int64
     return STORE_OK;
 }
 
+store_status store_read_daily_issued(const sd_db *x, const char *date, bool *issued)
+{
+    const store_driver *d = x->d;
+    sd_stmt *s = d->start(x->c, SD_DAILY_ISSUED);
+    if (!s)
+        return sd_failed(x, NULL, SD_DAILY_ISSUED);
+    d->bind_text(s, date);
+    int rc = d->step(s);
+    if (rc == SD_FAIL)
+        return sd_failed(x, s, SD_DAILY_ISSUED);
+    *issued = rc == SD_ROW;
+    d->done(s);
+    return STORE_OK;
+}
+
 store_status store_read_token_stats(const sd_db *x, int64_t player_id, int64_t now,
                                     store_token_stats *out)
 {

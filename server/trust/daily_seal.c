@@ -103,7 +103,19 @@ static bool read_record(daily_seal *s, const char *data_dir, char *err, size_t e
     return ok;
 }
 
-bool daily_seal_load(daily_seal *s, const char *data_dir, int64_t now_ms, char *err, size_t err_len)
+bool daily_seal_exists(const char *data_dir)
+{
+    return exists(data_dir, KEY_FILE);
+}
+
+bool daily_seal_closed(const daily_seal *s, civil_date d, civil_date today)
+{
+    int64_t day = civil_to_days(d);
+    return s->sealed && day < s->from_day && day >= civil_to_days(today);
+}
+
+bool daily_seal_load(daily_seal *s, const char *data_dir, int64_t now_ms, bool today_published, char *err,
+                     size_t err_len)
 {
     memset(s, 0, sizeof *s);
     s->sealed = true;
@@ -116,7 +128,7 @@ bool daily_seal_load(daily_seal *s, const char *data_dir, int64_t now_ms, char *
          * which may already have been published and played */
         int64_t today = now_ms / DAY_MS - (now_ms % DAY_MS < 0);
         char date[11], text[64];
-        civil_format(civil_from_days(today + 1), date);
+        civil_format(civil_from_days(today + (today_published ? 1 : 0)), date);
         int n = snprintf(text, sizeof text, "{\"sealed_from\":\"%s\"}\n", date);
         unsigned char k[DAILY_SEAL_KEY_BYTES];
         randombytes_buf(k, sizeof k);

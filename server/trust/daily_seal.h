@@ -17,9 +17,13 @@
  * The secret K is <data_dir>/keys/daily.key (32 bytes, mode 0600, made on
  * first start like the other keys; a cluster shares it like them). Beside
  * it, keys/daily.json {"sealed_from":"YYYY-MM-DD"} names the first sealed
- * date: made with the key as the day after its creation, because the day
- * under way may already have been published and played with its public
- * seed; an operator's own key without that record is sealed on every date.
+ * date, made with the key: the day of its creation (a deployment seals
+ * from its first day), or the next day when the day under way was already
+ * published with its public seed (an upgrade from public dailies); an
+ * operator's own key without that record is sealed on every date. A
+ * sealed deployment never serves a public seed: a date before sealed_from
+ * that is not over (the upgrade's own day) is closed to new players
+ * (daily_seal_closed); tokens drawn before keep their seed.
  *
  * Ownership: a daily_seal is plain data (the caller's); daily_seal_wipe
  * clears its secret. Pure apart from libsodium and, in daily_seal_load,
@@ -52,9 +56,20 @@ typedef struct daily_sealed {
 } daily_sealed;
 
 /* Loads (or, on first start, makes) keys/daily.key and keys/daily.json
- * under data_dir; now_ms dates a new key's sealed_from (the next UTC day).
- * false with a message on an unreadable or malformed file. */
-bool daily_seal_load(daily_seal *s, const char *data_dir, int64_t now_ms, char *err, size_t err_len);
+ * under data_dir; now_ms dates a new key's sealed_from: its UTC day, or
+ * the next when today_published (today's public daily was already
+ * issued). false with a message on an unreadable or malformed file. */
+bool daily_seal_load(daily_seal *s, const char *data_dir, int64_t now_ms, bool today_published, char *err,
+                     size_t err_len);
+
+/* Whether data_dir holds a daily key already (daily_seal_load reads it
+ * rather than making one). */
+bool daily_seal_exists(const char *data_dir);
+
+/* Whether a sealed deployment serves no daily on date d, today being
+ * today: d is before sealed_from and not over (its public seed was
+ * published before the seal; new tokens would spread it). */
+bool daily_seal_closed(const daily_seal *s, civil_date d, civil_date today);
 
 /* Whether date d's seed is sealed under s. */
 bool daily_seal_applies(const daily_seal *s, civil_date d);

@@ -37,7 +37,10 @@ test('daily flow across midnight and the grace window', async () => {
     assert.equal(d.json.date, today);
     assert.equal(d.json.game, want.game);
     assert.equal(d.json.level, want.level);
-    assert.equal(d.json.seed, want.seed);
+    // sealed from the deployment's first day: not the public derivation, and checkable
+    assert.equal(d.json.sealed, true);
+    assert.notEqual(d.json.seed, want.seed);
+    assert.equal(checkReveal(today, d.json.reveal, d.json.commitment), d.json.seed);
     assert.equal(d.json.resets_at, `${tomorrow}T00:00:00.000Z`);
     // sealed (the default): tomorrow is only a commitment until midnight
     const other = await call(srv, 'GET', `/v1/daily?date=${tomorrow}`);
@@ -49,7 +52,7 @@ test('daily flow across midnight and the grace window', async () => {
     late = await register(srv, 'late');
     tokEarly = await seed(srv, early.token, { daily: true });
     assert.equal(tokEarly.date, today);
-    assert.equal(tokEarly.seed, want.seed);
+    assert.equal(tokEarly.seed, d.json.seed, "the token plays the sealed seed GET /v1/daily revealed");
     assert.equal(tokEarly.game, want.game);
     assert.equal(tokEarly.level, want.level);
     const again = await call(srv, 'POST', '/v1/seeds', { token: early.token, body: { daily: true } });

@@ -20,7 +20,9 @@ test('a week of era-2 dailies, Contraption\'s own seed included', async () => {
   for (let k = 0; k < 5; k++) {
     const date = new Date((start + k * DAY) * 1000).toISOString().slice(0, 10);
     const want = dailyOf(date);
-    const srv = await startServer({ args: ['--set', `clock_offset_s=${offsetTo(date)}`, '--set', 'plausibility_slack_ms=600000'] });
+    // the public schedule's seeds (a sealed deployment serves its own: sealed.test.mjs)
+    const srv = await startServer({ args: ['--set', `clock_offset_s=${offsetTo(date)}`, '--set', 'plausibility_slack_ms=600000',
+      '--set', 'daily_seeds=public'] });
     try {
       const d = await call(srv, 'GET', '/v1/daily');
       assert.equal(d.json.date, date);

@@ -13,7 +13,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, startServer, call, register, seed, gen } from './harness.mjs';
+import { BIN, startServer, call, register, seed, gen, solve, awaitRun } from './harness.mjs';
 import { sealedDaily, checkReveal } from '../../vectors/port/sealed.mjs';
 
 const DAY = 86400;
@@ -52,10 +52,12 @@ test('the Contraption midnight attack: the day before, only a commitment; at 00:
       const p = await register(srv, 'early-bird');
       const t = await seed(srv, p.token, { daily: true });
       assert.equal(t.date, eve);
-      // the day the deployment was made on keeps its public seed (OPERATIONS.md)
+      // a deployment seals from its first day: the public schedule is never served
       const today = await call(srv, 'GET', '/v1/daily');
-      assert.equal(today.json.sealed, false);
-      assert.equal(today.json.seed, cliDaily(eve).seed);
+      assert.equal(today.json.sealed, true);
+      assert.notEqual(today.json.seed, cliDaily(eve).seed);
+      assert.equal(t.seed, today.json.seed);
+      assert.equal(checkReveal(eve, today.json.reveal, today.json.commitment), today.json.seed);
     } finally { await srv.stop(); }
 
     // 00:00:03 on the day: the seed opens
@@ -120,4 +122,56 @@ test('daily_seeds = public keeps the schedule\'s seeds, ahead of time too; a bad
   const bad = spawnSync(BIN, ['serve', '--listen', '127.0.0.1:0', '--data', mkdtempSync(join(tmpdir(), 'replayd-bad-')), '--set', 'daily_seeds=secret'], { encoding: 'utf8', timeout: 10000 });
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr, /daily_seeds: expected sealed or public/);
+});
+
+// Day one of an upgrade (issue 37, item 6): a deployment that served
+// today's public daily and restarts sealed does not serve that public seed
+// to anyone else. New tokens for today are refused with a reason, tokens
+// drawn before still play, and tomorrow is sealed.
+test('an upgrade to sealed dailies closes the day under way to new players and seals from the next', async () => {
+  const day = '2026-12-08';
+  const next = '2026-12-09';
+  const dir = mkdtempSync(join(tmpdir(), 'replayd-sealed-upgrade-'));
+  try {
+    let early, tok;
+    let srv = await startServer({ dataDir: dir, args: ['--set', 'daily_seeds=public', '--set', `clock_offset_s=${offsetAt(day, 9 * 3600)}`] });
+    try {
+      early = await register(srv, 'played-before');
+      tok = await seed(srv, early.token, { daily: true });
+      assert.equal(tok.seed, cliDaily(day).seed, 'public: the schedule\'s seed');
+      // (the late player registers now: its account is as old as the early one's)
+      early.late = await register(srv, 'came-after');
+    } finally { await srv.stop(); }
+    // the same data, now sealed (the default), later that day
+    srv = await startServer({ dataDir: dir, args: ['--set', `clock_offset_s=${offsetAt(day, 10 * 3600)}`] });
+    try {
+      const d = await call(srv, 'GET', '/v1/daily');
+      assert.equal(d.status, 404, d.text);
+      assert.equal(d.json.error.code, 'no_daily');
+      assert.match(d.json.error.message, /public seed before this server sealed/);
+      const drawn = await call(srv, 'POST', '/v1/seeds', { token: early.late.token, body: { daily: true } });
+      assert.equal(drawn.status, 404, drawn.text);
+      assert.equal(drawn.json.error.code, 'no_daily');
+      // the token drawn before the upgrade still plays its seed
+      const moves = solve(tok.game, tok.level, tok.seed, tok.version);
+      await awaitRun(tok, moves);
+      const run = await call(srv, 'POST', '/v1/scores', { token: early.token, body: { seed_token: tok.seed_token, moves } });
+      assert.equal(run.status, 200, run.text);
+      assert.equal(run.json.verified, true);
+      const past = await call(srv, 'GET', '/v1/daily?date=2026-12-07');
+      assert.equal(past.status, 200, 'a day that is over still shows what it was');
+      const ahead = await call(srv, 'GET', `/v1/daily?date=${next}`);
+      assert.equal(ahead.json.sealed, true);
+      assert.equal(ahead.json.seed, undefined);
+    } finally { await srv.stop(); }
+    srv = await startServer({ dataDir: dir, args: ['--set', `clock_offset_s=${offsetAt(next, 60)}`] });
+    try {
+      const d = await call(srv, 'GET', '/v1/daily');
+      assert.equal(d.status, 200, d.text);
+      assert.equal(d.json.sealed, true);
+      assert.notEqual(d.json.seed, cliDaily(next).seed);
+      const t = await seed(srv, early.late.token, { daily: true });
+      assert.equal(t.seed, d.json.seed);
+    } finally { await srv.stop(); }
+  } finally { rmSync(dir, { recursive: true, force: true }); }
 });

@@ -71,20 +71,46 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
-static void first_start_seals_from_the_next_day(void)
+static void first_start_seals_from_its_own_day(void)
 {
     char dir[64], err[256];
     temp_dir(dir, sizeof dir);
     CHECK(dir[0]);
-    /* 2026-12-10T23:59:59.999Z: the day under way keeps its public seed */
+    /* 2026-12-10T00:00:00.000Z on a deployment that published nothing yet */
+    int64_t now = civil_to_days((civil_date){ 2026, 12, 10 }) * 86400000LL;
+    daily_seal a;
+    CHECK(!daily_seal_exists(dir));
+    CHECK(daily_seal_load(&a, dir, now, false, err, sizeof err));
+    CHECK(daily_seal_exists(dir));
+    CHECK(!daily_seal_applies(&a, (civil_date){ 2026, 12, 9 }));
+    CHECK(daily_seal_applies(&a, (civil_date){ 2026, 12, 10 }));
+    CHECK(!daily_seal_closed(&a, (civil_date){ 2026, 12, 10 }, (civil_date){ 2026, 12, 10 }));
+    daily_seal_wipe(&a);
+    remove_dir(dir);
+}
+
+static void an_upgrade_seals_from_the_next_day_and_closes_its_own(void)
+{
+    char dir[64], err[256];
+    temp_dir(dir, sizeof dir);
+    CHECK(dir[0]);
+    /* 2026-12-10T23:59:59.999Z, today's public daily already issued: the
+     * day under way keeps its public seed for the tokens drawn, and is
+     * served to nobody else */
     int64_t now = (civil_to_days((civil_date){ 2026, 12, 10 }) + 1) * 86400000LL - 1;
     daily_seal a, b;
-    CHECK(daily_seal_load(&a, dir, now, err, sizeof err));
+    CHECK(daily_seal_load(&a, dir, now, true, err, sizeof err));
     CHECK(a.sealed);
     CHECK(!daily_seal_applies(&a, (civil_date){ 2026, 12, 10 }));
     CHECK(daily_seal_applies(&a, (civil_date){ 2026, 12, 11 }));
-    /* a later start (another node with the same files) reads the same */
-    CHECK(daily_seal_load(&b, dir, now + 5 * 86400000LL, err, sizeof err));
+    civil_date today = { 2026, 12, 10 };
+    CHECK(daily_seal_closed(&a, today, today));
+    CHECK(!daily_seal_closed(&a, (civil_date){ 2026, 12, 9 }, today)); /* a past day: over */
+    CHECK(!daily_seal_closed(&a, (civil_date){ 2026, 12, 11 }, today)); /* sealed */
+    CHECK(!daily_seal_closed(&a, today, (civil_date){ 2026, 12, 11 })); /* over by then */
+    /* a later start (another node with the same files) reads the same,
+     * whatever it is told about today */
+    CHECK(daily_seal_load(&b, dir, now + 5 * 86400000LL, false, err, sizeof err));
     CHECK(memcmp(a.key, b.key, sizeof a.key) == 0 && a.from_day == b.from_day);
     struct stat st;
     char path[600];
@@ -110,7 +136,7 @@ static void an_operators_key_without_a_record_seals_every_date(void)
     if (f)
         fclose(f);
     daily_seal s;
-    CHECK(daily_seal_load(&s, dir, 0, err, sizeof err));
+    CHECK(daily_seal_load(&s, dir, 0, false, err, sizeof err));
     CHECK(memcmp(s.key, key, sizeof key) == 0);
     CHECK(daily_seal_applies(&s, (civil_date){ 2026, 1, 1 }));
     /* a malformed record is refused, not read as "every date" */
@@ -119,7 +145,7 @@ static void an_operators_key_without_a_record_seals_every_date(void)
     CHECK(f && fputs("{\"sealed_from\":\"2026-13-40\"}\n", f) >= 0);
     if (f)
         fclose(f);
-    CHECK(!daily_seal_load(&s, dir, 0, err, sizeof err));
+    CHECK(!daily_seal_load(&s, dir, 0, false, err, sizeof err));
     CHECK(strstr(err, "sealed_from") != NULL);
     /* a key of the wrong length is refused */
     unlink(path);
@@ -128,14 +154,15 @@ static void an_operators_key_without_a_record_seals_every_date(void)
     CHECK(f && fwrite(key, 1, 16, f) == 16);
     if (f)
         fclose(f);
-    CHECK(!daily_seal_load(&s, dir, 0, err, sizeof err));
+    CHECK(!daily_seal_load(&s, dir, 0, false, err, sizeof err));
     remove_dir(dir);
 }
 
 int main(void)
 {
     RUN(matches_the_port_vectors);
-    RUN(first_start_seals_from_the_next_day);
+    RUN(first_start_seals_from_its_own_day);
+    RUN(an_upgrade_seals_from_the_next_day_and_closes_its_own);
     RUN(an_operators_key_without_a_record_seals_every_date);
     CHECK_DONE();
 }

@@ -137,6 +137,7 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
     [SD_KEY_RECORD] = "INSERT INTO cluster_keys (key_id, fingerprint, recorded_at) VALUES ($1, $2, $3)"
                       " ON CONFLICT (key_id) DO NOTHING",
     [SD_KEY_GET] = "SELECT fingerprint FROM cluster_keys WHERE key_id = $1",
+    [SD_DAILY_ISSUED] = "SELECT 1 FROM seed_tokens WHERE daily_date = $1 LIMIT 1",
     [SD_LOAD_LEVEL] = "SELECT score, seq, player_id, received_at, nonce FROM level_bests"
                       " WHERE game = $1 AND level = $2",
     [SD_LOAD_DAILY] = "SELECT score, seq, player_id, received_at, nonce FROM scores"
