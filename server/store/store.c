@@ -18,6 +18,7 @@
 #include "write_queue.h"
 
 #define NAME_SLOTS 8192
+#define HELD_RING 256 /* the newest scores this node held as the earlier run of a twin pair */
 
 static const store_backend *const store_backends[] = {
     &store_pg_backend, /* postgres:// URLs */
@@ -30,7 +31,33 @@ struct store {
     board_cache *boards;
     name_cache *names;
     write_queue *queue;
+    /* Scores this node held as the earlier run of a twin pair. Two twins
+     * sent to two nodes race: the earlier commits on node A (its NOTIFY
+     * ranks it everywhere), the later on node B holds it and B takes it
+     * off its own board at once; A's notification can still reach B's
+     * listener after that, and must not put it back (B's own lines are not
+     * delivered to B). A held seq is never offered from a notification. */
+    pthread_mutex_t held_lock;
+    int64_t held[HELD_RING];
+    unsigned held_next;
 };
+
+static void held_note(store *s, int64_t seq)
+{
+    pthread_mutex_lock(&s->held_lock);
+    s->held[s->held_next++ % HELD_RING] = seq;
+    pthread_mutex_unlock(&s->held_lock);
+}
+
+static bool held_here(store *s, int64_t seq)
+{
+    bool found = false;
+    pthread_mutex_lock(&s->held_lock);
+    for (int i = 0; i < HELD_RING && !found; i++)
+        found = s->held[i] == seq;
+    pthread_mutex_unlock(&s->held_lock);
+    return found;
+}
 
 void store_log_error(const char *where, const char *detail)
 {
@@ -82,7 +109,8 @@ static store_status load_board(void *ctx, const store_board *b, rank_board *into
 static void remote_offer(void *ctx, const store_board *b, const rank_entry *e)
 {
     store *s = ctx;
-    board_cache_offer(s->boards, b, e);
+    if (!held_here(s, e->seq))
+        board_cache_offer(s->boards, b, e);
 }
 
 /* Some of the other nodes' commits may have been missed: every board
@@ -158,8 +186,10 @@ static void run_batch(void *ctx, store_write **batch, int n)
         if (w->kind != STORE_WRITE_SCORE || w->status != STORE_OK)
             continue;
         /* the earlier run of a twin pair, held with this one */
-        if (w->u.score.twin_changed)
+        if (w->u.score.twin_changed) {
+            held_note(s, w->u.score.score.twin_of);
             apply_change(s, &w->u.score.twin_change);
+        }
         const store_score *sc = &w->u.score.score;
         if (sc->status != SCORE_RANKED)
             continue;
@@ -187,6 +217,7 @@ store_status store_open(const store_config *cfg, store **out, char *err, size_t 
         snprintf(err, err_len, "out of memory");
         return STORE_ERROR;
     }
+    pthread_mutex_init(&s->held_lock, NULL);
     for (size_t i = 0; i < sizeof store_backends / sizeof store_backends[0] && !s->be; i++)
         if (store_backends[i]->claims(cfg->database))
             s->be = store_backends[i];
@@ -232,6 +263,7 @@ void store_close(store *s)
         s->be->close(s->db);
     board_cache_free(s->boards);
     name_cache_free(s->names);
+    pthread_mutex_destroy(&s->held_lock);
     free(s);
 }
 

@@ -435,3 +435,56 @@ test('replayd reverify on the shared database (--set database=...): every score 
   assert.equal(summary.divergent, planted);
   for (const d of lines) assert.equal(d.stored.score, 999999, JSON.stringify(d));
 });
+
+// Twins judged as a pair across nodes (issue 37): a copy sent to one node
+// at the same instant as its source is sent to another meets it. Each
+// node's lookup reads before the write; the writer compares again inside
+// its transaction under a lock on the shape (pg_advisory_xact_lock), so
+// the second commit sees the first. Both runs are held, and both rows
+// point at each other. A Schulte daily (16 taps) on a database of its own.
+test('a copy sent to another node at the same instant as its source is linked and both are held', { skip }, async () => {
+  const date = '2026-10-06';
+  const offset = Math.floor(Date.parse(`${date}T12:00:00Z`) / 1000) - Math.floor(Date.now() / 1000);
+  const turl = pgDatabase('twins_' + process.pid);
+  const troot = mkdtempSync(join(tmpdir(), 'replayd-multi-twins-'));
+  const tdirs = [0, 1].map((i) => join(troot, `node${i}`));
+  for (const d of tdirs) mkdirSync(d, { recursive: true });
+  const tq = (query) => execFileSync('psql', [turl, '-qAtc', query], { encoding: 'utf8' }).trim();
+  const targs = ['--set', `database=${turl}`, ...ARGS, '--set', `clock_offset_s=${offset}`, '--set', 'new_account_runs=0'];
+  // the first node makes the keys on its (shifted) clock: sealed from that
+  // day, which nothing was published for yet; the second starts on a copy
+  const a = await startServer({ dataDir: tdirs[0], admin: ADMIN_TOKEN, args: targs });
+  cpSync(join(tdirs[0], 'keys'), join(tdirs[1], 'keys'), { recursive: true });
+  const b = await startServer({ dataDir: tdirs[1], admin: ADMIN_TOKEN, args: targs });
+  try {
+    const ROUNDS = 4;
+    for (let round = 0; round < ROUNDS; round++) {
+      const [src, cp] = [await register(a, `source${round}`), await register(a, `copy${round}`)];
+      const [ts, tc] = [await seed(a, src.token, { daily: true }), await seed(b, cp.token, { daily: true })];
+      assert.equal(ts.game, 'schulte');
+      assert.equal(ts.seed, tc.seed, 'one daily seed on both nodes');
+      let t = 0;
+      const g = [0, 1, 2, 3].map((k) => 430 + ((round * 7919 + k * 104729) % 260));
+      const moves = solve(ts.game, ts.level, ts.seed, ts.version).map((m, i) => ({ ...m, t: (t += g[i % 4] + 37 * (i % 3) + 11 * (i % 5)) }));
+      await sleep(moves[moves.length - 1].t + 100);
+      const copy = moves.map((m) => ({ ...m, t: Math.round(m.t * 0.7) }));
+      const [r1, r2] = await Promise.all([
+        call(a, 'POST', '/v1/scores', { token: src.token, body: { seed_token: ts.seed_token, moves } }),
+        call(b, 'POST', '/v1/scores', { token: cp.token, body: { seed_token: tc.seed_token, moves: copy } }),
+      ]);
+      assert.equal(r1.status, 200, r1.text);
+      assert.equal(r2.status, 200, r2.text);
+      const rows = tq(`SELECT player_id, status, twin_of IS NOT NULL FROM scores WHERE player_id IN (${src.player_id}, ${cp.player_id}) ORDER BY player_id`);
+      assert.equal(rows, `${src.player_id}|held|t\n${cp.player_id}|held|t`, `round ${round}: both held and linked`);
+    }
+    // off the boards of both nodes, within the stated delay (a node learns
+    // of a hold another committed by its notification)
+    for (const n of [a, b]) {
+      await until(n, `/v1/leaderboards/daily/${date}?limit=100`, (bd) => bd.entries.length === 0, 'no run of a pair ranks on any node');
+    }
+  } finally {
+    await a.stop();
+    await b.stop();
+    rmSync(troot, { recursive: true, force: true });
+  }
+});
