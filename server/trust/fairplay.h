@@ -86,7 +86,7 @@ json_t *fairplay_signals(const config *c, const game_result *res, int64_t elapse
 #define FAIRPLAY_W_FORM 250        /* x (2000 - max(form, 1000)) / 1000, form_permille < 2000 */
 #define FAIRPLAY_FORM_BELOW 2000
 #define FAIRPLAY_FORM_MIN_FINDS 8
-#define FAIRPLAY_FORM_WINSOR 700  /* a find's log slack kept within e^1 of the run's mean */
+#define FAIRPLAY_FORM_WINSOR 1000  /* a find's log slack kept within e^1 of the run's mean */
 #define FAIRPLAY_W_DUPLICATE 300    /* another player's identical run (added by the store) */
 
 /* The points of a run, by the one-word reason an answer gives when they
