@@ -94,18 +94,81 @@ static bool repeats(const game *g, int tf, const game_move *prev, const game_mov
     return true;
 }
 
+/* 1000 x the natural log of v (v >= 1), in integers: log2 by repeated
+ * squaring of the mantissa (16 bits), times ln 2. */
+static int64_t int_or(const json_t *f, const char *key);
+
+static int64_t ln_milli(int64_t v)
+{
+    if (v < 1)
+        v = 1;
+    int64_t k = 0;
+    while ((v >> k) > 1)
+        k++;
+    /* the mantissa v / 2^k in [1, 2), Q30 */
+    uint64_t m = k >= 30 ? (uint64_t)v >> (k - 30) : (uint64_t)v << (30 - k);
+    int64_t frac = 0; /* log2 of the mantissa, Q16 */
+    for (int bit = 15; bit >= 0; bit--) {
+        m = (m * m) >> 30;
+        if (m >= (uint64_t)2 << 30) {
+            m >>= 1;
+            frac |= (int64_t)1 << bit;
+        }
+    }
+    return ((k << 16) + frac) * 693147 / 1000 >> 16;
+}
+
+/* A find's slack in ln ms x 1000 (10 ms to 60 s). */
+static int64_t find_log(int32_t slack)
+{
+    return ln_milli(slack < 10 ? 10 : slack > 60000 ? 60000 : slack);
+}
+
+/* The run's search pace for the form across runs: the finds' log slack,
+ * each brought within FAIRPLAY_FORM_WINSOR of the plain mean (a pause of
+ * seconds is not a slower search, and would swamp the run's own
+ * precision), then their mean and sd. */
+static void form_terms(const game *g, int tf, const game_level *level, const game_move *moves, size_t n,
+                       const int *outcomes, int64_t plain_mean, json_t *f)
+{
+    int64_t logs = 0, sum = 0, sq = 0, lo = plain_mean - FAIRPLAY_FORM_WINSOR, hi = plain_mean + FAIRPLAY_FORM_WINSOR;
+    const game_move *prev = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!applied_move(g, outcomes, i))
+            continue;
+        int32_t slack = g->move_slack_ms(level, prev, &moves[i]);
+        bool find = prev && !repeats(g, tf, prev, &moves[i]) && slack >= 0;
+        prev = &moves[i];
+        if (!find)
+            continue;
+        int64_t l = find_log(slack);
+        l = l < lo ? lo : l > hi ? hi : l;
+        logs++;
+        sum += l;
+        sq += l * l;
+    }
+    put(f, "find_log_mean", sum / logs);
+    put(f, "find_log_sd", isqrt64((sq - sum * sum / logs) / logs));
+    put(f, "find_gaps", logs);
+}
+
 /* Pace over the applied moves, each against the floor from the applied
  * move before it (the game's own counted clock). */
 static void pace_terms(const game *g, int tf, const game_level *level, const game_move *moves, size_t n,
                        const int *outcomes, json_t *f, fairplay_points *pts)
 {
     int64_t paced = 0, at_floor = 0, sum = 0, sq = 0, finds = 0, fsum = 0, fsq = 0;
+    int64_t logs = 0, lsum = 0; /* the finds' slack, in ln ms x 1000 */
     const game_move *prev = NULL;
     for (size_t i = 0; i < n; i++) {
         if (!applied_move(g, outcomes, i))
             continue;
         int32_t slack = g->move_slack_ms(level, prev, &moves[i]);
         bool repeat = repeats(g, tf, prev, &moves[i]);
+        if (prev && !repeat && slack >= 0) {
+            logs++;
+            lsum += find_log(slack);
+        }
         prev = &moves[i];
         if (slack < 0)
             continue;
@@ -128,6 +191,8 @@ static void pace_terms(const game *g, int tf, const game_level *level, const gam
     put(f, "at_floor_permille", share);
     put(f, "slack_mean_ms", mean);
     put(f, "slack_sd_ms", sd);
+    if (logs >= FAIRPLAY_FORM_MIN_FINDS)
+        form_terms(g, tf, level, moves, n, outcomes, lsum / logs, f);
     pts->term[FAIRPLAY_PACE] += FAIRPLAY_W_AT_FLOOR * share / 1000;
     if (paced >= 5 && sd < 100)
         pts->term[FAIRPLAY_PACE] += FAIRPLAY_W_STEADY * (100 - sd) / 100;
@@ -274,6 +339,28 @@ void fairplay_population(json_t *f, int64_t pace_percentile, int64_t routine_cv,
         if (routine_cv < 150)
             pts->term[FAIRPLAY_ROUTINE] += FAIRPLAY_W_ROUTINE * (150 - routine_cv) / 150;
     }
+}
+
+void fairplay_form(json_t *f, int64_t form_permille, fairplay_points *pts)
+{
+    if (form_permille < 0)
+        return;
+    put(f, "form_permille", form_permille);
+    if (form_permille < FAIRPLAY_FORM_BELOW)
+        pts->term[FAIRPLAY_ROUTINE] +=
+            FAIRPLAY_W_FORM * (FAIRPLAY_FORM_BELOW - (form_permille < 1000 ? 1000 : form_permille)) /
+            (FAIRPLAY_FORM_BELOW - 1000);
+}
+
+int64_t fairplay_form_mean_of(const json_t *f)
+{
+    return int_or(f, "find_log_mean");
+}
+
+int64_t fairplay_form_se2_of(const json_t *f)
+{
+    int64_t sd = int_or(f, "find_log_sd"), n = int_or(f, "find_gaps");
+    return sd < 0 || n <= 0 ? -1 : sd * sd / n;
 }
 
 static const char *const term_words[FAIRPLAY_TERMS] = {

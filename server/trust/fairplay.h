@@ -51,6 +51,11 @@ json_t *fairplay_signals(const config *c, const game_result *res, int64_t elapse
  *     of the move before but for its time (a new target: a search), and
  *     their slack's sd over its mean x 1000 (a person's searches vary,
  *     well above 500; evenly jittered gaps far less);
+ *   find_log_mean, find_log_sd, find_gaps: over the finds after the
+ *     first move (at least FAIRPLAY_FORM_MIN_FINDS), the mean and standard
+ *     deviation of the natural log of their whole gap (ms, up to 60 s),
+ *     x 1000: the run's search pace in a scale that every level shares,
+ *     and how precisely one run measures it (fairplay_form);
  *   round_t_permille, frame_clock: the share of applied moves whose t is a
  *     multiple of 10 ms, and whether every t sits on a 60 Hz frame grid
  *     (then a third of them are multiples of 10 by nature, not 1 in 10);
@@ -78,6 +83,10 @@ json_t *fairplay_signals(const config *c, const game_result *res, int64_t elapse
 #define FAIRPLAY_W_REHEARSAL 200    /* idle_ms over rehearsal_bound_ms */
 #define FAIRPLAY_W_FASTEST 150      /* x (pace_percentile - 800) / 200, the fastest fifth */
 #define FAIRPLAY_W_ROUTINE 150      /* x (150 - routine_cv) / 150, cv < 150 over >= 4 runs */
+#define FAIRPLAY_W_FORM 250        /* x (2000 - max(form, 1000)) / 1000, form_permille < 2000 */
+#define FAIRPLAY_FORM_BELOW 2000
+#define FAIRPLAY_FORM_MIN_FINDS 8
+#define FAIRPLAY_FORM_WINSOR 1000  /* a find's log slack kept within e^1 of the run's mean */
 #define FAIRPLAY_W_DUPLICATE 300    /* another player's identical run (added by the store) */
 
 /* The points of a run, by the one-word reason an answer gives when they
@@ -112,6 +121,21 @@ bool fairplay_think_early(const json_t *f);
  * as pace_percentile and routine_cv, and weighted. */
 void fairplay_population(json_t *f, int64_t pace_percentile, int64_t routine_cv,
                          fairplay_points *pts);
+
+/* Form across runs (fairplay_book_form measures it): how much the
+ * player's search pace, each run against its board's, varies from run to
+ * run, over what one run's own gaps leave uncertain (x 1000; -1: too few
+ * runs). A person's form changes from run to run (practice, fatigue,
+ * attention), so their runs differ by more than their gaps' noise (well
+ * above 1000); a script drawing every gap from one distribution does not
+ * (near 1000). Recorded in f as form_permille, and weighted under
+ * "routine". */
+void fairplay_form(json_t *f, int64_t form_permille, fairplay_points *pts);
+
+/* For the book: the run's find_log_mean (-1 when f lacks it), and the
+ * square of its standard error (find_log_sd^2 / find_gaps; -1). */
+int64_t fairplay_form_mean_of(const json_t *f);
+int64_t fairplay_form_se2_of(const json_t *f);
 
 /* The sum of the points, and the word of the largest term ("pace",
  * "padding", "clock", "rehearsal", "speed", "routine"; "" when all are 0),

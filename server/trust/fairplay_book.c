@@ -9,12 +9,17 @@ struct fairplay_book_board {
     int n;    /* paces held, up to FAIRPLAY_BOOK_RUNS */
     int next; /* the slot the next pace overwrites once full */
     int32_t pace[FAIRPLAY_BOOK_RUNS];
+    int ln, lnext; /* search paces (find_log_mean) held, and the next slot */
+    int32_t log_mean[FAIRPLAY_BOOK_RUNS];
 };
 
 struct fairplay_book_player {
     int64_t player_id; /* 0: unused (player ids start at 1) */
     int n, next;
     int32_t slack[FAIRPLAY_BOOK_HISTORY];
+    int fn, fnext; /* residuals held, and the next slot */
+    int32_t resid[FAIRPLAY_BOOK_HISTORY];
+    int32_t noise[FAIRPLAY_BOOK_HISTORY]; /* the residual's expected variance without form */
 };
 
 bool fairplay_book_init(fairplay_book *b)
@@ -69,7 +74,7 @@ static fairplay_book_board *board_slot(fairplay_book *b, const store_board *key,
         return NULL;
     s->used = true;
     s->key = *key;
-    s->n = s->next = 0;
+    s->n = s->next = s->ln = s->lnext = 0;
     return s;
 }
 
@@ -81,7 +86,7 @@ static fairplay_book_player *player_slot(fairplay_book *b, int64_t id, bool crea
     if (!create)
         return NULL;
     s->player_id = id;
-    s->n = s->next = 0;
+    s->n = s->next = s->fn = s->fnext = 0;
     return s;
 }
 
@@ -153,6 +158,74 @@ void fairplay_book_add(fairplay_book *b, const store_board *board, int64_t playe
         s->next = (s->next + 1) % FAIRPLAY_BOOK_HISTORY;
         if (s->n < FAIRPLAY_BOOK_HISTORY)
             s->n++;
+    }
+    pthread_mutex_unlock(&b->lock);
+}
+
+int64_t fairplay_book_form(fairplay_book *b, const store_board *board, int64_t player_id, int64_t log_mean,
+                           int64_t se2, int64_t *resid, int64_t *noise)
+{
+    *resid = FAIRPLAY_BOOK_NO_RESIDUAL;
+    *noise = -1;
+    if (log_mean < 0 || se2 < 0)
+        return -1;
+    int64_t r[FAIRPLAY_BOOK_HISTORY + 1], e[FAIRPLAY_BOOK_HISTORY + 1];
+    int n = 0;
+    pthread_mutex_lock(&b->lock);
+    const fairplay_book_board *s = board_slot(b, board, false);
+    if (s && s->ln >= FAIRPLAY_BOOK_FORM_MIN_RUNS) {
+        int64_t sum = 0, sq = 0, m = s->ln;
+        for (int i = 0; i < s->ln; i++)
+            sum += s->log_mean[i];
+        for (int i = 0; i < s->ln; i++)
+            sq += (s->log_mean[i] * m - sum) * (s->log_mean[i] * m - sum);
+        *resid = log_mean - sum / m;
+        /* the residual's noise: the run's own standard error squared, plus
+         * the uncertainty of the board's mean (its variance over its runs) */
+        *noise = se2 + sq / (m * m * (m - 1)) / m;
+    }
+    const fairplay_book_player *p = player_slot(b, player_id, false);
+    for (int i = 0; p && i < p->fn; i++) {
+        r[n] = p->resid[i];
+        e[n++] = p->noise[i];
+    }
+    pthread_mutex_unlock(&b->lock);
+    if (*resid == FAIRPLAY_BOOK_NO_RESIDUAL)
+        return -1;
+    r[n] = *resid;
+    e[n++] = *noise;
+    if (n < FAIRPLAY_BOOK_MIN_HISTORY)
+        return -1;
+    int64_t sum = 0, sq = 0, err = 0;
+    for (int i = 0; i < n; i++) {
+        sum += r[i];
+        err += e[i];
+    }
+    for (int i = 0; i < n; i++)
+        sq += (r[i] * n - sum) * (r[i] * n - sum); /* n^2 x the squared deviation */
+    /* the variance across runs (n - 1 degrees of freedom) over the mean noise */
+    int64_t between = sq / ((int64_t)n * n * (n - 1)), mean_noise = err / n;
+    return mean_noise <= 0 ? 1000000 : between * 1000 / mean_noise;
+}
+
+void fairplay_book_add_form(fairplay_book *b, const store_board *board, int64_t player_id, int64_t log_mean,
+                            int64_t resid, int64_t noise)
+{
+    pthread_mutex_lock(&b->lock);
+    if (log_mean >= 0) {
+        fairplay_book_board *s = board_slot(b, board, true);
+        s->log_mean[s->lnext] = clamp32(log_mean);
+        s->lnext = (s->lnext + 1) % FAIRPLAY_BOOK_RUNS;
+        if (s->ln < FAIRPLAY_BOOK_RUNS)
+            s->ln++;
+    }
+    if (resid != FAIRPLAY_BOOK_NO_RESIDUAL && noise >= 0) {
+        fairplay_book_player *s = player_slot(b, player_id, true);
+        s->resid[s->fnext] = resid < INT32_MIN ? INT32_MIN : clamp32(resid);
+        s->noise[s->fnext] = clamp32(noise);
+        s->fnext = (s->fnext + 1) % FAIRPLAY_BOOK_HISTORY;
+        if (s->fn < FAIRPLAY_BOOK_HISTORY)
+            s->fn++;
     }
     pthread_mutex_unlock(&b->lock);
 }

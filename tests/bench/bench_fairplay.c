@@ -4,9 +4,13 @@
  * default settings. Each corpus board is played like a daily: every
  * account plays the same level and seed once, in a shuffled order, and the
  * board's population and each account's history grow as the server's
- * would (a held run joins its player's history, not the board). Per
- * style it prints the runs, the suspicion's spread, the AUC against the human-like runs (the chance a
- * run of the style scores above a human-like one, ties half), the share
+ * would (a held run joins its player's history, not the board); a person
+ * plays each run in their form of the day (styles.h, profile_for_run).
+ * Per style it prints the runs, the suspicion's spread, the AUC against
+ * the human-like runs (the chance a run of the style scores above a
+ * human-like one, ties half), the same AUC over the runs from each
+ * account's 4th board on (AUC4+: where a signal across a player's runs has
+ * the history it needs; the boards are played in order), the share
  * held at the default review_hold_threshold and the share ranked in a
  * board's top 10 (held runs are off the board). A run the corpus built
  * but the game or the time rule would reject counts as rejected and fails
@@ -20,6 +24,12 @@
  * and whose progress gaps rank-correlate at the threshold or more, is held
  * with TWIN_WEIGHT more suspicion; the run it twins gains TWIN_WEIGHT too
  * and is held as well.
+ *
+ * The form across runs (fairplay_form, fairplay_book_form) is scored as
+ * the server scores it; FAIRPLAY_NO_FORM=1 in the environment leaves it
+ * out, for the figures without it. After the table, the streak of issue
+ * 37 (streak(): fresh accounts playing eight runs in a row on one
+ * populated board).
  *
  * Built against an older server (no FAIRPLAY_W_AHEAD: before issue 25) it
  * scores with that server's features, without population or history; one
@@ -46,6 +56,14 @@
 #define TOP 10
 #define BOT_STYLES (STYLE_COUNT - 2)
 #define ACCOUNTS (HUMANS + BOT_STYLES * PER_BOT)
+#define HISTORY_FROM 3 /* the "AUC 4+" column: runs after an account's first 3 boards */
+/* The streak (issue 37): on a populated Schulte level-7 board, fresh
+ * accounts each play STREAK runs in a row, STREAKERS careful bots and
+ * STREAKERS people. */
+#define STREAK 8
+#define STREAKERS 8
+#define STREAK_RUNS (HUMANS + 2 * STREAKERS * STREAK)
+#define ALL_RUNS (BOARDS * ACCOUNTS + STREAK_RUNS)
 
 static const struct {
     const char *game;
@@ -71,10 +89,10 @@ static fairplay_book book;
 #endif
 
 #ifdef TWIN_TIME_BYTES
-static uint8_t shapes[BOARDS * ACCOUNTS][TWIN_SHAPE_BYTES]; /* by index in runs */
+static uint8_t shapes[ALL_RUNS][TWIN_SHAPE_BYTES]; /* by index in runs */
 /* By index in runs, 1 + an index in runs or 0: the run a copy was made
  * from, the run a twin was linked to (to say why a human-like run is held). */
-static int copy_of[BOARDS * ACCOUNTS], twin_of[BOARDS * ACCOUNTS];
+static int copy_of[ALL_RUNS], twin_of[ALL_RUNS];
 
 /* find_twin's choice for the run at seq of a board's submission order
  * (earlier holds the runs before it): of the other accounts' earlier runs
@@ -124,6 +142,12 @@ static void score(const config *c, const corpus_board *b, int board_no, corpus_r
     int64_t pace = fairplay_pace_of(f, r->rep.result.completed), slack = fairplay_slack_of(f);
     fairplay_population(f, fairplay_book_percentile(&book, &sb, pace),
                         fairplay_book_routine(&book, r->player_id, slack), &pts);
+#ifdef FAIRPLAY_W_FORM
+    int64_t lm = fairplay_form_mean_of(f), se2 = fairplay_form_se2_of(f), resid, noise;
+    int64_t form = fairplay_book_form(&book, &sb, r->player_id, lm, se2, &resid, &noise);
+    if (!getenv("FAIRPLAY_NO_FORM")) /* the figures without the form across runs */
+        fairplay_form(f, form, &pts);
+#endif
     s = fairplay_total(f, &pts);
     json_t *signals = json_pack("{s:O}", "features", f);
 #ifdef TWIN_TIME_BYTES
@@ -163,6 +187,9 @@ static void score(const config *c, const corpus_board *b, int board_no, corpus_r
     r->held = (c->review_hold_threshold > 0 && s >= c->review_hold_threshold) || hold;
 #ifdef FAIRPLAY_W_AHEAD
     fairplay_book_add(&book, &sb, r->player_id, r->held ? -1 : pace, slack);
+#ifdef FAIRPLAY_W_FORM
+    fairplay_book_add_form(&book, &sb, r->player_id, r->held ? -1 : lm, resid, noise);
+#endif
 #endif
 }
 
@@ -191,7 +218,8 @@ static int build_board(const config *c, const corpus_board *b, int board_no, con
             copy_of[r - runs] = (int)(src - runs) + 1;
 #endif
         } else {
-            ok = corpus_play(b, c, &ac->p, &d, r);
+            profile today = profile_for_run(&ac->p, &d); /* a person's form of the day */
+            ok = corpus_play(b, c, &today, &d, r);
         }
         if (!ok) {
             if (getenv("FAIRPLAY_DUMP"))
@@ -229,6 +257,133 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The streak of issue 37, item 5: a populated Schulte level-7 board (the
+ * HUMANS accounts' runs, in a shuffled order), then STREAKERS fresh
+ * careful-bot accounts and STREAKERS fresh people, alternating, each
+ * playing STREAK runs in a row on it (a person with their form of the day
+ * for each run). Prints, by the run's place in its streak, the careful
+ * bots' runs held and ranked first (above every other player's ranked
+ * runs; these bots play at the fastest base a person has in the model, out
+ * for rank 1 as the issue's bot was), the people's runs held, and both sides' median suspicion; then
+ * the AUC of the careful runs against the people's. false when a run
+ * could not be built. */
+static bool streak(const config *c, const account *acc, corpus_run *out)
+{
+    corpus_board b;
+    const game *g = game_find("schulte");
+    if (!g || !corpus_board_init(&b, g, 7, 4242u))
+        return false;
+    const int board_no = BOARDS; /* a board of its own */
+    corpus_run **order = calloc(STREAK_RUNS, sizeof *order);
+    int n = 0;
+    bool ok = order != NULL;
+    for (int a = 0; ok && a < HUMANS; a++) { /* the population */
+        draw d = { 0x57eaULL * 1000003ULL + (uint64_t)acc[a].id };
+        profile today = profile_for_run(&acc[a].p, &d);
+        corpus_run *r = &out[n];
+        memset(r, 0, sizeof *r);
+        *r = (corpus_run){ .st = acc[a].p.st, .board = board_no, .player_id = acc[a].id };
+        r->order = (int)(draw_next(&d) % 1000000);
+        if (corpus_play(&b, c, &today, &d, r))
+            order[n++] = r;
+    }
+    qsort(order, (size_t)n, sizeof *order, by_order);
+    int population = n;
+    for (int i = 0; i < n; i++) { /* scored as they come, so the book knows the board */
+#ifdef TWIN_TIME_BYTES
+        copy_of[order[i] - runs] = 0;
+        twin_shape_hash(g, g->version, order[i]->moves, order[i]->outcomes, (size_t)order[i]->n,
+                        shapes[order[i] - runs]);
+#endif
+        score(c, &b, board_no, order, i);
+    }
+    account fresh[2 * STREAKERS];
+    draw pd = { 37 };
+    for (int a = 0; a < 2 * STREAKERS; a++) {
+        fresh[a] = (account){ 900000 + a, profile_draw(a % 2 ? (a % 4 == 1 ? STYLE_HUMAN_MS : STYLE_HUMAN_FRAMES)
+                                                             : STYLE_CAREFUL, &pd) };
+        if (fresh[a].p.st == STYLE_CAREFUL) /* out for rank 1: the fastest base the human-like model draws */
+            fresh[a].p.base_ms = 260.0;
+    }
+    int held[2][STREAK] = { { 0 } }, first[STREAK] = { 0 };
+    int64_t rank[STREAK][STREAKERS]; /* 999: held */
+    int64_t sus[2][STREAK][STREAKERS];
+    for (int a = 0; ok && a < 2 * STREAKERS; a++)
+        for (int k = 0; ok && k < STREAK; k++) {
+            draw d = { 0x57eaULL * 7919ULL + (uint64_t)fresh[a].id * 131ULL + (uint64_t)k };
+            profile today = profile_for_run(&fresh[a].p, &d);
+            corpus_run *r = &out[n];
+            memset(r, 0, sizeof *r);
+            *r = (corpus_run){ .st = fresh[a].p.st, .board = board_no, .player_id = fresh[a].id, .order = n };
+            if (!corpus_play(&b, c, &today, &d, r)) {
+                ok = false;
+                break;
+            }
+            order[n] = r;
+#ifdef TWIN_TIME_BYTES
+            copy_of[r - runs] = 0;
+            twin_shape_hash(g, g->version, r->moves, r->outcomes, (size_t)r->n, shapes[r - runs]);
+#endif
+            score(c, &b, board_no, order, n);
+            int side = r->st == STYLE_CAREFUL ? 0 : 1;
+            held[side][k] += r->held;
+            sus[side][k][a / 2] = r->suspicion;
+            if (side == 0) { /* its rank: 1 + the other players whose best ranked run beats it */
+                int better = 0;
+                for (int i = 0; i < n; i++) {
+                    const corpus_run *o = order[i];
+                    bool best = !o->held && o->player_id != r->player_id;
+                    for (int j = 0; best && j < n; j++) /* counted once, by the player's best */
+                        best = j == i || order[j]->player_id != o->player_id || order[j]->held ||
+                               order[j]->rep.result.score < o->rep.result.score ||
+                               (order[j]->rep.result.score == o->rep.result.score && j > i);
+                    better += best && o->rep.result.score >= r->rep.result.score;
+                }
+                rank[k][a / 2] = r->held ? 999 : 1 + better;
+                first[k] += !r->held && better == 0;
+            }
+            n++;
+        }
+    if (ok) {
+        printf("streak (issue 37): schulte 7, %d runs on the board first; %d fresh careful-bot accounts and %d fresh "
+               "people, %d runs each in a row\n",
+               population, STREAKERS, STREAKERS, STREAK);
+        printf("%-28s", "run in the streak");
+        for (int k = 0; k < STREAK; k++)
+            printf(" %5d", k + 1);
+        printf("\n");
+        const char *rows[] = { "careful: held", "careful: rank 1", "careful: median rank",
+                               "careful: median suspicion", "people: held", "people: median suspicion" };
+        for (int row = 0; row < 6; row++) {
+            printf("%-28s", rows[row]);
+            for (int k = 0; k < STREAK; k++) {
+                int64_t v[STREAKERS];
+                memcpy(v, row == 2 ? rank[k] : sus[row < 4 ? 0 : 1][k], sizeof v);
+                qsort(v, STREAKERS, sizeof *v, cmp_i64);
+                printf(" %5lld", row == 0 ? (long long)held[0][k] : row == 1 ? (long long)first[k]
+                                  : row == 4 ? (long long)held[1][k] : (long long)v[STREAKERS / 2]);
+            }
+            printf("\n");
+        }
+        double wins = 0, wins4 = 0;
+        for (int k = 0; k < STREAK; k++)
+            for (int i = 0; i < STREAKERS; i++)
+                for (int k2 = 0; k2 < STREAK; k2++)
+                    for (int j = 0; j < STREAKERS; j++) {
+                        double w = sus[0][k][i] > sus[1][k2][j] ? 1.0 : sus[0][k][i] == sus[1][k2][j] ? 0.5 : 0;
+                        wins += w;
+                        if (k >= HISTORY_FROM && k2 >= HISTORY_FROM)
+                            wins4 += w;
+                    }
+        double all = (double)STREAK * STREAKERS, late = (double)(STREAK - HISTORY_FROM) * STREAKERS;
+        printf("streak AUC of careful runs against the people's: %.3f over all runs, %.3f from the 4th run\n",
+               wins / (all * all), wins4 / (late * late));
+    }
+    free(order);
+    corpus_board_free(&b);
+    return ok;
+}
+
 int main(void)
 {
     config c;
@@ -240,7 +395,7 @@ int main(void)
                               : (style)(STYLE_FLOOR + (a - HUMANS) / PER_BOT);
         acc[a] = (account){ a + 1, profile_draw(st, &d) };
     }
-    runs = calloc((size_t)BOARDS * ACCOUNTS, sizeof *runs);
+    runs = calloc((size_t)ALL_RUNS, sizeof *runs);
     corpus_run **board_runs = calloc(ACCOUNTS, sizeof *board_runs);
 #ifdef FAIRPLAY_W_AHEAD
     if (!fairplay_book_init(&book))
@@ -286,14 +441,14 @@ int main(void)
         printf("%s%s %d", l ? ", " : "", board_levels[l].game, board_levels[l].level);
     printf("; %d seeds each), %d human-like accounts, %d per bot style; review_hold_threshold %d\n", SEEDS,
            HUMANS, PER_BOT, c.review_hold_threshold);
-    printf("%-13s %5s %8s %8s %8s %8s %6s %6s %6s  %s\n", "style", "runs", "rejected", "susp_min", "susp_med",
-           "susp_max", "AUC", "held", "top10", "held for");
+    printf("%-13s %5s %8s %8s %8s %8s %6s %6s %6s %6s  %s\n", "style", "runs", "rejected", "susp_min", "susp_med",
+           "susp_max", "AUC", "AUC4+", "held", "top10", "held for");
     int64_t *sus = malloc((size_t)n_runs * sizeof *sus);
     bool fail = false;
     for (int st = 0; st < STYLE_COUNT; st++) {
         int n = 0, held = 0, topped = 0;
-        double wins = 0;
-        long pairs = 0;
+        double wins = 0, wins4 = 0;
+        long pairs = 0, pairs4 = 0;
         int reason_count[8] = { 0 };
         const char *reason_word[8] = { NULL };
         for (int i = 0; i < n_runs; i++) {
@@ -314,8 +469,13 @@ int main(void)
             for (int j = 0; j < n_runs; j++) {
                 if (!style_human(runs[j].st))
                     continue;
-                wins += r->suspicion > runs[j].suspicion ? 1.0 : r->suspicion == runs[j].suspicion ? 0.5 : 0;
+                double w = r->suspicion > runs[j].suspicion ? 1.0 : r->suspicion == runs[j].suspicion ? 0.5 : 0;
+                wins += w;
                 pairs++;
+                if (r->board >= HISTORY_FROM && runs[j].board >= HISTORY_FROM) {
+                    wins4 += w; /* both runs have the history a cross-run signal needs */
+                    pairs4++;
+                }
             }
         }
         fail = fail || rejected[st] > 0;
@@ -324,11 +484,13 @@ int main(void)
             continue;
         }
         qsort(sus, (size_t)n, sizeof *sus, cmp_i64);
-        char auc[16] = "-";
+        char auc[16] = "-", auc4[16] = "-";
+        if (pairs4)
+            snprintf(auc4, sizeof auc4, "%.3f", wins4 / (double)pairs4);
         if (pairs)
             snprintf(auc, sizeof auc, "%.3f", wins / (double)pairs);
-        printf("%-13s %5d %8ld %8lld %8lld %8lld %6s %5.1f%% %5.1f%% ", style_names[st], n, rejected[st],
-               (long long)sus[0], (long long)sus[n / 2], (long long)sus[n - 1], auc, 100.0 * held / n,
+        printf("%-13s %5d %8ld %8lld %8lld %8lld %6s %6s %5.1f%% %5.1f%% ", style_names[st], n, rejected[st],
+               (long long)sus[0], (long long)sus[n / 2], (long long)sus[n - 1], auc, auc4, 100.0 * held / n,
                100.0 * topped / n);
         for (int k = 0; k < 8 && reason_word[k]; k++)
             printf(" %s %d", reason_word[k][0] ? reason_word[k] : "?", reason_count[k]);
@@ -365,6 +527,10 @@ int main(void)
     printf("human-like runs held other than in a pair with a copy of their own run: %d of %d (%.1f%%)\n",
            held_otherwise, humans, humans ? 100.0 * held_otherwise / humans : 0.0);
 #endif
+    if (!streak(&c, acc, &runs[n_runs])) {
+        fprintf(stderr, "bench_fairplay: the streak could not be built\n");
+        fail = true;
+    }
     free(sus);
     free(runs);
     free(board_runs);

@@ -165,7 +165,7 @@ static inline double grid_factor(const corpus_board *b)
  * moves uploaded. Floor bots mostly submit the moment the server allows. */
 static inline int64_t elapsed_for(const profile *p, draw *d, const config *c, int64_t claimed)
 {
-    if (style_human(p->st))
+    if (style_human(p->st) || p->st == STYLE_CAREFUL) /* a careful bot waits like a person */
         return claimed + (int64_t)draw_between(d, 250.0, 2500.0);
     if (draw_chance(d, p->early_p)) {
         /* the least elapsed time that still allows the claim */

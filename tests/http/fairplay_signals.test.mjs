@@ -162,6 +162,23 @@ test('population and history: the fastest of a board is in its top percentile; a
   assert.equal(crowdFeature.routine_cv, undefined, 'one run is no history');
 });
 
+test('form across runs: a player\'s fourth run on a populated board carries form_permille, and the form alone holds no one', async () => {
+  const rand = lcg(37);
+  const people = await Promise.all(Array.from({ length: 9 }, (_, i) => register(srv, `form-crowd-${i}`)));
+  const crowd = await Promise.all(people.map((p, i) => play(p, 1, (l, sd) => person(l, sd, rand, { pace: 0.8 + (i % 5) * 0.2 }))));
+  for (const r of crowd) assert.equal(r.status, 'ranked', JSON.stringify(r));
+  // a careful script: every gap drawn from one distribution, run after run
+  const careful = await register(srv, 'careful');
+  const runs = [];
+  for (let k = 0; k < 4; k++) runs.push(await play(careful, 1, (l, sd) => person(l, sd, rand)));
+  const first = (await adminScore(runs[0].score_id)).signals.features;
+  assert.ok(first.find_gaps >= 8 && first.find_log_mean > 0 && first.find_log_sd >= 0, JSON.stringify(first));
+  assert.equal(first.form_permille, undefined, 'one run is no history');
+  const last = (await adminScore(runs[3].score_id)).signals.features;
+  assert.ok(last.form_permille >= 0, JSON.stringify(last));
+  assert.ok(last.suspicion < 500 && runs[3].status === 'ranked', 'the form alone holds no one');
+});
+
 test('hold by default: a floor bot is held and says why; a human-like run on the same level is ranked', async () => {
   const rand = lcg(5);
   const bot = await register(srv, 'floor');

@@ -348,6 +348,49 @@ static void population_and_history(void)
     fairplay_book_free(&b);
 }
 
+/* The form across runs: residuals against the board that vary only by
+ * their noise are near 1000; a person's, whose form moves them, far more. */
+static void form_across_runs(void)
+{
+    fairplay_book b;
+    CHECK(fairplay_book_init(&b));
+    const game *g = game_find("schulte");
+    store_board board = { -1, g, 3 }, empty = { -1, g, 5 };
+    int64_t resid, noise;
+    CHECK_EQ(fairplay_book_form(&b, &board, 7, 6000, 10000, &resid, &noise), -1);
+    CHECK_EQ(resid, FAIRPLAY_BOOK_NO_RESIDUAL); /* no board yet */
+    for (int i = 0; i < FAIRPLAY_BOOK_FORM_MIN_RUNS; i++) /* a board whose mean log pace is 6000 */
+        fairplay_book_add_form(&b, &board, 100 + i, 5900 + 200 * (i % 2), FAIRPLAY_BOOK_NO_RESIDUAL, -1);
+    CHECK_EQ(fairplay_book_form(&b, &empty, 7, 6000, 10000, &resid, &noise), -1);
+    CHECK_EQ(fairplay_book_form(&b, &board, 7, 6100, 10000, &resid, &noise), -1); /* one run is no history */
+    CHECK_EQ(resid, 100);
+    CHECK(noise > 10000 && noise < 10000 + 2000); /* se2 plus the board mean's squared error */
+    /* a script: residuals spread by their noise alone (sd 100, se2 10000) */
+    const int64_t even[] = { 100, -100, 0, 150, -50, -100, 100 };
+    for (int i = 0; i < 7; i++)
+        fairplay_book_add_form(&b, &board, 7, -1, even[i], 10000);
+    int64_t steady = fairplay_book_form(&b, &board, 7, 6000, 10000, &resid, &noise);
+    CHECK(steady >= 500 && steady < 2000);
+    /* a person: their form moves them by 300 from run to run */
+    const int64_t form[] = { 300, -250, 50, 400, -300, 100, -200 };
+    for (int i = 0; i < 7; i++)
+        fairplay_book_add_form(&b, &board, 8, -1, form[i], 10000);
+    CHECK(fairplay_book_form(&b, &board, 8, 6000, 10000, &resid, &noise) > 5000);
+    /* the points: full below 1000, none from FAIRPLAY_FORM_BELOW */
+    json_t *f = json_object();
+    fairplay_points pts = { { 0 } };
+    fairplay_form(f, 900, &pts);
+    CHECK_EQ(pts.term[FAIRPLAY_ROUTINE], FAIRPLAY_W_FORM);
+    CHECK_EQ(feature(f, "form_permille"), 900);
+    memset(&pts, 0, sizeof pts);
+    fairplay_form(f, FAIRPLAY_FORM_BELOW, &pts);
+    CHECK_EQ(pts.term[FAIRPLAY_ROUTINE], 0);
+    fairplay_form(f, -1, &pts); /* too few runs: nothing */
+    CHECK_EQ(pts.term[FAIRPLAY_ROUTINE], 0);
+    json_decref(f);
+    fairplay_book_free(&b);
+}
+
 static void hold_reasons(void)
 {
     CHECK(strcmp(fairplay_hold_reason("{\"features\":{\"reason\":\"padding\"}}", false), "padding") == 0);
@@ -373,6 +416,7 @@ int main(void)
     RUN(frame_clock_is_not_round);
     RUN(even_searches);
     RUN(population_and_history);
+    RUN(form_across_runs);
     RUN(hold_reasons);
     CHECK_DONE();
 }
