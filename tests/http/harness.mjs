@@ -5,12 +5,12 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { checkExchange } from '../contract/contract.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const BIN = process.env.REPLAYD || join(root, 'bin', 'replayd');
+import { BIN, gen, replayCli, solveSchulte, solvePipes, solve, schulteGap, schulteInOrder } from './solvers.mjs';
+
+export { BIN, gen, replayCli, solveSchulte, solvePipes, solve };
 
 // An admin credential of the length the server requires (32 bytes at least).
 export const ADMIN_TOKEN = 'operator-test-credential-0123456789abcdef';
@@ -165,63 +165,6 @@ export async function seed(srv, token, body) {
   return r.json;
 }
 
-export function gen(game, level, seedValue, version) {
-  const args = ['gen', game, String(level), String(seedValue)];
-  if (version) args.push('--version', String(version));
-  return JSON.parse(execFileSync(BIN, args, { encoding: 'utf8' }));
-}
-
-export function replayCli(game, level, seedValue, moves, version) {
-  const args = ['replay', game, String(level), String(seedValue)];
-  if (version) args.push('--version', String(version));
-  return JSON.parse(execFileSync(BIN, args, { input: JSON.stringify({ moves }), encoding: 'utf8' }));
-}
-
-// Schulte: tap each number where it is now (reshuffles move them), gap ms
-// apart. The default gap is a pace every version accepts: from version 2 the
-// finish floor over the N numbers (gen's finish_floor_ms: 200 or 300 ms).
-export function solveSchulte(level, seedValue, gap, version) {
-  const moves = [];
-  let t = 0;
-  const g = gen('schulte', level, seedValue, version);
-  gap ??= schulteGap(g);
-  if (!g.reshuffle) return schulteInOrder(g, gap);
-  for (;;) {
-    const out = replayCli('schulte', level, seedValue, moves, version);
-    if (out.completed || out.rejected || out.board.next === 0) return moves; // a pace the floors refuse stops here
-    const grid = out.board.grid.flat();
-    t += gap;
-    moves.push({ t, cell: grid.indexOf(out.board.next) });
-  }
-}
-
-// Pipes: turn each tile the fewest times from start to solution, gap ms
-// apart. The default gap is a pace every version accepts: from version 2,
-// 300 ms a turn meets the gaps and the finish floor.
-export function solvePipes(level, seedValue, gap, version) {
-  const g = gen('pipes', level, seedValue, version);
-  gap ??= g.finish_floor_ms ? 300 : 55;
-  const start = g.start.flat(), solution = g.solution.flat();
-  const rot = (m) => ((m << 1) | (m >> 3)) & 15;
-  const moves = [];
-  let t = 0;
-  start.forEach((m, cell) => {
-    let k = 0;
-    while (m !== solution[cell]) { m = rot(m); k++; }
-    for (let i = 0; i < k; i++) { t += gap; moves.push({ t, cell }); }
-  });
-  return moves;
-}
-
-// A Schulte level without reshuffles, from its gen output: each number's
-// cell in order, gap ms apart (the default gap as solveSchulte's).
-const schulteGap = (g) => (g.finish_floor_ms ? Math.ceil(g.finish_floor_ms / g.grid.flat().length) : 110);
-function schulteInOrder(g, gap) {
-  const grid = g.grid.flat();
-  const order = grid.map((_, i) => (g.order === 'up' ? i + 1 : grid.length - i));
-  return order.map((n, i) => ({ t: gap * (i + 1), cell: grid.indexOf(n) }));
-}
-
 // gen without blocking the event loop: the binary runs as a child while
 // fetch's timers keep its pool alive (see offLoop below). Many players
 // each solving a level at once (a script's flood) need this: one gen of
@@ -264,21 +207,6 @@ export async function offLoop(name, ...args) {
   });
   if (key) solved.set(key, out);
   return key ? structuredClone(out) : out;
-}
-
-export function solve(game, level, seedValue, version) {
-  if (game === 'schulte') return solveSchulte(level, seedValue, undefined, version);
-  if (game === 'pipes') return solvePipes(level, seedValue, undefined, version);
-  const g = gen(game, level, seedValue, version);
-  // 400 ms clears every version's reaction floor (version 3: up to 350 ms).
-  if (game === 'opposites') return g.answers.map((answer, i) => ({ t: g.appear_ms[i] + 400, answer }));
-  if (game === 'target-sums') {
-    const cells = g.solution.flat().map((keep, cell) => (keep ? -1 : cell)).filter((c) => c >= 0);
-    const pace = g.finish_floor_ms ? 500 : 150; // version 2: 500 ms a needed toggle
-    return cells.map((cell, i) => ({ t: pace * (i + 1), cell }));
-  }
-  if (Array.isArray(g.plan)) return g.plan;
-  throw new Error(`no solver for ${game} in the harness`);
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
