@@ -79,7 +79,7 @@ export interface Submitted {
   verified: boolean; score_id: string; score: number; completed: boolean; status: string;
   rank: number | null; best: boolean; moves_hash: string; receipt: string; result: GameResult; date?: string;
   /** With status "held": why, in one word (docs/API.md). */
-  held_reason?: 'duplicate' | 'identity' | 'twin' | 'think_time' | 'new_account' | 'record' | 'pace' | 'padding' | 'clock' | 'rehearsal' | 'speed' | 'routine' | 'review';
+  held_reason?: 'duplicate' | 'identity' | 'twin' | 'parallel' | 'think_time' | 'new_account' | 'record' | 'pace' | 'padding' | 'clock' | 'rehearsal' | 'speed' | 'routine' | 'review';
 }
 export type Board = { game: string; level: number } | { date: string };
 export interface BoardEntry { rank: number; player_id: number; name: string; score: number; submitted_at: string; score_id: string }

@@ -475,6 +475,8 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
     sc->twin_threshold = r->app->cfg.twin_correlation_permille;
     sc->twin_match = twin_times_correlation;
     sc->twin_weight = TWIN_WEIGHT;
+    sc->claimed_ms = res->duration_ms; /* -1: untimed */
+    sc->parallel_overlap_ms = r->app->cfg.parallel_overlap_ms;
     sc->signals_json = signals ? json_dumps(signals, JSON_COMPACT) : NULL;
     sc->suspicion = s->suspicion;
     sc->duplicate_weight = FAIRPLAY_W_DUPLICATE;

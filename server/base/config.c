@@ -60,6 +60,7 @@ void config_defaults(config *c)
     c->new_account_play_minutes = 30;
     c->new_account_levels = 3;
     c->twin_correlation_permille = 950;
+    c->parallel_overlap_ms = 1000;
     c->linked_window_s = 600;
     c->log_requests = true;
     c->identity_clock_skew_s = 60;
@@ -142,6 +143,7 @@ static const key_def keys[] = {
     INT(new_account_play_minutes, 0, 100000),
     INT(new_account_levels, 0, 10000),
     INT(twin_correlation_permille, 0, 1000),
+    INT(parallel_overlap_ms, 0, 3600000),
     INT(linked_window_s, 0, 30 * 86400),
     BOOL(keepalive),
     STR(trusted_proxies),

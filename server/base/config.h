@@ -96,6 +96,7 @@ typedef struct config {
     /* Twin runs (twins.h): another player's run with the same moves whose
      * gaps correlate at least this (permille) links both; 0: off. */
     int twin_correlation_permille;
+    int parallel_overlap_ms; /* a run whose claimed play overlaps another of the player's by more: held; 0 off */
     /* Accounts registered from one network prefix (IPv4 /24, IPv6 /64)
      * within this many seconds of each other are shown to operators as
      * linked (admin views); 0: not shown. */

@@ -185,6 +185,16 @@ typedef struct store_score {
     int twin_threshold;
     store_twin_match twin_match;
     bool twin_found_here; /* set by the store: its own pass linked the pair */
+    /* in: the time the run claims (its replay's duration; -1 untimed) and
+     * parallel_overlap_ms (0: off). The store sets the run's claimed play,
+     * [received_at - claimed_ms, received_at], against the player's other
+     * runs of the last hour inside the score's transaction (the player's
+     * row held), so runs sent together still meet: overlapping one by more
+     * than parallel_overlap_ms, the run is held and its signals get a
+     * "parallel" record ({"runs", "overlap_ms", "with_seq"}; parallel_found) */
+    int64_t claimed_ms;
+    int64_t parallel_overlap_ms;
+    bool parallel_found;
     int64_t twin_weight;
     int64_t voided_at;  /* read: when an operator voided it, or 0 */
     char void_reason[STORE_REASON_TEXT_MAX + 1]; /* read */

@@ -31,6 +31,7 @@ const char *const sd_names[SD_COUNT] = {
     [SD_SCORE_TWIN] = "score_twin",
     [SD_TWIN_CANDIDATES] = "twin_candidates",
     [SD_TWIN_LOCK] = "twin_lock",
+    [SD_PLAYER_WINDOWS] = "player_windows",
     [SD_SCORE_BY_NONCE] = "score_by_nonce",
     [SD_REJECTION_INSERT] = "rejection_insert",
     [SD_TOKEN_REJECTED] = "token_rejected",

@@ -88,7 +88,7 @@ typedef enum sd_id {
      * score, completed, received_at, moves_hash, receipt, moves_json,
      * result_json, status, signals, duplicate_of, outcome, to the level
      * board, suspicion, shape_hash or NULL, twin_of or NULL, twin_times
-     * or NULL) -> seq: the
+     * or NULL, claimed_ms or NULL) -> seq: the
      * score, its token's redeem and the player's level best; no row when
      * the token was redeemed meanwhile */
     SD_SCORE_RECORD,
@@ -104,6 +104,9 @@ typedef enum sd_id {
     /* (shape_hash, seed): held until the transaction ends, so two nodes'
      * runs of one shape meet (empty on SQLite: one writer) */
     SD_TWIN_LOCK,
+    /* (player_id, since, limit) -> seq, received_at, claimed_ms of the
+     * player's timed runs received since then, not voided, newest first */
+    SD_PLAYER_WINDOWS,
     /* (nonce) -> SCORE_ROW */
     SD_SCORE_BY_NONCE,
     /* (nonce, player_id, game, level, seed, version, reason, move_index,

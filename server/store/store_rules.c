@@ -478,6 +478,8 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
         st = check_duplicate(x, cfg, sc, &ts);
     if (st == STORE_OK)
         st = store_rules_twin_pass(x, sc);
+    if (st == STORE_OK)
+        st = store_rules_parallel_pass(x, sc);
     if (st != STORE_OK)
         return st;
     /* at review_hold_threshold: off the boards until approved; a twin
@@ -485,7 +487,8 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
     if (sc->duplicate_of)
         sc->suspicion += sc->duplicate_weight;
     int64_t suspicion = sc->suspicion + (sc->twin_of ? sc->twin_weight : 0);
-    if ((sc->review_threshold > 0 && suspicion >= sc->review_threshold) || sc->hold || sc->twin_of)
+    if ((sc->review_threshold > 0 && suspicion >= sc->review_threshold) || sc->hold || sc->twin_of ||
+        sc->parallel_found)
         sc->status = SCORE_HELD;
     const store_driver *d = x->d;
     sd_stmt *s = d->start(x->c, SD_SCORE_RECORD);
@@ -527,6 +530,10 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
         d->bind_null(s);
     if (sc->twin_times)
         d->bind_text(s, sc->twin_times);
+    else
+        d->bind_null(s);
+    if (sc->claimed_ms >= 0)
+        d->bind_int(s, sc->claimed_ms);
     else
         d->bind_null(s);
     int rc = d->step(s);
@@ -598,6 +605,7 @@ void store_rules_forget(store_write *w)
         store_score_clear(&w->u.score.existing);
         w->u.score.score.seq = 0;
         store_rules_twin_forget(w);
+        store_rules_parallel_forget(w);
     }
     if (w->kind == STORE_WRITE_ADMIN)
         store_admin_clear(w);

@@ -59,6 +59,11 @@ store_status store_rules_settle(const sd_db *x, const char *game_name, int level
 store_status store_rules_twin_pass(const sd_db *x, store_score *sc);
 store_status store_rules_twin_hold(const sd_db *x, store_write *w);
 void store_rules_twin_forget(store_write *w);
+/* store_parallel.c: a score's claimed play against the player's other
+ * runs (store.h, parallel_overlap_ms), inside its transaction after the
+ * player's row lock; and what it set, dropped when the write is undone. */
+store_status store_rules_parallel_pass(const sd_db *x, store_score *sc);
+void store_rules_parallel_forget(store_write *w);
 /* Rows: a TOKEN_ROW at column 0 (false when it names a game this build
  * does not serve or a date that is not one), a SCORE_ROW. */
 bool store_read_token(const sd_db *x, sd_stmt *s, store_token *t, int64_t *rejections);

@@ -411,10 +411,11 @@ const char *fairplay_hold_reason(const char *signals_json, bool duplicate)
     const char *word = "review";
     json_t *s = signals_json ? json_loads(signals_json, 0, NULL) : NULL;
     /* the rules that hold whatever the suspicion name themselves first */
-    if (json_object_get(s, "identity") || json_object_get(s, "twin") || json_object_get(s, "think_time") ||
-        json_object_get(s, "new_account") || json_object_get(s, "record")) {
+    if (json_object_get(s, "identity") || json_object_get(s, "twin") || json_object_get(s, "parallel") ||
+        json_object_get(s, "think_time") || json_object_get(s, "new_account") || json_object_get(s, "record")) {
         word = json_object_get(s, "identity")      ? "identity"
                : json_object_get(s, "twin")        ? "twin"
+               : json_object_get(s, "parallel")    ? "parallel"
                : json_object_get(s, "think_time")  ? "think_time"
                : json_object_get(s, "new_account") ? "new_account"
                                                    : "record";

@@ -71,6 +71,11 @@ export async function startServer({ dataDir, args = [], env = {}, host = '127.0.
   if (!holdDefault && !args.some((a) => String(a).startsWith('think_floor_permille='))) {
     args = ['--set', 'think_floor_permille=0', ...args];
   }
+  // and parallel play (on by default): many files play one player's runs
+  // at once, which is the script it holds (parallel.test.mjs plays it)
+  if (!holdDefault && !args.some((a) => String(a).startsWith('parallel_overlap_ms='))) {
+    args = ['--set', 'parallel_overlap_ms=0', ...args];
+  }
   if (admin) {
     const file = join(dir, 'admin_token');
     writeFileSync(file, admin + '\n', { mode: 0o600 });

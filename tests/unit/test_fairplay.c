@@ -403,6 +403,9 @@ static void hold_reasons(void)
     CHECK(strcmp(fairplay_hold_reason("{\"features\":{\"reason\":\"pace\"},\"new_account\":{}}", false),
                  "new_account") == 0);
     CHECK(strcmp(fairplay_hold_reason("{\"twin\":{},\"new_account\":{}}", false), "twin") == 0);
+    /* parallel play after a twin, before the think floor and the new-account hold */
+    CHECK(strcmp(fairplay_hold_reason("{\"parallel\":{},\"new_account\":{},\"think_time\":{}}", false), "parallel") == 0);
+    CHECK(strcmp(fairplay_hold_reason("{\"twin\":{},\"parallel\":{}}", false), "twin") == 0);
     CHECK(strcmp(fairplay_hold_reason("{\"twin\":{}}", true), "duplicate") == 0);
 }
 

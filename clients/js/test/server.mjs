@@ -14,10 +14,11 @@ export async function startServer(args = []) {
   const dir = mkdtempSync(join(tmpdir(), 'replayd-client-'));
   // review_hold_threshold=0: the tests' solvers play at fixed gaps, as the
   // default review hold is there to catch (tests/http/harness.mjs); and
+  // parallel_overlap_ms=0: they play one player's runs at once; and
   // think_floor_permille=0: they send Contraption and Driftlings plans at
   // once, as the think floors are there to catch
   const child = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--data', dir, '--set', 'log_requests=false',
-    '--set', 'review_hold_threshold=0', '--set', 'think_floor_permille=0', ...args],
+    '--set', 'review_hold_threshold=0', '--set', 'think_floor_permille=0', '--set', 'parallel_overlap_ms=0', ...args],
     { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const port = await new Promise((resolve, reject) => {

@@ -93,9 +93,9 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
     [SD_SCORE_RECORD] = "WITH s AS (INSERT INTO scores (score_id, nonce, player_id, game, level,"
                         " seed, version, daily_date, score, completed, received_at, moves_hash,"
                         " receipt, moves_json, result_json, status, signals, duplicate_of, suspicion,"
-                        " shape_hash, twin_of, twin_times)"
+                        " shape_hash, twin_of, twin_times, claimed_ms)"
                         " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
-                        " $15, $16, $17, $18, $21, $22, $23, $24) RETURNING seq),"
+                        " $15, $16, $17, $18, $21, $22, $23, $24, $25) RETURNING seq),"
                         " u AS (UPDATE seed_tokens SET redeemed = true, outcome = $19,"
                         " score_seq = (SELECT seq FROM s) WHERE nonce = $2 AND NOT redeemed"
                         " RETURNING score_seq),"
@@ -114,6 +114,9 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
                            " AND version = $5 AND player_id <> $6 AND voided_at IS NULL"
                            " AND twin_times IS NOT NULL AND seq > $8 AND daily_date = $9"
                            " ORDER BY seq DESC LIMIT $7",
+    [SD_PLAYER_WINDOWS] = "SELECT seq, received_at, claimed_ms FROM scores"
+                          " WHERE player_id = $1 AND received_at >= $2 AND claimed_ms IS NOT NULL"
+                          " AND voided_at IS NULL ORDER BY received_at DESC LIMIT $3",
     [SD_TWIN_LOCK] = "SELECT pg_advisory_xact_lock(hashtextextended(encode($1, 'hex') || ':' || $2::text, 37))",
     [SD_SCORE_BY_NONCE] = "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
                           " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"

@@ -21,7 +21,7 @@
 #include "../store_driver.h"
 
 /* Statement parameters, all sent as text but bytea (binary). */
-#define PG_ARGS_MAX 24
+#define PG_ARGS_MAX 32
 typedef struct pg_args {
     int n;
     const char *values[PG_ARGS_MAX];

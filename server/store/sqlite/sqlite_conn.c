@@ -17,7 +17,7 @@
 #define SCORE_COLS                                                                         \
     "score_id, nonce, player_id, game, level, seed, version, daily_date, score, completed,"  \
     " received_at, moves_hash, receipt, moves_json, result_json, status, signals, duplicate_of," \
-    " suspicion, shape_hash, twin_of, twin_times"
+    " suspicion, shape_hash, twin_of, twin_times, claimed_ms"
 #define ON_BOARD_PLAYER "NOT EXISTS (SELECT 1 FROM players b WHERE b.id = s.player_id AND b.banned_at IS NOT NULL)"
 #define ON_BOARD "s.status = 'ranked' AND s.voided_at IS NULL AND " ON_BOARD_PLAYER
 
@@ -84,7 +84,7 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
      * seq */
     [SD_SCORE_RECORD] = {
         "INSERT INTO scores (" SCORE_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-        " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?21, ?22, ?23, ?24)",
+        " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?21, ?22, ?23, ?24, ?25)",
         "INSERT INTO level_bests (game, level, score, seq, player_id, received_at, nonce)"
         " SELECT ?4, ?5, ?9, last_insert_rowid(), ?3, ?11, ?2 WHERE ?20"
         " ON CONFLICT (game, level, player_id) DO UPDATE"
@@ -109,6 +109,9 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
                              " AND twin_times IS NOT NULL AND seq > ?8 AND daily_date = ?9"
                              " ORDER BY seq DESC LIMIT ?7" },
     /* SD_TWIN_LOCK: one writer holds the file, nothing to lock */
+    [SD_PLAYER_WINDOWS] = { "SELECT seq, received_at, claimed_ms FROM scores"
+                            " WHERE player_id = ?1 AND received_at >= ?2 AND claimed_ms IS NOT NULL"
+                            " AND voided_at IS NULL ORDER BY received_at DESC LIMIT ?3" },
     [SD_SCORE_BY_NONCE] = { "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
                             " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
                             " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json,"
