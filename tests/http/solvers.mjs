@@ -83,3 +83,16 @@ export function solve(game, level, seedValue, version) {
   throw new Error(`no solver for ${game} in the harness`);
 }
 
+
+// The daily of a date by the public schedule (`replayd daily`).
+export const dailyOf = (date) => JSON.parse(execFileSync(BIN, ['daily', date], { encoding: 'utf8' }));
+
+// The first Contraption day of era 2.
+export function contraptionDay() {
+  const start = Date.parse('2026-12-07T00:00:00Z');
+  for (let k = 0; k < 10; k++) {
+    const date = new Date(start + k * 86400000).toISOString().slice(0, 10);
+    if (dailyOf(date).game === 'contraption') return date;
+  }
+  throw new Error('no Contraption day in era 2');
+}

@@ -9,24 +9,14 @@
 // records test them) so that the person's daily run can rank.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { BIN, startServer, call, register, seed, genAsync, offLoop, sleep } from './harness.mjs';
+import { startServer, call, register, seed, genAsync, offLoop, sleep } from './harness.mjs';
+import { dailyOf, contraptionDay } from './solvers.mjs';
 
 const ADMIN = 'think-time-admin-credential-0123456789abcdef';
-const dailyOf = (date) => JSON.parse(execFileSync(BIN, ['daily', date], { encoding: 'utf8' }));
 
 // A clock offset that puts the server's clock at `secs` past midnight of a date.
 const offsetAt = (date, secs) => Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000) + secs - Math.floor(Date.now() / 1000);
 
-// The first Contraption day of era 2.
-function contraptionDay() {
-  const start = Date.parse('2026-12-07T00:00:00Z');
-  for (let k = 0; k < 10; k++) {
-    const date = new Date(start + k * 86400000).toISOString().slice(0, 10);
-    if (dailyOf(date).game === 'contraption') return date;
-  }
-  throw new Error('no Contraption day in era 2');
-}
 
 // The floors as the specs state them ("Fair play"), from the gen output.
 const contraptionFloor = (g) => 1500 + 250 * (g.walls.length + g.inventory.ramp + g.inventory.fan) + 1000;

@@ -8,27 +8,17 @@
 // newaccount.test.mjs plays it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, startServer, call, register, seed, gen, replayCli, sleep } from './harness.mjs';
+import { startServer, call, register, seed, gen, replayCli, sleep } from './harness.mjs';
+import { dailyOf, contraptionDay } from './solvers.mjs';
 
-const dailyOf = (date) => JSON.parse(execFileSync(BIN, ['daily', date], { encoding: 'utf8' }));
 
 function offsetTo(date) {
   return Math.floor(Date.parse(`${date}T12:00:00Z`) / 1000) - Math.floor(Date.now() / 1000);
 }
 
-// The first Contraption day of era 2.
-function contraptionDay() {
-  const start = Date.parse('2026-12-07T00:00:00Z');
-  for (let k = 0; k < 10; k++) {
-    const date = new Date(start + k * 86400000).toISOString().slice(0, 10);
-    if (dailyOf(date).game === 'contraption') return date;
-  }
-  throw new Error('no Contraption day in era 2');
-}
 
 // The generator's plan placed from `first` ms on, a part each 1.5 s.
 function machine(g, first) {
