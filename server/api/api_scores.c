@@ -48,7 +48,6 @@ typedef struct submission {
     int64_t suspicion;
     int64_t pace, slack; /* for the population and history, once accepted (fairplay_book.h) */
     int64_t search, resid, noise; /* the search pace and its residual, for the form (fairplay_book.h) */
-    json_t *new_account; /* set when the new-account hold holds this daily score */
     json_t *identity;    /* set when the board requires an identity the player lacks */
     json_t *record;      /* set when a daily run would enter the top review_top unreviewed */
     json_t *twin;        /* set when the run twins another player's (twins.h) */
@@ -67,7 +66,6 @@ static void submission_free(void *p)
     free(s->moves);
     json_decref(s->result);
     json_decref(s->features);
-    json_decref(s->new_account);
     json_decref(s->identity);
     json_decref(s->record);
     json_decref(s->twin);
@@ -303,40 +301,21 @@ static void answer_expired(request *r, submission *s)
     store_score_clear(&existing);
 }
 
-/* The new-account hold (docs/OPERATIONS.md, New accounts): a guest's
- * daily score is held until the account is old enough
- * (new_account_hours) AND has played long enough
- * (new_account_play_minutes: the union of its completed, unheld, unvoided
- * level runs' intervals on the server's clock, so parallel tokens count
- * once) across enough distinct boards (new_account_levels) in enough such
- * runs (new_account_runs); ten quick runs no longer age an account. A
- * player with an Apple or Google identity skips it. Fixed when recorded:
- * s->new_account gets the facts when it holds; false after answering. */
-static bool check_new_account(request *r, const store_player *player, submission *s, int64_t now)
+/* The new-account hold (docs/OPERATIONS.md, New accounts): the
+ * thresholds and the player's facts, handed to the store, which reads the
+ * player's played time and decides inside the score's transaction
+ * (server/store/store_ageing.c). */
+static void check_new_account(request *r, const store_player *player, submission *s)
 {
     const config *c = &r->app->cfg;
-    if (!play_is_daily(&s->t.p) || c->new_account_runs <= 0 || c->new_account_hours <= 0)
-        return true;
-    if (player->provider[0]) /* an Apple or Google identity costs more than a script's play */
-        return true;
-    int64_t age = now - player->created_at;
-    store_play_time pt;
-    store_status st = store_play_time_for(r->app->db, player->id, &pt);
-    if (st != STORE_OK) {
-        api_store_error(r, st);
-        return false;
-    }
-    if (age >= (int64_t)c->new_account_hours * 3600000 &&
-        pt.played_ms >= (int64_t)c->new_account_play_minutes * 60000 &&
-        pt.levels >= c->new_account_levels && pt.runs >= c->new_account_runs)
-        return true;
-    s->new_account = json_pack(
-        "{s:I,s:I,s:i,s:i,s:I,s:i,s:I,s:i}", "age_ms", (json_int_t)(age > 0 ? age : 0),
-        "completed_runs", (json_int_t)pt.runs, "runs_needed", c->new_account_runs, "hours_needed",
-        c->new_account_hours, "played_ms", (json_int_t)pt.played_ms, "play_minutes_needed",
-        c->new_account_play_minutes, "levels", (json_int_t)pt.levels, "levels_needed",
-        c->new_account_levels);
-    return true;
+    s->w.u.score.score.new_account = (store_new_account){
+        .hours = c->new_account_hours,
+        .play_minutes = c->new_account_play_minutes,
+        .levels = c->new_account_levels,
+        .runs = c->new_account_runs,
+        .created_at = player->created_at,
+        .bound = player->provider[0] != 0, /* an Apple or Google identity costs more than a script's play */
+    };
 }
 
 /* A board's requirement (daily_requires, level_requires): a player
@@ -448,8 +427,6 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
     json_t *signals = fairplay_signals(&r->app->cfg, res, elapsed_ms);
     if (signals && s->features)
         json_object_set(signals, "features", s->features);
-    if (signals && s->new_account)
-        json_object_set(signals, "new_account", s->new_account);
     if (signals && s->identity)
         json_object_set(signals, "identity", s->identity);
     if (signals && s->record)
@@ -462,8 +439,9 @@ static bool build_score(request *r, submission *s, const game_result *res, int64
         json_object_set_new(signals, "think_time",
                             json_pack("{s:O,s:O}", "think_ms", json_object_get(s->features, "think_ms"),
                                       "think_floor_ms", json_object_get(s->features, "think_floor_ms")));
-    /* both runs of a twin pair are held, by the store (store.h) */
-    sc->hold = s->new_account != NULL || s->identity != NULL || s->record != NULL || think_early;
+    /* both runs of a twin pair, a parallel run and a new account's daily
+     * are held by the store (store.h) */
+    sc->hold = s->identity != NULL || s->record != NULL || think_early;
     memcpy(sc->shape_hash, s->shape, sizeof sc->shape_hash);
     sc->has_shape = true;
     sc->twin_times = s->times;
@@ -651,7 +629,8 @@ void api_scores_submit(request *r)
         return;
     }
     check_identity(r, &player, s);
-    if (!check_new_account(r, &player, s, now) || !check_record(r, &player, s, rep.result.score) ||
+    check_new_account(r, &player, s);
+    if (!check_record(r, &player, s, rep.result.score) ||
         !find_twin(r, s) ||
         !build_score(r, s, &rep.result, elapsed))
         return;

@@ -3,8 +3,8 @@
  * I/O, no allocation): the union of the intervals [issued_at, received_at]
  * on the server's clock, so that runs played in parallel count once, and
  * the number of distinct (game, level) boards among them. What the
- * new-account hold (server/api/api_scores.c) weighs besides an account's
- * age; the store reads the runs (store_play_time_for).
+ * new-account hold (server/store/store_ageing.c) weighs besides an
+ * account's age; the store reads the runs (store_read_play_time).
  */
 #ifndef REPLAYD_SERVER_STORE_PLAY_TIME_H
 #define REPLAYD_SERVER_STORE_PLAY_TIME_H

@@ -413,14 +413,6 @@ store_status store_daily_issued(store *s, const char *date, bool *issued)
     return st;
 }
 
-store_status store_play_time_for(store *s, int64_t player_id, store_play_time *out)
-{
-    sd_db x = reader_get(s);
-    store_status st = store_read_play_time(&x, player_id, out);
-    reader_put(s, &x);
-    return st;
-}
-
 store_status store_scores_page(store *s, const store_scan *scan, int64_t after_seq, int limit,
                                store_score *out, int *n)
 {

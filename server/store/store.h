@@ -141,6 +141,14 @@ typedef enum score_status { SCORE_RANKED, SCORE_HELD } score_status;
 typedef bool (*store_twin_match)(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
                                  int *permille);
 
+/* The new-account hold's thresholds and the player's facts it needs
+ * (store_score.new_account). */
+typedef struct store_new_account {
+    int64_t hours, play_minutes, levels, runs; /* config.h's new_account_* */
+    int64_t created_at;                       /* the player's registration, ms */
+    bool bound;                               /* the player has an identity */
+} store_new_account;
+
 typedef struct store_score {
     play p;
     char score_id[PLAY_ID_LEN + 1]; /* play_score_id(&p), computed once by whoever builds it */
@@ -158,10 +166,11 @@ typedef struct store_score {
     char *moves_json;   /* owned */
     char *result_json;  /* owned */
     char *signals_json; /* owned: facts measured at verification, a JSON object */
-    int64_t suspicion;  /* the features' weighted sum (fairplay.h); the store adds duplicate_weight */
+    int64_t suspicion;  /* the features' weighted sum (fairplay.h); recorded with duplicate_weight
+                         * and twin_weight added where they apply */
     int64_t duplicate_weight; /* in: added to suspicion when the store finds the run a duplicate */
     int64_t review_threshold; /* in: a suspicion at or above it is held until approved (0: never) */
-    bool hold;          /* in: held until approved whatever the suspicion (a new account's daily) */
+    bool hold;          /* in: held until approved whatever the suspicion (identity, record, think time) */
     /* in: the run's shape and its progress times (twins.h), kept to find
      * twins by (twin_times: hex, owned, freed by store_score_clear; NULL
      * for an untimed run). twin_of: the seq of another player's run this
@@ -195,6 +204,18 @@ typedef struct store_score {
     int64_t claimed_ms;
     int64_t parallel_overlap_ms;
     bool parallel_found;
+    /* in: the new-account hold (docs/OPERATIONS.md, New accounts), for a
+     * daily score: the thresholds (runs or hours 0: off), the player's
+     * registration time and whether it has an Apple or Google identity
+     * (then it skips the hold). The store reads the player's played time
+     * (store_read_play_time) inside the score's transaction, after the
+     * player's row lock, so the runs committed before it in its batch or
+     * on another node count and a run held meanwhile does not. Too new,
+     * the run is held and its signals get a "new_account" record
+     * (age_ms, completed_runs, played_ms, levels and the thresholds;
+     * new_account_found). */
+    store_new_account new_account;
+    bool new_account_found;
     int64_t twin_weight;
     int64_t voided_at;  /* read: when an operator voided it, or 0 */
     char void_reason[STORE_REASON_TEXT_MAX + 1]; /* read */
@@ -413,7 +434,8 @@ store_status store_daily_issued(store *s, const char *date, bool *issued);
 store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
                                    store_token_stats *out);
 
-/* A player's played time (the new-account hold): over their
+/* A player's played time (the new-account hold, read inside a score's
+ * transaction by store_read_play_time): over their
  * STORE_PLAYED_RUNS_MAX most recent completed level runs that are neither
  * held nor voided, the union of the runs' intervals [token issued_at,
  * score received_at] on the server's clock (runs played in parallel count
@@ -424,7 +446,6 @@ store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,
 typedef struct store_play_time {
     int64_t played_ms, levels, runs;
 } store_play_time;
-store_status store_play_time_for(store *s, int64_t player_id, store_play_time *out);
 
 /* Another player's run on the same (game, level, seed, version) with the
  * same shape (twins.h), not voided: the candidates of a twin link. */

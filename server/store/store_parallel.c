@@ -28,25 +28,6 @@
 #define PARALLEL_WINDOW_MS 3600000 /* runs received this long before are not compared */
 #define PARALLEL_RUNS 256          /* the player's newest runs compared: bounded work */
 
-static store_status note_parallel(store_score *sc, int64_t runs, int64_t overlap, int64_t with_seq)
-{
-    json_t *sig = json_loads(sc->signals_json ? sc->signals_json : "{}", 0, NULL);
-    if (!json_is_object(sig)) {
-        json_decref(sig);
-        sig = json_object();
-    }
-    json_object_set_new(sig, "parallel",
-                        json_pack("{s:I,s:I,s:I}", "runs", (json_int_t)runs, "overlap_ms", (json_int_t)overlap,
-                                  "with_seq", (json_int_t)with_seq));
-    char *text = json_dumps(sig, JSON_COMPACT);
-    json_decref(sig);
-    if (!text)
-        return STORE_ERROR;
-    free(sc->signals_json);
-    sc->signals_json = text;
-    return STORE_OK;
-}
-
 store_status store_rules_parallel_pass(const sd_db *x, store_score *sc)
 {
     if (sc->parallel_overlap_ms <= 0 || sc->claimed_ms <= sc->parallel_overlap_ms)
@@ -79,7 +60,9 @@ store_status store_rules_parallel_pass(const sd_db *x, store_score *sc)
     if (!runs)
         return STORE_OK;
     sc->parallel_found = true;
-    return note_parallel(sc, runs, most, with);
+    return store_signal_set(sc, "parallel",
+                            json_pack("{s:I,s:I,s:I}", "runs", (json_int_t)runs, "overlap_ms", (json_int_t)most,
+                                      "with_seq", (json_int_t)with));
 }
 
 void store_rules_parallel_forget(store_write *w)
@@ -88,13 +71,5 @@ void store_rules_parallel_forget(store_write *w)
     if (!sc->parallel_found)
         return;
     sc->parallel_found = false;
-    json_t *sig = json_loads(sc->signals_json ? sc->signals_json : "{}", 0, NULL);
-    char *text = NULL;
-    if (json_is_object(sig) && json_object_del(sig, "parallel") == 0)
-        text = json_dumps(sig, JSON_COMPACT);
-    json_decref(sig);
-    if (text) {
-        free(sc->signals_json);
-        sc->signals_json = text;
-    }
+    store_signal_drop(sc, "parallel");
 }

@@ -480,15 +480,18 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
         st = store_rules_twin_pass(x, sc);
     if (st == STORE_OK)
         st = store_rules_parallel_pass(x, sc);
+    if (st == STORE_OK)
+        st = store_rules_new_account_pass(x, sc);
     if (st != STORE_OK)
         return st;
     /* at review_hold_threshold: off the boards until approved; a twin
-     * pair's run is held whatever its suspicion */
-    if (sc->duplicate_of)
-        sc->suspicion += sc->duplicate_weight;
-    int64_t suspicion = sc->suspicion + (sc->twin_of ? sc->twin_weight : 0);
+     * pair's run, a parallel one and a new account's daily are held
+     * whatever their suspicion. Summed here, not into sc->suspicion: a
+     * batch rerun (PostgreSQL) judges the write again from what it was. */
+    int64_t suspicion = sc->suspicion + (sc->duplicate_of ? sc->duplicate_weight : 0) +
+                        (sc->twin_of ? sc->twin_weight : 0);
     if ((sc->review_threshold > 0 && suspicion >= sc->review_threshold) || sc->hold || sc->twin_of ||
-        sc->parallel_found)
+        sc->parallel_found || sc->new_account_found)
         sc->status = SCORE_HELD;
     const store_driver *d = x->d;
     sd_stmt *s = d->start(x->c, SD_SCORE_RECORD);
@@ -606,6 +609,7 @@ void store_rules_forget(store_write *w)
         w->u.score.score.seq = 0;
         store_rules_twin_forget(w);
         store_rules_parallel_forget(w);
+        store_rules_new_account_forget(w);
     }
     if (w->kind == STORE_WRITE_ADMIN)
         store_admin_clear(w);

@@ -64,6 +64,18 @@ void store_rules_twin_forget(store_write *w);
  * player's row lock; and what it set, dropped when the write is undone. */
 store_status store_rules_parallel_pass(const sd_db *x, store_score *sc);
 void store_rules_parallel_forget(store_write *w);
+
+/* store_ageing.c: the new-account hold (store.h, new_account), judged
+ * inside the score's transaction after the player's lock, and what it
+ * set, dropped when the write is undone. */
+store_status store_rules_new_account_pass(const sd_db *x, store_score *sc);
+void store_rules_new_account_forget(store_write *w);
+
+/* store_signals.c: adds {key: value} to sc's signals, replacing a record
+ * of that key (value's reference is taken, also on failure), or drops
+ * key's record (nothing when it has none or memory runs out). */
+store_status store_signal_set(store_score *sc, const char *key, json_t *value);
+void store_signal_drop(store_score *sc, const char *key);
 /* Rows: a TOKEN_ROW at column 0 (false when it names a game this build
  * does not serve or a date that is not one), a SCORE_ROW. */
 bool store_read_token(const sd_db *x, sd_stmt *s, store_token *t, int64_t *rejections);

@@ -43,27 +43,6 @@ static uint8_t *times_bytes(const char *hex, size_t *len)
     return NULL;
 }
 
-/* Adds {"twin": {of_seq, player_id, correlation_permille}} to the run's
- * signals (the record the caller adds when it finds the pair itself). */
-static store_status note_twin(store_score *sc)
-{
-    json_t *sig = json_loads(sc->signals_json ? sc->signals_json : "{}", 0, NULL);
-    if (!json_is_object(sig)) {
-        json_decref(sig);
-        sig = json_object();
-    }
-    json_object_set_new(sig, "twin",
-                        json_pack("{s:I,s:I,s:i}", "of_seq", (json_int_t)sc->twin_of, "player_id",
-                                  (json_int_t)sc->twin_player, "correlation_permille", sc->twin_permille));
-    char *text = json_dumps(sig, JSON_COMPACT);
-    json_decref(sig);
-    if (!text)
-        return STORE_ERROR;
-    free(sc->signals_json);
-    sc->signals_json = text;
-    return STORE_OK;
-}
-
 store_status store_rules_twin_pass(const sd_db *x, store_score *sc)
 {
     if (!sc->twin_match || !sc->has_shape || !sc->twin_times || sc->twin_threshold <= 0)
@@ -104,7 +83,11 @@ store_status store_rules_twin_pass(const sd_db *x, store_score *sc)
     }
     free(mine);
     store_twin_candidates_clear(cand, n);
-    return pick ? note_twin(sc) : STORE_OK;
+    if (!pick)
+        return STORE_OK;
+    return store_signal_set(sc, "twin",
+                            json_pack("{s:I,s:I,s:i}", "of_seq", (json_int_t)sc->twin_of, "player_id",
+                                      (json_int_t)sc->twin_player, "correlation_permille", sc->twin_permille));
 }
 
 store_status store_rules_twin_hold(const sd_db *x, store_write *w)
@@ -143,13 +126,5 @@ void store_rules_twin_forget(store_write *w)
     sc->twin_of = 0;
     sc->twin_player = 0;
     sc->twin_permille = 0;
-    json_t *sig = json_loads(sc->signals_json ? sc->signals_json : "{}", 0, NULL);
-    char *text = NULL;
-    if (json_is_object(sig) && json_object_del(sig, "twin") == 0)
-        text = json_dumps(sig, JSON_COMPACT);
-    json_decref(sig);
-    if (text) {
-        free(sc->signals_json);
-        sc->signals_json = text;
-    }
+    store_signal_drop(sc, "twin");
 }

@@ -1399,6 +1399,83 @@ static void duplicate_in_one_batch(void)
     tmp_remove(&t);
 }
 
+/* The new-account hold is judged inside the score's transaction
+ * (store_ageing.c): a level run queued just before the daily, committed
+ * in the same batch, counts toward the account's play; without it the
+ * daily is held with a "new_account" record; an identity skips it. */
+typedef struct queued_run {
+    store *s;
+    store_score sc;
+    store_status st;
+} queued_run;
+
+static void *submit_queued(void *arg)
+{
+    queued_run *a = arg;
+    a->st = submit(a->s, &a->sc, NULL);
+    return NULL;
+}
+
+static void new_account_fill(store_score *sc, bool bound)
+{
+    sc->new_account = (store_new_account){ .hours = 1, .play_minutes = 0, .levels = 1, .runs = 1,
+                                           .created_at = T0 - 2 * HOUR, .bound = bound };
+}
+
+static void new_account_in_the_transaction(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    int64_t alone = new_player(s, 1), batched = new_player(s, 2), bound = new_player(s, 3);
+    store_score sc;
+    /* no level run: held */
+    CHECK_EQ(issue(s, 10, alone, "pipes", 4, "2025-12-02"), STORE_OK);
+    score_fill(&sc, 10, alone, "pipes", 4, "2025-12-02", 700);
+    new_account_fill(&sc, false);
+    CHECK_EQ(submit(s, &sc, NULL), STORE_OK);
+    CHECK_EQ(sc.status, SCORE_HELD);
+    /* an identity: ranked without any */
+    CHECK_EQ(issue(s, 30, bound, "pipes", 4, "2025-12-02"), STORE_OK);
+    score_fill(&sc, 30, bound, "pipes", 4, "2025-12-02", 600);
+    new_account_fill(&sc, true);
+    CHECK_EQ(submit(s, &sc, NULL), STORE_OK);
+    CHECK_EQ(sc.status, SCORE_RANKED);
+    /* a level run and the daily queued together behind a held lock */
+    CHECK_EQ(issue(s, 20, batched, "pipes", 1, ""), STORE_OK);
+    CHECK_EQ(issue(s, 21, batched, "pipes", 4, "2025-12-02"), STORE_OK);
+    queued_run a[2];
+    memset(a, 0, sizeof a);
+    a[0].s = a[1].s = s;
+    score_fill(&a[0].sc, 20, batched, "pipes", 1, "", 500);
+    score_fill(&a[1].sc, 21, batched, "pipes", 4, "2025-12-02", 800);
+    new_account_fill(&a[1].sc, false);
+    sqlite3 *db;
+    CHECK(sqlite3_open(t.path, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK);
+    pthread_t th[2];
+    pthread_create(&th[0], NULL, submit_queued, &a[0]); /* the writer waits in BEGIN with it */
+    pause_ms(100);
+    pthread_create(&th[1], NULL, submit_queued, &a[1]); /* queued behind it */
+    pause_ms(100);
+    CHECK(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    CHECK_EQ(a[0].st, STORE_OK);
+    CHECK_EQ(a[1].st, STORE_OK);
+    CHECK_EQ(a[1].sc.status, SCORE_RANKED);
+    store_close(s);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM scores WHERE signals LIKE '%\"new_account\":{\"age_ms\":7200010,"
+                             "\"completed_runs\":0,%'"),
+             1);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM scores WHERE status = 'held'"), 1);
+    tmp_remove(&t);
+}
+
 static void busy_maps_to_store_busy(void)
 {
     tmpdb t;
@@ -1573,6 +1650,7 @@ int main(void)
     RUN(concurrent_submits);
     RUN(load_races_commits);
     RUN(duplicate_in_one_batch);
+    RUN(new_account_in_the_transaction);
     RUN(busy_maps_to_store_busy);
     RUN(forfeit_cap);
     RUN(duplicate_runs);
