@@ -373,8 +373,11 @@ int64_t fairplay_total(json_t *f, const fairplay_points *pts)
 {
     int64_t sum = 0, top = 0;
     const char *word = "";
+    json_t *points = json_object(); /* each term that counted, by its word: what a reviewer weighs */
     for (int i = 0; i < FAIRPLAY_TERMS; i++) {
         sum += pts->term[i];
+        if (pts->term[i] && points)
+            json_object_set_new(points, term_words[i], json_integer((json_int_t)pts->term[i]));
         if (pts->term[i] > top) {
             top = pts->term[i];
             word = term_words[i];
@@ -382,6 +385,8 @@ int64_t fairplay_total(json_t *f, const fairplay_points *pts)
     }
     put(f, "suspicion", sum);
     json_object_set_new(f, "reason", json_string(word));
+    if (points)
+        json_object_set_new(f, "points", points);
     return sum;
 }
 

@@ -139,7 +139,8 @@ int64_t fairplay_form_se2_of(const json_t *f);
 
 /* The sum of the points, and the word of the largest term ("pace",
  * "padding", "clock", "rehearsal", "speed", "routine"; "" when all are 0),
- * both recorded in f as "suspicion" and "reason". */
+ * recorded in f as "suspicion" and "reason", with "points": each term
+ * that counted, {word: points} (what the operator's console shows). */
 int64_t fairplay_total(json_t *f, const fairplay_points *pts);
 
 /* The run's pace for the population (completed runs only: -1 for

@@ -159,6 +159,11 @@ static void bot_and_human_on_one_level(void)
     CHECK(sh < 100);
     CHECK_EQ(feature(fb, "ahead_ms"), 0);
     CHECK(strcmp(json_string_value(json_object_get(fb, "reason")), "pace") == 0);
+    /* its parts, by term: the pace's three and the round clock's */
+    json_t *pb = json_object_get(fb, "points");
+    CHECK_EQ(json_integer_value(json_object_get(pb, "pace")), 374 + 100 + 150);
+    CHECK_EQ(json_integer_value(json_object_get(pb, "clock")), 300);
+    CHECK_EQ(json_object_size(pb), 2);
     CHECK(sb > sh);
     /* a rehearsed run: idle beyond rehearsal_bound_ms */
     int64_t sr = -1;
