@@ -8,12 +8,14 @@
  * The other admin endpoints are in api_moderation.c.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "api.h"
 #include "../base/json_game.h"
 #include "../base/parse.h"
+#include "../trust/gap_bands.h"
 
 /* Compares hashes, so neither the length nor the content of the admin token
  * leaks through timing. Failed attempts are counted per client address
@@ -44,6 +46,58 @@ bool api_admin_ok(request *r)
         reply_error(r, 401, "unauthorized", "the admin token is required");
         return false;
     }
+    return true;
+}
+
+/* A run's progress gaps (gap_bands.h) beside its board's population: the
+ * gaps of up to POPULATION_RUNS of the board's ranked runs (any seed,
+ * newest first), a band (25th, 50th, 75th percentile) for each of the
+ * run's gap indexes. Sets "gaps_ms" (null for a run without times) and
+ * "population" {runs, bands} on out; false after answering an error. */
+#define POPULATION_RUNS 200
+#define POPULATION_GAPS_MAX 5000 /* the most moves a submission can have */
+static bool add_population(request *r, const store_score *sc, json_t *out)
+{
+    store_twin_candidate *rows = malloc(POPULATION_RUNS * sizeof *rows);
+    const char **texts = malloc(POPULATION_RUNS * sizeof *texts);
+    int n = 0;
+    store_status st = rows && texts ? store_board_times(r->app->db, &sc->p, sc->seq, POPULATION_RUNS, rows, &n)
+                                    : STORE_ERROR;
+    if (st != STORE_OK) {
+        free(rows);
+        free(texts);
+        api_store_error(r, st);
+        return false;
+    }
+    const char *own = n && rows[0].seq == sc->seq ? rows[0].times : NULL;
+    int gaps = gap_count(own);
+    size_t m = 0;
+    for (int k = own ? 1 : 0; k < n; k++)
+        texts[m++] = rows[k].times;
+    if (gaps > POPULATION_GAPS_MAX)
+        gaps = POPULATION_GAPS_MAX;
+    gap_band *bands = gaps > 0 ? malloc((size_t)gaps * sizeof *bands) : NULL;
+    bool ok = gaps <= 0 || (bands && gap_bands(texts, m, gaps, bands) == 0);
+    json_t *mine = gaps > 0 ? json_array() : json_null();
+    json_t *list = gaps > 0 ? json_array() : json_null();
+    for (int i = 0; ok && i < gaps; i++) {
+        json_array_append_new(mine, json_integer((json_int_t)gap_at(own, i)));
+        json_array_append_new(list, json_pack("{s:I,s:I,s:I,s:i}", "p25", (json_int_t)bands[i].p25, "median",
+                                              (json_int_t)bands[i].median, "p75", (json_int_t)bands[i].p75,
+                                              "runs", bands[i].runs));
+    }
+    free(bands);
+    store_twin_candidates_clear(rows, n);
+    free(rows);
+    free(texts);
+    if (!ok) {
+        json_decref(mine);
+        json_decref(list);
+        reply_error(r, 500, "internal", "out of memory");
+        return false;
+    }
+    json_object_set_new(out, "gaps_ms", mine);
+    json_object_set_new(out, "population", json_pack("{s:I,s:o}", "runs", (json_int_t)m, "bands", list));
     return true;
 }
 
@@ -86,6 +140,11 @@ void api_admin_score(request *r)
         json_object_set_new(out, "voided_at_ms", json_integer(sc.voided_at));
         json_object_set_new(out, "void_reason", json_string(sc.void_reason));
     }
+    bool shown = add_population(r, &sc, out);
     store_score_clear(&sc);
+    if (!shown) {
+        json_decref(out);
+        return;
+    }
     reply_json(r, 200, out);
 }

@@ -413,6 +413,15 @@ store_status store_daily_issued(store *s, const char *date, bool *issued)
     return st;
 }
 
+store_status store_board_times(store *s, const play *p, int64_t seq, int limit, store_twin_candidate *out,
+                               int *n)
+{
+    sd_db x = reader_get(s);
+    store_status st = store_read_board_times(&x, p, seq, limit, out, n);
+    reader_put(s, &x);
+    return st;
+}
+
 store_status store_scores_page(store *s, const store_scan *scan, int64_t after_seq, int limit,
                                store_score *out, int *n)
 {

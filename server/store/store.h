@@ -460,6 +460,14 @@ typedef struct store_twin_candidate {
 store_status store_twin_candidates(store *s, const play *p, const uint8_t shape[STORE_HASH_BYTES],
                                    int limit, store_twin_candidate *out, int *n);
 void store_twin_candidates_clear(store_twin_candidate *c, int n);
+/* For the review of one run (the operator's console): the progress times
+ * of run seq (play p's) and of up to limit - 1 of the ranked, unvoided
+ * runs of its board (same game, level, version and day; any seed), seq's
+ * own first when it has times, then newest first, into out[0..*n) (cleared
+ * with store_twin_candidates_clear). Not indexed by board: an operator's
+ * read, bounded by limit. */
+store_status store_board_times(store *s, const play *p, int64_t seq, int limit, store_twin_candidate *out,
+                               int *n);
 
 /* Every stored score, for re-verification (reverify.h): those of game g
  * (NULL: every game) received at or after since_ms. */

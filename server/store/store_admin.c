@@ -454,6 +454,45 @@ static json_t *linked_accounts(const sd_db *x, int64_t player, int64_t window, s
     return list;
 }
 
+/* The player's newest runs (PLAYER_RUNS_SHOWN), for an operator weighing
+ * a held one: [{score_id, game, level, date?, score, status (ranked,
+ * held, voided), suspicion, submitted_at_ms}]. */
+#define PLAYER_RUNS_SHOWN 50
+static json_t *recent_runs(const sd_db *x, int64_t player, store_status *res)
+{
+    const store_driver *d = x->d;
+    json_t *list = json_array();
+    sd_stmt *s = d->start(x->c, SD_ADMIN_PLAYER_RUNS);
+    if (!s) {
+        store_status st = sd_failed(x, NULL, SD_ADMIN_PLAYER_RUNS);
+        if (*res == STORE_OK)
+            *res = st;
+        return list;
+    }
+    d->bind_int(s, player);
+    d->bind_int(s, PLAYER_RUNS_SHOWN);
+    int rc;
+    while ((rc = d->step(s)) == SD_ROW) {
+        const char *status = d->col_int(s, 8) ? "voided" : text_or_empty(x, s, 5);
+        json_t *run = json_pack("{s:s,s:s,s:I,s:I,s:s,s:I,s:I}", "score_id", text_or_empty(x, s, 0), "game",
+                                text_or_empty(x, s, 1), "level", (json_int_t)d->col_int(s, 2), "score",
+                                (json_int_t)d->col_int(s, 4), "status", status, "suspicion",
+                                (json_int_t)d->col_int(s, 6), "submitted_at_ms", (json_int_t)d->col_int(s, 7));
+        const char *date = text_or_empty(x, s, 3);
+        if (run && date[0])
+            json_object_set_new(run, "date", json_string(date));
+        json_array_append_new(list, run);
+    }
+    if (rc == SD_FAIL) {
+        store_status st = sd_failed(x, s, SD_ADMIN_PLAYER_RUNS);
+        if (*res == STORE_OK)
+            *res = st;
+    } else {
+        d->done(s);
+    }
+    return list;
+}
+
 /* The player's identities: [{provider, bound_at_ms}] (never a subject's
  * token; the subject stays in the store). A failure sets *res. */
 static json_t *identities_of(const sd_db *x, int64_t player, store_status *res)
@@ -502,11 +541,13 @@ static store_status read_player(const sd_db *x, const store_admin_query *q, json
     json_t *features = player_features(x, q->player_id, q->now, &res);
     json_t *linked = res == STORE_OK ? linked_accounts(x, q->player_id, q->linked_window_ms, &res) : NULL;
     json_t *identities = res == STORE_OK ? identities_of(x, q->player_id, &res) : NULL;
+    json_t *runs = res == STORE_OK ? recent_runs(x, q->player_id, &res) : NULL;
     if (res != STORE_OK) {
         json_decref(banned);
         json_decref(features);
         json_decref(linked);
         json_decref(identities);
+        json_decref(runs);
         return res;
     }
     *out = json_pack("{s:I,s:s,s:I,s:o,s:{s:I,s:I,s:I},s:o}", "player_id", (json_int_t)q->player_id,
@@ -516,10 +557,12 @@ static store_status read_player(const sd_db *x, const store_admin_query *q, json
     if (!*out) {
         json_decref(linked);
         json_decref(identities);
+        json_decref(runs);
         return STORE_ERROR;
     }
     json_object_set_new(*out, "linked_accounts", linked);
     json_object_set_new(*out, "identities", identities);
+    json_object_set_new(*out, "runs", runs);
     return STORE_OK;
 }
 

@@ -181,6 +181,15 @@ typedef enum sd_id {
     SD_ADMIN_LINKED,
     /* (after id, limit) -> id, at, actor, action, target, reason, detail */
     SD_ADMIN_LOG,
+    /* (game, level, version, daily_date, seq, limit) -> seq, player_id,
+     * twin_times of the run seq and of the board's ranked, unvoided runs
+     * with times (any seed), that run first, then newest first: a run's
+     * gaps beside its board's population */
+    SD_ADMIN_BOARD_TIMES,
+    /* (player_id, limit) -> score_id, game, level, daily_date, score,
+     * status, suspicion, received_at, voided: the player's runs, newest
+     * first */
+    SD_ADMIN_PLAYER_RUNS,
     /* identities (issue 36): (provider, subject): the hook for a lock on
      * that identity, so that two nodes signing in with one new identity
      * make one player (empty on SQLite) */

@@ -210,6 +210,47 @@ store_status store_read_twin_candidates(const sd_db *x, const play *p,
     return st;
 }
 
+store_status store_read_board_times(const sd_db *x, const play *p, int64_t seq, int limit,
+                                    store_twin_candidate *out, int *n)
+{
+    const store_driver *d = x->d;
+    char date[11];
+    play_date(p, date);
+    *n = 0;
+    sd_stmt *s = d->start(x->c, SD_ADMIN_BOARD_TIMES);
+    if (!s)
+        return sd_failed(x, NULL, SD_ADMIN_BOARD_TIMES);
+    d->bind_text(s, p->g->name);
+    d->bind_int(s, p->level);
+    d->bind_int(s, p->version);
+    d->bind_text(s, date); /* short: copied */
+    d->bind_int(s, seq);
+    d->bind_int(s, limit);
+    store_status st = STORE_OK;
+    int rc = SD_DONE;
+    while (*n < limit && (rc = d->step(s)) == SD_ROW) {
+        store_twin_candidate *o = &out[*n];
+        const char *times = d->col_text(s, 2);
+        o->seq = d->col_int(s, 0);
+        o->player_id = d->col_int(s, 1);
+        o->times = strdup(times ? times : "");
+        if (!o->times) {
+            st = STORE_ERROR;
+            break;
+        }
+        (*n)++;
+    }
+    if (rc == SD_FAIL)
+        st = sd_failed(x, s, SD_ADMIN_BOARD_TIMES);
+    else
+        d->done(s);
+    if (st != STORE_OK) {
+        store_twin_candidates_clear(out, *n);
+        *n = 0;
+    }
+    return st;
+}
+
 static void bind_scan(const sd_db *x, sd_stmt *s, const store_scan *scan)
 {
     if (scan->g)

@@ -109,6 +109,9 @@ store_status store_read_scores_count(const sd_db *x, const store_scan *scan, int
 store_status store_read_twin_candidates(const sd_db *x, const play *p,
                                         const uint8_t shape[STORE_HASH_BYTES], int64_t after_seq,
                                         int limit, store_twin_candidate *out, int *n);
+/* The run seq's times and its board's population's (store.h, store_board_times). */
+store_status store_read_board_times(const sd_db *x, const play *p, int64_t seq, int limit,
+                                    store_twin_candidate *out, int *n);
 store_status store_read_board(const sd_db *x, const store_board *b, rank_board *into);
 
 #endif

@@ -124,6 +124,25 @@ test('a floor-paced bot and a human-like player on the same levels: the queue pu
   // the admin view of a score carries its suspicion
   const view = await admin('GET', `/v1/admin/scores/${botItem.score_id}`);
   assert.equal(view.json.suspicion, botItem.suspicion);
+  // the parts of the suspicion, by term, add up to it (the features' own sum)
+  const parts = Object.values(bf.points);
+  assert.ok(bf.points.pace > 0, JSON.stringify(bf.points));
+  assert.equal(parts.reduce((a, b) => a + b, 0), bf.suspicion);
+  // the run's gaps beside its board's ranked runs (the person's): one band a gap
+  const gaps = view.json.gaps_ms, pop = view.json.population;
+  assert.ok(Array.isArray(gaps) && gaps.length >= 8, view.text);
+  assert.equal(pop.bands.length, gaps.length);
+  assert.ok(pop.runs >= 1, JSON.stringify(pop));
+  for (const band of pop.bands) {
+    assert.ok(band.runs >= 1 && band.p25 <= band.median && band.median <= band.p75, JSON.stringify(band));
+  }
+  const sum = (a) => a.reduce((x, y) => x + y, 0);
+  assert.ok(sum(pop.bands.map((band) => band.median)) > sum(gaps), 'the person took longer than the floor bot');
+  // the player's runs, newest first, as the operator left them
+  const player = await admin('GET', `/v1/admin/players/${b.player_id}`);
+  assert.equal(player.status, 200, player.text);
+  assert.deepEqual(player.json.runs.map((run) => run.status).sort(), ['ranked', 'voided']);
+  assert.ok(player.json.runs[0].submitted_at_ms >= player.json.runs[1].submitted_at_ms);
 });
 
 test('review_hold_threshold is on by default: a bot-paced run is held, says why in one word, and is queued', async () => {

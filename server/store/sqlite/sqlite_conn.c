@@ -209,6 +209,14 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
                           " AND o.created_at BETWEEN p.created_at - ?2 AND p.created_at + ?2"
                           " WHERE p.id = ?1 AND p.reg_prefix IS NOT NULL"
                           " ORDER BY o.created_at, o.id LIMIT 20" },
+    [SD_ADMIN_BOARD_TIMES] = { "SELECT seq, player_id, twin_times FROM scores"
+                               " WHERE game = ?1 AND level = ?2 AND version = ?3 AND daily_date = ?4"
+                               " AND twin_times IS NOT NULL"
+                               " AND (seq = ?5 OR (status = 'ranked' AND voided_at IS NULL))"
+                               " ORDER BY seq = ?5 DESC, seq DESC LIMIT ?6" },
+    [SD_ADMIN_PLAYER_RUNS] = { "SELECT score_id, game, level, daily_date, score, status, suspicion,"
+                               " received_at, voided_at IS NOT NULL FROM scores WHERE player_id = ?1"
+                               " ORDER BY received_at DESC, seq DESC LIMIT ?2" },
     [SD_ADMIN_LOG] = { "SELECT id, at, actor, action, target, reason, detail FROM admin_log"
                        " WHERE id > ?1 ORDER BY id LIMIT ?2" },
     /* SD_IDENTITY_LOCK: one writer holds the file, nothing to lock */
