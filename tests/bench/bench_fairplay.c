@@ -149,10 +149,11 @@ static void score(const config *c, const corpus_board *b, int board_no, corpus_r
     fairplay_population(f, fairplay_book_percentile(&book, &sb, pace),
                         fairplay_book_routine(&book, r->player_id, slack), &pts);
 #ifdef FAIRPLAY_W_FORM
-    int64_t lm = fairplay_form_mean_of(f), se2 = fairplay_form_se2_of(f), resid, noise;
-    int64_t form = fairplay_book_form(&book, &sb, r->player_id, lm, se2, &resid, &noise);
+    int64_t lm = fairplay_form_mean_of(f), se2 = fairplay_form_se2_of(f);
+    int form_runs;
+    int64_t form = fairplay_book_form(&book, &sb, r->player_id, lm, se2, &form_runs);
     if (!getenv("FAIRPLAY_NO_FORM")) /* the figures without the form across runs */
-        fairplay_form(f, form, &pts);
+        fairplay_form(f, form, form_runs, &pts);
 #endif
     s = fairplay_total(f, &pts);
     json_t *signals = json_pack("{s:O}", "features", f);
@@ -194,7 +195,7 @@ static void score(const config *c, const corpus_board *b, int board_no, corpus_r
 #ifdef FAIRPLAY_W_AHEAD
     fairplay_book_add(&book, &sb, r->player_id, r->held ? -1 : pace, slack);
 #ifdef FAIRPLAY_W_FORM
-    fairplay_book_add_form(&book, &sb, r->player_id, r->held ? -1 : lm, resid, noise);
+    fairplay_book_add_form(&book, &sb, r->player_id, lm, se2, !r->held);
 #endif
 #endif
 }
