@@ -47,7 +47,7 @@ typedef struct submission {
     json_t *features; /* the review's features (fairplay_features) */
     int64_t suspicion;
     int64_t pace, slack; /* for the population and history, once accepted (fairplay_book.h) */
-    int64_t search, resid, noise; /* the search pace and its residual, for the form (fairplay_book.h) */
+    int64_t search, search_se2; /* the search pace and its squared standard error, for the form (fairplay_book.h) */
     json_t *identity;    /* set when the board requires an identity the player lacks */
     json_t *record;      /* set when a daily run would enter the top review_top unreviewed */
     json_t *twin;        /* set when the run twins another player's (twins.h) */
@@ -152,8 +152,7 @@ static void score_committed(request *r)
             store_board b = store_board_of(&s->t.p);
             bool ranked = w->u.score.score.status == SCORE_RANKED;
             fairplay_book_add(&r->app->book, &b, s->t.p.player_id, ranked ? s->pace : -1, s->slack);
-            fairplay_book_add_form(&r->app->book, &b, s->t.p.player_id, ranked ? s->search : -1, s->resid,
-                                   s->noise);
+            fairplay_book_add_form(&r->app->book, &b, s->t.p.player_id, s->search, s->search_se2, ranked);
         }
         answer_recorded(r, &w->u.score.score, s->result);
         break;
@@ -509,10 +508,10 @@ static void measure(request *r, submission *s, const game_level *level, const in
     fairplay_population(s->features, fairplay_book_percentile(&r->app->book, &b, s->pace),
                         fairplay_book_routine(&r->app->book, s->t.p.player_id, s->slack), &pts);
     s->search = fairplay_form_mean_of(s->features);
-    fairplay_form(s->features,
-                  fairplay_book_form(&r->app->book, &b, s->t.p.player_id, s->search,
-                                     fairplay_form_se2_of(s->features), &s->resid, &s->noise),
-                  &pts);
+    s->search_se2 = fairplay_form_se2_of(s->features);
+    int form_runs;
+    int64_t form = fairplay_book_form(&r->app->book, &b, s->t.p.player_id, s->search, s->search_se2, &form_runs);
+    fairplay_form(s->features, form, form_runs, &pts);
     s->suspicion = fairplay_total(s->features, &pts);
 }
 

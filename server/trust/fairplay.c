@@ -341,15 +341,20 @@ void fairplay_population(json_t *f, int64_t pace_percentile, int64_t routine_cv,
     }
 }
 
-void fairplay_form(json_t *f, int64_t form_permille, fairplay_points *pts)
+void fairplay_form(json_t *f, int64_t form_permille, int runs, fairplay_points *pts)
 {
-    if (form_permille < 0)
+    if (form_permille < 0 || runs < 2)
         return;
     put(f, "form_permille", form_permille);
-    if (form_permille < FAIRPLAY_FORM_BELOW)
+    put(f, "form_runs", runs);
+    /* the evidence of no form grows with the degrees of freedom (runs - 1)
+     * as much as with the shortfall below FAIRPLAY_FORM_BELOW: the
+     * chi-square likelihood ratio of one distribution against a form
+     * about four times the noise is linear in both */
+    int64_t evidence = (int64_t)(runs - 1) * (FAIRPLAY_FORM_BELOW - form_permille);
+    if (evidence > 0)
         pts->term[FAIRPLAY_ROUTINE] +=
-            FAIRPLAY_W_FORM * (FAIRPLAY_FORM_BELOW - (form_permille < 1000 ? 1000 : form_permille)) /
-            (FAIRPLAY_FORM_BELOW - 1000);
+            FAIRPLAY_W_FORM * (evidence < FAIRPLAY_FORM_FULL ? evidence : FAIRPLAY_FORM_FULL) / FAIRPLAY_FORM_FULL;
 }
 
 int64_t fairplay_form_mean_of(const json_t *f)
@@ -359,8 +364,10 @@ int64_t fairplay_form_mean_of(const json_t *f)
 
 int64_t fairplay_form_se2_of(const json_t *f)
 {
+    /* find_log_sd divides by the gaps (n): sd^2 / (n - 1) is the mean's
+     * unbiased squared standard error */
     int64_t sd = int_or(f, "find_log_sd"), n = int_or(f, "find_gaps");
-    return sd < 0 || n <= 0 ? -1 : sd * sd / n;
+    return sd < 0 || n <= 1 ? -1 : sd * sd / (n - 1);
 }
 
 static const char *const term_words[FAIRPLAY_TERMS] = {

@@ -83,8 +83,9 @@ json_t *fairplay_signals(const config *c, const game_result *res, int64_t elapse
 #define FAIRPLAY_W_REHEARSAL 200    /* idle_ms over rehearsal_bound_ms */
 #define FAIRPLAY_W_FASTEST 150      /* x (pace_percentile - 800) / 200, the fastest fifth */
 #define FAIRPLAY_W_ROUTINE 150      /* x (150 - routine_cv) / 150, cv < 150 over >= 4 runs */
-#define FAIRPLAY_W_FORM 250        /* x (2000 - max(form, 1000)) / 1000, form_permille < 2000 */
-#define FAIRPLAY_FORM_BELOW 2000
+#define FAIRPLAY_W_FORM 300        /* x min((runs - 1) x (1900 - form), 6000) / 6000, form_permille < 1900 */
+#define FAIRPLAY_FORM_BELOW 1900
+#define FAIRPLAY_FORM_FULL 6000    /* (runs - 1) x (FAIRPLAY_FORM_BELOW - form) for all the points */
 #define FAIRPLAY_FORM_MIN_FINDS 8
 #define FAIRPLAY_FORM_WINSOR 1000  /* a find's log slack kept within e^1 of the run's mean */
 #define FAIRPLAY_W_DUPLICATE 300    /* another player's identical run (added by the store) */
@@ -124,16 +125,19 @@ void fairplay_population(json_t *f, int64_t pace_percentile, int64_t routine_cv,
 
 /* Form across runs (fairplay_book_form measures it): how much the
  * player's search pace, each run against its board's, varies from run to
- * run, over what one run's own gaps leave uncertain (x 1000; -1: too few
- * runs). A person's form changes from run to run (practice, fatigue,
- * attention), so their runs differ by more than their gaps' noise (well
- * above 1000); a script drawing every gap from one distribution does not
- * (near 1000). Recorded in f as form_permille, and weighted under
- * "routine". */
-void fairplay_form(json_t *f, int64_t form_permille, fairplay_points *pts);
+ * run, over what each run's own gaps leave uncertain (Cochran's Q per
+ * degree of freedom, x 1000; -1: too few runs), over the player's
+ * recent runs with a residual (runs of them, at least 2). A person's form changes from run to run (practice,
+ * fatigue, attention), so their runs differ by more than their gaps'
+ * noise (well above 1000); a script drawing every gap from one
+ * distribution does not (near 1000). Recorded in f as form_permille and
+ * form_runs, and weighted under "routine" by the evidence
+ * (runs - 1) x (FAIRPLAY_FORM_BELOW - form_permille), full at
+ * FAIRPLAY_FORM_FULL: the more runs agree, the more points. */
+void fairplay_form(json_t *f, int64_t form_permille, int runs, fairplay_points *pts);
 
 /* For the book: the run's find_log_mean (-1 when f lacks it), and the
- * square of its standard error (find_log_sd^2 / find_gaps; -1). */
+ * square of its standard error (find_log_sd^2 / (find_gaps - 1); -1). */
 int64_t fairplay_form_mean_of(const json_t *f);
 int64_t fairplay_form_se2_of(const json_t *f);
 

@@ -11,15 +11,24 @@ struct fairplay_book_board {
     int32_t pace[FAIRPLAY_BOOK_RUNS];
     int ln, lnext; /* search paces (find_log_mean) held, and the next slot */
     int32_t log_mean[FAIRPLAY_BOOK_RUNS];
+    int64_t lsum, lsq; /* their sum and sum of squares */
+    uint32_t gen;      /* bumped whenever another board takes the slot over */
 };
 
 struct fairplay_book_player {
     int64_t player_id; /* 0: unused (player ids start at 1) */
     int n, next;
     int32_t slack[FAIRPLAY_BOOK_HISTORY];
-    int fn, fnext; /* residuals held, and the next slot */
-    int32_t resid[FAIRPLAY_BOOK_HISTORY];
-    int32_t noise[FAIRPLAY_BOOK_HISTORY]; /* the residual's expected variance without form */
+    int fn, fnext; /* search paces held, and the next slot */
+    struct fairplay_book_pace {
+        int32_t board;    /* its board's slot, -1: none */
+        uint32_t gen;     /* ... while that board held it */
+        int32_t log_mean; /* the run's search pace */
+        int32_t se2;      /* its squared standard error */
+        int32_t resid;    /* against the board's mean when it was recorded (FORM_NONE: none) */
+        int32_t noise;    /* ... and that residual's variance without form */
+        bool on_board;    /* its log_mean joined the board's */
+    } pace[FAIRPLAY_BOOK_FORM_HISTORY];
 };
 
 bool fairplay_book_init(fairplay_book *b)
@@ -75,6 +84,8 @@ static fairplay_book_board *board_slot(fairplay_book *b, const store_board *key,
     s->used = true;
     s->key = *key;
     s->n = s->next = s->ln = s->lnext = 0;
+    s->lsum = s->lsq = 0;
+    s->gen++;
     return s;
 }
 
@@ -162,70 +173,109 @@ void fairplay_book_add(fairplay_book *b, const store_board *board, int64_t playe
     pthread_mutex_unlock(&b->lock);
 }
 
-int64_t fairplay_book_form(fairplay_book *b, const store_board *board, int64_t player_id, int64_t log_mean,
-                           int64_t se2, int64_t *resid, int64_t *noise)
+#define FORM_NONE INT32_MIN /* a history entry without a residual of its own */
+
+/* With the lock held: the residual of a search pace against its board's
+ * mean (without the pace itself when it is one of the board's), and that
+ * residual's variance without form: se2 plus the squared standard error
+ * of the board's mean. false below FAIRPLAY_BOOK_FORM_MIN_RUNS others. */
+static bool residual(const fairplay_book_board *s, int64_t log_mean, int64_t se2, bool on_board,
+                     int64_t *resid, int64_t *noise)
 {
-    *resid = FAIRPLAY_BOOK_NO_RESIDUAL;
-    *noise = -1;
+    int64_t m = s->ln, sum = s->lsum, sq = s->lsq;
+    if (on_board && s->ln < FAIRPLAY_BOOK_RUNS) { /* still among the board's paces: leave it out */
+        m--;
+        sum -= log_mean;
+        sq -= log_mean * log_mean;
+    }
+    if (m < FAIRPLAY_BOOK_FORM_MIN_RUNS)
+        return false;
+    int64_t dev2 = sq * m - sum * sum; /* m^2 x the variance of the board's paces */
+    *resid = log_mean - sum / m;
+    *noise = se2 + (dev2 > 0 ? dev2 / (m * (m - 1)) / m : 0);
+    return true;
+}
+
+int64_t fairplay_book_form(fairplay_book *b, const store_board *board, int64_t player_id, int64_t log_mean,
+                           int64_t se2, int *runs)
+{
+    *runs = 0;
     if (log_mean < 0 || se2 < 0)
         return -1;
-    int64_t r[FAIRPLAY_BOOK_HISTORY + 1], e[FAIRPLAY_BOOK_HISTORY + 1];
+    int64_t r[FAIRPLAY_BOOK_FORM_HISTORY + 1], e[FAIRPLAY_BOOK_FORM_HISTORY + 1];
     int n = 0;
     pthread_mutex_lock(&b->lock);
     const fairplay_book_board *s = board_slot(b, board, false);
-    if (s && s->ln >= FAIRPLAY_BOOK_FORM_MIN_RUNS) {
-        int64_t sum = 0, sq = 0, m = s->ln;
-        for (int i = 0; i < s->ln; i++)
-            sum += s->log_mean[i];
-        for (int i = 0; i < s->ln; i++)
-            sq += (s->log_mean[i] * m - sum) * (s->log_mean[i] * m - sum);
-        *resid = log_mean - sum / m;
-        /* the residual's noise: the run's own standard error squared, plus
-         * the uncertainty of the board's mean (its variance over its runs) */
-        *noise = se2 + sq / (m * m * (m - 1)) / m;
-    }
+    if (s && residual(s, log_mean, se2, false, &r[n], &e[n]))
+        n++;
     const fairplay_book_player *p = player_slot(b, player_id, false);
     for (int i = 0; p && i < p->fn; i++) {
-        r[n] = p->resid[i];
-        e[n++] = p->noise[i];
+        /* each earlier run against its board as the board stands now (its
+         * mean better known than when the run was judged), else as it stood */
+        const struct fairplay_book_pace *h = &p->pace[i];
+        const fairplay_book_board *hb = h->board >= 0 ? &b->boards[h->board] : NULL;
+        if (hb && hb->used && hb->gen == h->gen &&
+            residual(hb, h->log_mean, h->se2, h->on_board, &r[n], &e[n]))
+            n++;
+        else if (h->resid != FORM_NONE) {
+            r[n] = h->resid;
+            e[n++] = h->noise;
+        }
     }
     pthread_mutex_unlock(&b->lock);
-    if (*resid == FAIRPLAY_BOOK_NO_RESIDUAL)
+    if (n < FAIRPLAY_BOOK_FORM_MIN_HISTORY)
         return -1;
-    r[n] = *resid;
-    e[n++] = *noise;
-    if (n < FAIRPLAY_BOOK_MIN_HISTORY)
-        return -1;
-    int64_t sum = 0, sq = 0, err = 0;
+    *runs = n;
+    /* Cochran's Q: the residuals' squared deviations from their mean
+     * weighted by 1/noise (2^30 / noise here), each over its own noise */
+    int64_t wsum = 0, wrsum = 0;
     for (int i = 0; i < n; i++) {
-        sum += r[i];
-        err += e[i];
+        if (e[i] <= 0)
+            e[i] = 1;
+        wsum += ((int64_t)1 << 30) / e[i];
+        wrsum += r[i] * (((int64_t)1 << 30) / e[i]);
     }
+    int64_t mean = wsum > 0 ? wrsum / wsum : 0, q = 0;
     for (int i = 0; i < n; i++)
-        sq += (r[i] * n - sum) * (r[i] * n - sum); /* n^2 x the squared deviation */
-    /* the variance across runs (n - 1 degrees of freedom) over the mean noise */
-    int64_t between = sq / ((int64_t)n * n * (n - 1)), mean_noise = err / n;
-    return mean_noise <= 0 ? 1000000 : between * 1000 / mean_noise;
+        q += (r[i] - mean) * (r[i] - mean) * 1000 / e[i];
+    /* x 1000 per degree of freedom: near 1000 for runs drawn from one distribution */
+    return q / (n - 1);
 }
 
 void fairplay_book_add_form(fairplay_book *b, const store_board *board, int64_t player_id, int64_t log_mean,
-                            int64_t resid, int64_t noise)
+                            int64_t se2, bool ranked)
 {
+    if (log_mean < 0 || se2 < 0)
+        return;
     pthread_mutex_lock(&b->lock);
-    if (log_mean >= 0) {
-        fairplay_book_board *s = board_slot(b, board, true);
-        s->log_mean[s->lnext] = clamp32(log_mean);
+    /* the board is remembered even for a held run: the run's residual
+     * counts once its board knows enough ranked runs */
+    fairplay_book_board *s = board_slot(b, board, true);
+    struct fairplay_book_pace h = { (int32_t)(s - b->boards), s->gen, clamp32(log_mean), clamp32(se2), FORM_NONE,
+                                    -1, false };
+    int64_t resid, noise;
+    if (residual(s, log_mean, se2, false, &resid, &noise)) {
+        h.resid = resid < INT32_MIN + 1 ? INT32_MIN + 1 : clamp32(resid);
+        h.noise = clamp32(noise);
+    }
+    if (ranked) {
+        if (s->ln == FAIRPLAY_BOOK_RUNS) { /* the oldest pace makes way */
+            int64_t old = s->log_mean[s->lnext];
+            s->lsum -= old;
+            s->lsq -= old * old;
+        }
+        s->log_mean[s->lnext] = h.log_mean;
+        s->lsum += h.log_mean;
+        s->lsq += (int64_t)h.log_mean * h.log_mean;
         s->lnext = (s->lnext + 1) % FAIRPLAY_BOOK_RUNS;
         if (s->ln < FAIRPLAY_BOOK_RUNS)
             s->ln++;
+        h.on_board = true;
     }
-    if (resid != FAIRPLAY_BOOK_NO_RESIDUAL && noise >= 0) {
-        fairplay_book_player *s = player_slot(b, player_id, true);
-        s->resid[s->fnext] = resid < INT32_MIN ? INT32_MIN : clamp32(resid);
-        s->noise[s->fnext] = clamp32(noise);
-        s->fnext = (s->fnext + 1) % FAIRPLAY_BOOK_HISTORY;
-        if (s->fn < FAIRPLAY_BOOK_HISTORY)
-            s->fn++;
-    }
+    fairplay_book_player *p = player_slot(b, player_id, true);
+    p->pace[p->fnext] = h;
+    p->fnext = (p->fnext + 1) % FAIRPLAY_BOOK_FORM_HISTORY;
+    if (p->fn < FAIRPLAY_BOOK_FORM_HISTORY)
+        p->fn++;
     pthread_mutex_unlock(&b->lock);
 }

@@ -31,6 +31,11 @@
  * 37 (streak(): fresh accounts playing eight runs in a row on one
  * populated board).
  *
+ * FAIRPLAY_SEED=n (n > 0) in the environment draws another corpus from the
+ * same models (other accounts, levels' seeds and orders), to check that a
+ * figure is not one corpus's luck; unset or 0, the corpus is the one the
+ * docs quote.
+ *
  * Built against an older server (no FAIRPLAY_W_AHEAD: before issue 25) it
  * scores with that server's features, without population or history; one
  * without twins.h's packed times (before issue 37's pair rule), without
@@ -82,6 +87,7 @@ typedef struct account {
 
 static corpus_run *runs; /* BOARDS x ACCOUNTS */
 static int n_runs;
+static uint64_t reseed; /* FAIRPLAY_SEED: 0, the corpus as it always was */
 static long rejected[STYLE_COUNT];
 
 #ifdef FAIRPLAY_W_AHEAD
@@ -143,10 +149,11 @@ static void score(const config *c, const corpus_board *b, int board_no, corpus_r
     fairplay_population(f, fairplay_book_percentile(&book, &sb, pace),
                         fairplay_book_routine(&book, r->player_id, slack), &pts);
 #ifdef FAIRPLAY_W_FORM
-    int64_t lm = fairplay_form_mean_of(f), se2 = fairplay_form_se2_of(f), resid, noise;
-    int64_t form = fairplay_book_form(&book, &sb, r->player_id, lm, se2, &resid, &noise);
+    int64_t lm = fairplay_form_mean_of(f), se2 = fairplay_form_se2_of(f);
+    int form_runs;
+    int64_t form = fairplay_book_form(&book, &sb, r->player_id, lm, se2, &form_runs);
     if (!getenv("FAIRPLAY_NO_FORM")) /* the figures without the form across runs */
-        fairplay_form(f, form, &pts);
+        fairplay_form(f, form, form_runs, &pts);
 #endif
     s = fairplay_total(f, &pts);
     json_t *signals = json_pack("{s:O}", "features", f);
@@ -188,7 +195,7 @@ static void score(const config *c, const corpus_board *b, int board_no, corpus_r
 #ifdef FAIRPLAY_W_AHEAD
     fairplay_book_add(&book, &sb, r->player_id, r->held ? -1 : pace, slack);
 #ifdef FAIRPLAY_W_FORM
-    fairplay_book_add_form(&book, &sb, r->player_id, r->held ? -1 : lm, resid, noise);
+    fairplay_book_add_form(&book, &sb, r->player_id, lm, se2, !r->held);
 #endif
 #endif
 }
@@ -200,7 +207,7 @@ static int build_board(const config *c, const corpus_board *b, int board_no, con
     int n = 0, humans = 0;
     for (int a = 0; a < ACCOUNTS; a++) {
         const account *ac = &acc[a];
-        draw d = { 0x5eedULL * (uint64_t)(board_no + 1) * 1000003ULL + (uint64_t)ac->id };
+        draw d = { 0x5eedULL * (uint64_t)(board_no + 1) * 1000003ULL + (uint64_t)ac->id + reseed };
         corpus_run *r = &out[n];
         memset(r, 0, sizeof *r);
 #ifdef TWIN_TIME_BYTES
@@ -271,14 +278,14 @@ static bool streak(const config *c, const account *acc, corpus_run *out)
 {
     corpus_board b;
     const game *g = game_find("schulte");
-    if (!g || !corpus_board_init(&b, g, 7, 4242u))
+    if (!g || !corpus_board_init(&b, g, 7, 4242u + (uint32_t)(reseed >> 32)))
         return false;
     const int board_no = BOARDS; /* a board of its own */
     corpus_run **order = calloc(STREAK_RUNS, sizeof *order);
     int n = 0;
     bool ok = order != NULL;
     for (int a = 0; ok && a < HUMANS; a++) { /* the population */
-        draw d = { 0x57eaULL * 1000003ULL + (uint64_t)acc[a].id };
+        draw d = { 0x57eaULL * 1000003ULL + (uint64_t)acc[a].id + reseed };
         profile today = profile_for_run(&acc[a].p, &d);
         corpus_run *r = &out[n];
         memset(r, 0, sizeof *r);
@@ -298,7 +305,7 @@ static bool streak(const config *c, const account *acc, corpus_run *out)
         score(c, &b, board_no, order, i);
     }
     account fresh[2 * STREAKERS];
-    draw pd = { 37 };
+    draw pd = { 37 + reseed };
     for (int a = 0; a < 2 * STREAKERS; a++) {
         fresh[a] = (account){ 900000 + a, profile_draw(a % 2 ? (a % 4 == 1 ? STYLE_HUMAN_MS : STYLE_HUMAN_FRAMES)
                                                              : STYLE_CAREFUL, &pd) };
@@ -310,7 +317,7 @@ static bool streak(const config *c, const account *acc, corpus_run *out)
     int64_t sus[2][STREAK][STREAKERS];
     for (int a = 0; ok && a < 2 * STREAKERS; a++)
         for (int k = 0; ok && k < STREAK; k++) {
-            draw d = { 0x57eaULL * 7919ULL + (uint64_t)fresh[a].id * 131ULL + (uint64_t)k };
+            draw d = { 0x57eaULL * 7919ULL + (uint64_t)fresh[a].id * 131ULL + (uint64_t)k + reseed };
             profile today = profile_for_run(&fresh[a].p, &d);
             corpus_run *r = &out[n];
             memset(r, 0, sizeof *r);
@@ -389,7 +396,9 @@ int main(void)
     config c;
     config_defaults(&c);
     account acc[ACCOUNTS];
-    draw d = { 25 };
+    const char *seed = getenv("FAIRPLAY_SEED"); /* another corpus of the same models */
+    reseed = seed ? strtoull(seed, NULL, 10) * 0x9e3779b97f4a7c15ULL : 0;
+    draw d = { 25 + reseed };
     for (int a = 0; a < ACCOUNTS; a++) {
         style st = a < HUMANS ? (a % 2 ? STYLE_HUMAN_FRAMES : STYLE_HUMAN_MS)
                               : (style)(STYLE_FLOOR + (a - HUMANS) / PER_BOT);
@@ -408,13 +417,13 @@ int main(void)
     for (int bi = 0; bi < BOARDS; bi++) {
         corpus_board b;
         const game *g = game_find(board_levels[bi / SEEDS].game);
-        if (!g || !corpus_board_init(&b, g, board_levels[bi / SEEDS].level, 1000u + 7919u * (uint32_t)bi)) {
+        if (!g || !corpus_board_init(&b, g, board_levels[bi / SEEDS].level, 1000u + 7919u * (uint32_t)bi + (uint32_t)(reseed >> 32))) {
             fprintf(stderr, "bench_fairplay: board %d could not be built\n", bi);
             return 1;
         }
         corpus_run *mine = &runs[n_runs];
         int n = build_board(&c, &b, bi, acc, mine);
-        draw order = { 77u + (uint64_t)bi };
+        draw order = { 77u + (uint64_t)bi + reseed };
         for (int i = 0; i < n; i++) { /* a shuffled submission order */
             board_runs[i] = &mine[i];
             mine[i].order = (int)(draw_next(&order) % 1000000);

@@ -176,6 +176,7 @@ test('form across runs: a player\'s fourth run on a populated board carries form
   assert.equal(first.form_permille, undefined, 'one run is no history');
   const last = (await adminScore(runs[3].score_id)).signals.features;
   assert.ok(last.form_permille >= 0, JSON.stringify(last));
+  assert.ok(last.form_runs >= 2 && last.form_runs <= 4, JSON.stringify(last));
   assert.ok(last.suspicion < 500 && runs[3].status === 'ranked', 'the form alone holds no one');
 });
 

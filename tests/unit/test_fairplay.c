@@ -360,37 +360,48 @@ static void form_across_runs(void)
     fairplay_book b;
     CHECK(fairplay_book_init(&b));
     const game *g = game_find("schulte");
-    store_board board = { -1, g, 3 }, empty = { -1, g, 5 };
-    int64_t resid, noise;
-    CHECK_EQ(fairplay_book_form(&b, &board, 7, 6000, 10000, &resid, &noise), -1);
-    CHECK_EQ(resid, FAIRPLAY_BOOK_NO_RESIDUAL); /* no board yet */
-    for (int i = 0; i < FAIRPLAY_BOOK_FORM_MIN_RUNS; i++) /* a board whose mean log pace is 6000 */
-        fairplay_book_add_form(&b, &board, 100 + i, 5900 + 200 * (i % 2), FAIRPLAY_BOOK_NO_RESIDUAL, -1);
-    CHECK_EQ(fairplay_book_form(&b, &empty, 7, 6000, 10000, &resid, &noise), -1);
-    CHECK_EQ(fairplay_book_form(&b, &board, 7, 6100, 10000, &resid, &noise), -1); /* one run is no history */
-    CHECK_EQ(resid, 100);
-    CHECK(noise > 10000 && noise < 10000 + 2000); /* se2 plus the board mean's squared error */
+    store_board boards[8], empty = { -1, g, 99 };
+    int runs;
+    for (int k = 0; k < 8; k++)
+        boards[k] = (store_board){ -1, g, 3 + k };
+    CHECK_EQ(fairplay_book_form(&b, &boards[0], 7, 6000, 10000, &runs), -1);
+    CHECK_EQ(runs, 0); /* no board yet */
+    /* a run recorded while its board knows too few runs counts once it knows enough */
+    fairplay_book_add_form(&b, &boards[0], 9, 6300, 10000, false);
+    for (int k = 0; k < 8; k++) /* boards whose mean log pace is 6000 */
+        for (int i = 0; i < FAIRPLAY_BOOK_FORM_MIN_RUNS; i++)
+            fairplay_book_add_form(&b, &boards[k], 100 + i, 5900 + 200 * (i % 2), 2500, true);
+    CHECK_EQ(fairplay_book_form(&b, &empty, 7, 6000, 10000, &runs), -1);
+    CHECK_EQ(fairplay_book_form(&b, &boards[1], 7, 6100, 10000, &runs), -1); /* one run is no history */
+    CHECK_EQ(runs, 0);
+    CHECK(fairplay_book_form(&b, &boards[1], 9, 5700, 10000, &runs) > 0);
+    CHECK_EQ(runs, 2);
     /* a script: residuals spread by their noise alone (sd 100, se2 10000) */
     const int64_t even[] = { 100, -100, 0, 150, -50, -100, 100 };
     for (int i = 0; i < 7; i++)
-        fairplay_book_add_form(&b, &board, 7, -1, even[i], 10000);
-    int64_t steady = fairplay_book_form(&b, &board, 7, 6000, 10000, &resid, &noise);
-    CHECK(steady >= 500 && steady < 2000);
+        fairplay_book_add_form(&b, &boards[i], 7, 6000 + even[i], 10000, true);
+    int64_t steady = fairplay_book_form(&b, &boards[7], 7, 6000, 10000, &runs);
+    CHECK(steady >= 500 && steady < 1500);
+    CHECK_EQ(runs, 8);
     /* a person: their form moves them by 300 from run to run */
     const int64_t form[] = { 300, -250, 50, 400, -300, 100, -200 };
     for (int i = 0; i < 7; i++)
-        fairplay_book_add_form(&b, &board, 8, -1, form[i], 10000);
-    CHECK(fairplay_book_form(&b, &board, 8, 6000, 10000, &resid, &noise) > 5000);
-    /* the points: full below 1000, none from FAIRPLAY_FORM_BELOW */
+        fairplay_book_add_form(&b, &boards[i], 8, 6000 + form[i], 10000, true);
+    CHECK(fairplay_book_form(&b, &boards[7], 8, 6000, 10000, &runs) > 5000);
+    /* the points: (runs - 1) x (FAIRPLAY_FORM_BELOW - form), full at FAIRPLAY_FORM_FULL */
     json_t *f = json_object();
     fairplay_points pts = { { 0 } };
-    fairplay_form(f, 900, &pts);
+    fairplay_form(f, FAIRPLAY_FORM_BELOW - FAIRPLAY_FORM_FULL / 6, 7, &pts); /* six degrees of freedom */
     CHECK_EQ(pts.term[FAIRPLAY_ROUTINE], FAIRPLAY_W_FORM);
-    CHECK_EQ(feature(f, "form_permille"), 900);
+    CHECK_EQ(feature(f, "form_permille"), FAIRPLAY_FORM_BELOW - FAIRPLAY_FORM_FULL / 6);
+    CHECK_EQ(feature(f, "form_runs"), 7);
     memset(&pts, 0, sizeof pts);
-    fairplay_form(f, FAIRPLAY_FORM_BELOW, &pts);
+    fairplay_form(f, FAIRPLAY_FORM_BELOW - FAIRPLAY_FORM_FULL / 6, 2, &pts); /* one: a sixth */
+    CHECK_EQ(pts.term[FAIRPLAY_ROUTINE], FAIRPLAY_W_FORM / 6);
+    memset(&pts, 0, sizeof pts);
+    fairplay_form(f, FAIRPLAY_FORM_BELOW, 13, &pts);
     CHECK_EQ(pts.term[FAIRPLAY_ROUTINE], 0);
-    fairplay_form(f, -1, &pts); /* too few runs: nothing */
+    fairplay_form(f, -1, 0, &pts); /* too few runs: nothing */
     CHECK_EQ(pts.term[FAIRPLAY_ROUTINE], 0);
     json_decref(f);
     fairplay_book_free(&b);
