@@ -373,8 +373,11 @@ int64_t fairplay_total(json_t *f, const fairplay_points *pts)
 {
     int64_t sum = 0, top = 0;
     const char *word = "";
+    json_t *terms = json_object(); /* the weights an operator reads beside the features */
     for (int i = 0; i < FAIRPLAY_TERMS; i++) {
         sum += pts->term[i];
+        if (pts->term[i] > 0)
+            json_object_set_new(terms, term_words[i], json_integer(pts->term[i]));
         if (pts->term[i] > top) {
             top = pts->term[i];
             word = term_words[i];
@@ -382,6 +385,7 @@ int64_t fairplay_total(json_t *f, const fairplay_points *pts)
     }
     put(f, "suspicion", sum);
     json_object_set_new(f, "reason", json_string(word));
+    json_object_set_new(f, "terms", terms);
     return sum;
 }
 
