@@ -210,6 +210,14 @@ test('the console: sign-in, the queue by suspicion, a twin pair, approve, void, 
     assert.match(await page.textContent(`${botRow} td.held`), /pace|padding|clock|routine|speed|rehearsal/);
     assert.match(await page.textContent(botRow), /weight /, 'the features with their weights');
     await page.screenshot({ path: join(ARTIFACTS, 'console-queue.png'), fullPage: true });
+    // the filters (over the loaded page)
+    await page.selectOption('#f-reason', 'twin');
+    assert.deepEqual(await rowIds(page), [runs.copy.score_id], 'held as a twin: the copy (the leader was held first as a new account)');
+    await page.selectOption('#f-reason', '');
+    await page.fill('#f-board', `schulte/${LEVEL}`);
+    assert.deepEqual(new Set(await rowIds(page)), new Set([runs.ann.score_id, runs.bea.score_id, runs.bot.score_id]));
+    await page.fill('#f-board', '');
+    assert.equal((await rowIds(page)).length, ids.length);
 
     // the twin pair side by side, the first run named
     await page.click(`#queue-body tr[data-score-id="${runs.copy.score_id}"] button.open`);

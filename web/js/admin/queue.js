@@ -6,7 +6,7 @@ import { byId, el, getJSON } from '../api.js';
 import { admin, describeError } from './session.js';
 import { openAction, dialogOpen } from './actions.js';
 import { playerInfo } from './players.js';
-import { REASONS, reasonWords, boardKey, boardWords, playerWords, age, when, int, featureLines } from './words.js';
+import { REASONS, reasonWords, boardKey, boardWords, playerWords, ageAtRun, when, int, featureLines, weightLines } from './words.js';
 
 const PAGE = 50;
 const state = { items: [], shown: [], cursors: [''], page: 0, next: null, current: 0, open: null };
@@ -35,14 +35,17 @@ function playerCell(item) {
   for (const l of item.linked_accounts || []) line(`linked: ${playerWords(l.name, l.player_id)}`);
   const ageLi = el('li', { class: 'age' }, 'account age …');
   facts.append(ageLi);
-  playerInfo(item.player_id).then((p) => { ageLi.textContent = `account age ${age(Date.now() - p.created_at_ms)}`; })
+  playerInfo(item.player_id).then((p) => { ageLi.textContent = `account age ${ageAtRun(p, item)}`; })
     .catch(() => { ageLi.textContent = 'account age unknown'; });
   return el('td', { class: 'who' }, el('span', { class: 'name' }, playerWords(item.name, item.player_id)), facts);
 }
 
 function row(item, i) {
-  const features = el('ul', {});
-  for (const [k, v] of featureLines(item.signals)) features.append(el('li', {}, `${k}: ${v}`));
+  const weights = el('ul', { class: 'weights' });
+  for (const [k, v] of weightLines(item.signals)) weights.append(el('li', {}, `${k}: ${v}`));
+  const all = el('ul', {});
+  for (const [k, v] of featureLines(item.signals, false)) all.append(el('li', {}, `${k}: ${v}`));
+  const features = el('div', {}, weights, el('details', {}, el('summary', {}, 'all features'), all));
   const open = el('button', { type: 'button', class: 'quiet open' }, 'Open');
   open.addEventListener('click', () => openItem(i));
   const held = el('td', { class: 'held' }, reasonWords(item.held_reason));

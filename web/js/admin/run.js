@@ -7,7 +7,7 @@ import { admin, describeError } from './session.js';
 import { openAction } from './actions.js';
 import { playerInfo } from './players.js';
 import { gapsOf, plotGaps } from './gaps.js';
-import { reasonWords, boardWords, playerWords, age, when, int, featureLines } from './words.js';
+import { reasonWords, boardWords, playerWords, ageAtRun, when, int, featureLines } from './words.js';
 
 function facts(pairs) {
   const ul = el('ul', { class: 'facts' });
@@ -26,7 +26,7 @@ async function side(run, label, gaps, otherGaps, first, onChange) {
   const status = audit ? audit.status : run.status;
   box.append(facts([
     ['player', playerWords(run.name, run.player_id)],
-    ['account age', player ? age(Date.now() - player.created_at_ms) : 'unknown'],
+    ['account age', player ? ageAtRun(player, run) : 'unknown'],
     ['identity', player && player.identities && player.identities.length ? player.identities.map((i) => i.provider).join(', ') : 'guest'],
     ['linked accounts', player && player.linked_accounts.length ? player.linked_accounts.map((l) => playerWords(l.name, l.player_id)).join(', ') : 'none'],
     ['board', boardWords(run)],

@@ -28,6 +28,9 @@ export const boardWords = (item) => (item.date ? `daily ${item.date} (${gameTitl
 
 export const playerWords = (name, id) => `${name} ${playerTag(id)}`;
 
+/** A player's account age when the run came in (the server's clock, both). */
+export const ageAtRun = (player, run) => `${age(run.submitted_at_ms - player.created_at_ms)} at the run`;
+
 /** "3 d 4 h" / "12 min" / "40 s" of a span in ms. */
 export function age(ms) {
   const s = Math.max(0, Math.floor(ms / 1000));
@@ -40,11 +43,16 @@ export function age(ms) {
 export const when = (ms) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 export const int = (n) => (typeof n === 'number' ? formatInt(n) : String(n));
 
-/** The suspicion's terms (weights by word) and the features, as [label, value] pairs. */
-export function featureLines(signals) {
+/** The suspicion's terms: [["weight pace", 624], ...] (none for a run stored before terms were recorded). */
+export function weightLines(signals) {
   const f = (signals && signals.features) || {};
-  const lines = [];
-  for (const [k, v] of Object.entries(f.terms || {})) lines.push([`weight ${k}`, v]);
+  return Object.entries(f.terms || {}).map(([k, v]) => [`weight ${k}`, v]);
+}
+
+/** The suspicion's terms (weights by word) and the features, as [label, value] pairs. */
+export function featureLines(signals, withWeights = true) {
+  const f = (signals && signals.features) || {};
+  const lines = withWeights ? weightLines(signals) : [];
   for (const [k, v] of Object.entries(f)) {
     if (k === 'terms' || k === 'suspicion' || k === 'reason' || typeof v === 'object') continue;
     lines.push([k, v]);
