@@ -302,6 +302,11 @@ test('the console: sign-in, the queue by suspicion, a twin pair, approve, void, 
     const stderr = srv.stderr();
     assert.match(stderr, /"path":"\/v1\/admin\/review"/);
     assert.ok(!stderr.includes(ADMIN_TOKEN), 'the token is not in the request log');
+
+    // signing out forgets the token and what the views showed
+    await page.click('#nav-signout');
+    assert.ok(await page.isVisible('#signin'));
+    assert.equal(await page.$$eval('#queue-body tr, #log-body tr, #run-sides .side', (x) => x.length), 0);
   } finally {
     await w.close();
   }

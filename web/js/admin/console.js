@@ -37,7 +37,16 @@ async function onSignIn(ev) {
 
 async function openRun(item) {
   show('run');
-  await showRun(item, () => { forgetPlayers(); showRun(item, null); reloadQueue(); });
+  const changed = () => { forgetPlayers(); showRun(item, changed); reloadQueue(); };
+  await showRun(item, changed);
+}
+
+// Signing out forgets the token and clears what the views showed.
+function onSignOut() {
+  signOut();
+  forgetPlayers();
+  for (const id of ['queue-body', 'run-sides', 'log-body']) byId(id).replaceChildren();
+  show('signin');
 }
 
 wireActions();
@@ -47,6 +56,6 @@ byId('signin-form').addEventListener('submit', onSignIn);
 byId('nav-queue').addEventListener('click', () => { show('queue'); reloadQueue(); });
 byId('nav-log').addEventListener('click', () => { show('log'); loadLog(); });
 byId('run-back').addEventListener('click', () => { show('queue'); reloadQueue(); });
-byId('nav-signout').addEventListener('click', () => { signOut(); forgetPlayers(); show('signin'); });
+byId('nav-signout').addEventListener('click', onSignOut);
 show('signin');
 document.body.dataset.ready = 'true';

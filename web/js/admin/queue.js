@@ -104,6 +104,7 @@ function act(kind) {
 function onKey(ev) {
   if (byId('queue').hidden || dialogOpen() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (['INPUT', 'SELECT', 'TEXTAREA'].includes(ev.target.tagName)) return;
+  if (ev.key === 'Enter' && ev.target.tagName === 'BUTTON') return; // the button's own click
   const n = state.shown.length;
   if (ev.key === 'j' && n) { state.current = Math.min(n - 1, state.current + 1); mark(); }
   else if (ev.key === 'k' && n) { state.current = Math.max(0, state.current - 1); mark(); }
