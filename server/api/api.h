@@ -40,6 +40,7 @@ void api_admin_reverify_status(request *r);
 void api_web_index(request *r);
 void api_web_replay(request *r);
 void api_web_asset(request *r);
+void api_web_admin(request *r);
 
 /* Shared by handlers: the authenticated player, or NULL after a 401. */
 #include "../store/store.h"
@@ -59,6 +60,9 @@ void api_write(request *r, store_write *w, void (*then)(request *r));
 /* The admin bearer token (admin_token) is present; else answers 404 (no
  * admin token configured) or 401 and returns false. */
 bool api_admin_ok(request *r);
+/* api_review_items.c: adds held_reason and would_be_rank to every item of
+ * a review page (GET /v1/admin/review). */
+void api_review_enrich(request *r, json_t *page);
 /* Maps a store failure to 503/500 and answers. */
 void api_store_error(request *r, store_status st);
 /* The admin re-verification job (api_reverify.c): made once the store is

@@ -216,11 +216,14 @@ static bool page_args(request *r, store_admin_query *q)
     return true;
 }
 
-static void answer_read(request *r, const store_admin_query *q)
+/* enrich, when given, adds to the page before it is sent */
+static void answer_read(request *r, const store_admin_query *q, void (*enrich)(request *r, json_t *page))
 {
     json_t *out = NULL;
     store_status st = store_admin_read(r->app->db, q, &out);
     if (st == STORE_OK && out) {
+        if (enrich)
+            enrich(r, out);
         reply_json(r, 200, out);
     } else if (st == STORE_NOT_FOUND) {
         reply_error(r, 404, "not_found", "no such player");
@@ -239,7 +242,7 @@ void api_admin_review(request *r)
     store_admin_query q = { .kind = ADMIN_Q_REVIEW,
                             .linked_window_ms = (int64_t)r->app->cfg.linked_window_s * 1000 };
     if (page_args(r, &q))
-        answer_read(r, &q);
+        answer_read(r, &q, api_review_enrich);
 }
 
 void api_admin_log(request *r)
@@ -248,7 +251,7 @@ void api_admin_log(request *r)
         return;
     store_admin_query q = { .kind = ADMIN_Q_LOG };
     if (page_args(r, &q))
-        answer_read(r, &q);
+        answer_read(r, &q, NULL);
 }
 
 void api_admin_rejections(request *r)
@@ -272,7 +275,7 @@ void api_admin_rejections(request *r)
         reply_error(r, 400, "bad_since", "since must be unix milliseconds");
         return;
     }
-    answer_read(r, &q);
+    answer_read(r, &q, NULL);
 }
 
 /* GET /v1/admin/players/{id}: 404 for an unknown player. */

@@ -2,8 +2,10 @@
  * api_web: the public web pages and their assets (server/http/web_assets.h).
  * GET / is the boards page, GET /replay/{score_id} the replay viewer (the
  * page reads the id from its own path), GET /assets/... the files they
- * load. Pages carry a strict Content-Security-Policy; everything carries a
- * strong ETag and answers If-None-Match with 304.
+ * load, and GET /admin/ the operator's console (only when an admin token is
+ * configured; never stored by a cache). Pages carry a strict
+ * Content-Security-Policy; everything carries a strong ETag and answers
+ * If-None-Match with 304.
  */
 #include <stdbool.h>
 #include <string.h>
@@ -48,13 +50,16 @@ static bool etag_listed(const char *list, const char *etag)
     return false;
 }
 
-static void serve_asset(request *r, const web_asset *a, bool page)
+typedef enum asset_kind { ASSET_FILE, ASSET_PAGE, ASSET_ADMIN_PAGE } asset_kind;
+
+static void serve_asset(request *r, const web_asset *a, asset_kind kind)
 {
     reply_header(r, "ETag", a->etag);
     reply_header(r, "X-Content-Type-Options", "nosniff");
-    if (page) {
-        /* Revalidated on every visit: a new build shows at once. */
-        reply_header(r, "Cache-Control", "no-cache");
+    if (kind != ASSET_FILE) {
+        /* Revalidated on every visit: a new build shows at once. The
+         * console is kept by no cache at all. */
+        reply_header(r, "Cache-Control", kind == ASSET_ADMIN_PAGE ? "no-store" : "no-cache");
         reply_header(r, "Content-Security-Policy", PAGE_CSP);
         reply_header(r, "Referrer-Policy", "no-referrer");
     } else {
@@ -69,19 +74,19 @@ static void serve_asset(request *r, const web_asset *a, bool page)
         reply_static(r, 200, a->content_type, a->data, a->size);
 }
 
-static void serve_page(request *r, const char *name)
+static void serve_page(request *r, const char *name, asset_kind kind)
 {
     const web_asset *a = web_asset_find(name);
     if (!a) {
         reply_error(r, 500, "internal", "this build has no web pages");
         return;
     }
-    serve_asset(r, a, true);
+    serve_asset(r, a, kind);
 }
 
 void api_web_index(request *r)
 {
-    serve_page(r, "index.html");
+    serve_page(r, "index.html", ASSET_PAGE);
 }
 
 void api_web_replay(request *r)
@@ -91,7 +96,7 @@ void api_web_replay(request *r)
         reply_error(r, 404, "not_found", "no such score");
         return;
     }
-    serve_page(r, "replay.html");
+    serve_page(r, "replay.html", ASSET_PAGE);
 }
 
 void api_web_asset(request *r)
@@ -102,5 +107,16 @@ void api_web_asset(request *r)
         reply_error(r, 404, "not_found", "no such asset");
         return;
     }
-    serve_asset(r, a, false);
+    serve_asset(r, a, ASSET_FILE);
+}
+
+/* GET /admin/: the console exists only where an admin token does; the
+ * page holds no secret, the token is asked for by the page itself. */
+void api_web_admin(request *r)
+{
+    if (!r->app->cfg.admin_token[0]) {
+        reply_error(r, 404, "not_found", "no such endpoint");
+        return;
+    }
+    serve_page(r, "admin.html", ASSET_ADMIN_PAGE);
 }

@@ -51,6 +51,7 @@ static const route routes[] = {
     { "GET", "", api_web_index, CACHE_NO_STORE },
     { "GET", "replay/*", api_web_replay, CACHE_NO_STORE },
     { "GET", "assets/**", api_web_asset, CACHE_NO_STORE },
+    { "GET", "admin", api_web_admin, CACHE_NO_STORE },
 };
 #define N_ROUTES ((int)(sizeof routes / sizeof routes[0]))
 
@@ -62,7 +63,7 @@ static const char *const route_names[N_ROUTES + 1] = {
     "admin_void",  "admin_restore", "admin_approve", "admin_ban",    "admin_unban",
     "admin_rename", "admin_review", "admin_rejections", "admin_log",
     "admin_reverify_start", "admin_reverify_status",
-    "web_index",   "web_replay",  "web_asset",     "other",
+    "web_index",   "web_replay",  "web_asset",     "web_admin",     "other",
 };
 
 _Static_assert(sizeof route_names / sizeof route_names[0] == N_ROUTES + 1,

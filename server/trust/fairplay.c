@@ -383,7 +383,7 @@ int64_t fairplay_total(json_t *f, const fairplay_points *pts)
     json_t *points = json_object(); /* each term that counted, by its word: what a reviewer weighs */
     for (int i = 0; i < FAIRPLAY_TERMS; i++) {
         sum += pts->term[i];
-        if (pts->term[i] && points)
+        if (pts->term[i] > 0 && points)
             json_object_set_new(points, term_words[i], json_integer((json_int_t)pts->term[i]));
         if (pts->term[i] > top) {
             top = pts->term[i];

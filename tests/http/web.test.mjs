@@ -129,7 +129,7 @@ test('nothing else is served: unknown assets, other files of the tree, traversal
   // Paths the document does not list, or whose score id is not of its
   // form, are off the contract on purpose; the 404s are checked all the same.
   const onContract = ['/assets/nope.js', '/assets/embed.sh', '/assets/port/vectors.mjs', '/assets/port/generate.mjs',
-    '/assets/index.html', '/assets/replay.html'];
+    '/assets/index.html', '/assets/replay.html', '/admin']; // the console: no admin token on this server
   for (const path of [...onContract, '/assets/', '/index.html', '/replay', '/replay/abc', '/replay/0123456789ABCDEF0123456789ABCDEF',
     '/replay/0123456789abcdef0123456789abcdef/x', '/assets/js/games/../../../server/api_web.c']) {
     const r = await call(srv, 'GET', path, { offContract: !onContract.includes(path) });
