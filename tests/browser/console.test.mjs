@@ -223,12 +223,27 @@ test('the console: sign-in, the queue by suspicion, a twin pair, approve, void, 
     await page.click(`#queue-body tr[data-score-id="${runs.copy.score_id}"] button.open`);
     await page.waitForFunction((id) => document.querySelector('#run').dataset.loaded === id, runs.copy.score_id, { timeout: WAIT });
     const sides = await page.$$eval('#run-sides .side', (s) => s.map((x) => ({ id: x.dataset.scoreId, text: x.textContent,
-      lines: x.querySelectorAll('svg.gaps polyline').length })));
+      lines: x.querySelectorAll('svg.gaps polyline.own, svg.gaps polyline.other').length,
+      check: x.querySelector('.viewer .check') && x.querySelector('.viewer .check').dataset.check,
+      canvas: x.querySelectorAll('.viewer canvas').length,
+      history: x.querySelector('table.history tr.current') && x.querySelector('table.history tr.current').dataset.scoreId })));
     assert.equal(sides.length, 2);
     assert.deepEqual(new Set(sides.map((s) => s.id)), new Set([runs.copy.score_id, runs.leader.score_id]));
     assert.equal(sides[0].id, runs.leader.score_id, 'the run that came first on the left');
     assert.match(sides[0].text, /Came first/);
     for (const s of sides) assert.equal(s.lines, 2, 'each run\'s gaps, and the other\'s beside them');
+    for (const s of sides) {
+      assert.equal(s.check, 'ok', `replayed in the browser and its score checked: ${s.text}`);
+      assert.equal(s.canvas, 2, 'the viewer\'s canvas and its strip of move times');
+      assert.equal(s.history, s.id, 'the player\'s newest runs, this one marked');
+    }
+    // one control plays both from the start together
+    await page.click('#run-play-both');
+    await page.waitForFunction(() => [...document.querySelectorAll('#run-sides .viewer')].every((v) => v.dataset.state === 'playing'),
+      null, { timeout: WAIT });
+    await page.keyboard.press(' '); // Space pauses both
+    await page.waitForFunction(() => [...document.querySelectorAll('#run-sides .viewer')].every((v) => v.dataset.state !== 'playing'),
+      null, { timeout: WAIT });
     await page.screenshot({ path: join(ARTIFACTS, 'console-twins.png'), fullPage: true });
 
     // ban the copier from the pair's page
@@ -255,6 +270,11 @@ test('the console: sign-in, the queue by suspicion, a twin pair, approve, void, 
     // void ann's run from its page: the board re-ranks
     await page.click(`#queue-body tr[data-score-id="${runs.ann.score_id}"] button.open`);
     await page.waitForFunction((id) => document.querySelector('#run').dataset.loaded === id, runs.ann.score_id, { timeout: WAIT });
+    // a level run beside its board's population: the band of the board's ranked runs
+    const annSide = `#run-sides .side[data-score-id="${runs.ann.score_id}"]`;
+    assert.equal(await page.$$eval(`${annSide} svg.gaps polygon.band`, (x) => x.length), 1);
+    assert.match(await page.textContent(`${annSide} .legend`), /the board's \d+ ranked runs?/);
+    assert.equal(await page.getAttribute(`${annSide} .viewer .check`, 'data-check'), 'ok');
     await page.click(`#run-sides .side[data-score-id="${runs.ann.score_id}"] button[data-action="void"]`);
     const voided = await confirmAction(page, 'voided for the test');
     assert.match(voided.confirm, /the board re-ranks/);

@@ -96,6 +96,9 @@ export class Player {
 
   onKey(ev) {
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    // a viewer taken off the page, or in a hidden view, hears no keys
+    // (the operator's console opens one viewer after another)
+    if (!this.ui.root.isConnected || this.ui.root.closest('[hidden]')) return;
     const t = ev.target;
     const tag = t && t.tagName;
     if (tag === 'SELECT' || tag === 'TEXTAREA' || (tag === 'INPUT' && t.type !== 'range')) return;
