@@ -275,9 +275,12 @@ test('the console: sign-in, the queue by suspicion, a twin pair, approve, void, 
     assert.equal(await page.$$eval(`${annSide} svg.gaps polygon.band`, (x) => x.length), 1);
     assert.match(await page.textContent(`${annSide} .legend`), /the board's \d+ ranked runs?/);
     assert.equal(await page.getAttribute(`${annSide} .viewer .check`, 'data-check'), 'ok');
+    const annRank = (await board()).find((e) => e.score_id === runs.ann.score_id).rank;
     await page.click(`#run-sides .side[data-score-id="${runs.ann.score_id}"] button[data-action="void"]`);
+    // the confirmation names the rank the run loses (read from the public board)
+    await page.waitForFunction(() => /loses rank \d+/.test(document.querySelector('#action-what').textContent), null, { timeout: WAIT });
     const voided = await confirmAction(page, 'voided for the test');
-    assert.match(voided.confirm, /the board re-ranks/);
+    assert.match(voided.confirm, new RegExp(`loses rank ${annRank} and the board re-ranks`));
     const afterVoid = await board();
     assert.ok(!afterVoid.some((e) => e.score_id === runs.ann.score_id), 'voided: off the board');
     const expected = before.filter((e) => e.score_id !== runs.ann.score_id);

@@ -2,7 +2,7 @@
 // player), each in two steps in one dialog: a required reason (and the new
 // name for a rename), then a confirmation that names what will change;
 // then the server's answer, shown as it came.
-import { byId } from '../api.js';
+import { byId, getJSON } from '../api.js';
 import { admin, describeError } from './session.js';
 import { int, playerWords, boardWords } from './words.js';
 
@@ -16,7 +16,8 @@ function consequence(kind, item) {
     case 'approve': return `Approve ${who}'s run on ${board} (score ${int(item.score)}): it goes on the public board`
       + (item.would_be_rank ? ` at rank ${item.would_be_rank}.` : '.');
     case 'void': return `Void ${who}'s run on ${board} (score ${int(item.score)}): it leaves every board`
-      + (item.status === 'ranked' ? ' and the board re-ranks.' : ' (it is not ranked now).');
+      + (item.status !== 'ranked' ? ' (it is not ranked now).'
+        : item.rank_now ? `: it loses rank ${item.rank_now} and the board re-ranks.` : ' and the board re-ranks.');
     case 'restore': return `Restore ${who}'s voided run on ${board}: it counts again.`;
     case 'ban': return `Ban ${who}: every run of theirs leaves the public boards.`;
     case 'unban': return `Unban ${who}: their ranked runs return to the boards.`;
@@ -48,9 +49,30 @@ function reset() {
   byId('action-name').disabled = false;
 }
 
+/** The rank a ranked run holds now on its public board (its player's entry, if it is this run), or null. */
+async function rankNow(item) {
+  const path = item.date ? `/v1/leaderboards/daily/${item.date}/players/${item.player_id}?around=0`
+    : `/v1/leaderboards/${encodeURIComponent(item.game)}/${item.level}/players/${item.player_id}?around=0`;
+  try {
+    const a = await getJSON(path);
+    return a.player && a.player.score_id === item.score_id ? a.rank : null;
+  } catch {
+    return null; // not on the board (404 not_on_board): no rank to name
+  }
+}
+
 /** Opens the dialog for kind on item (a queue item or a twin); onDone(answer) after a success. */
 export function openAction(kind, item, onDone) {
   current = { kind, item, onDone };
+  if (kind === 'void' && item.status === 'ranked') {
+    const mine = current;
+    rankNow(item).then((rank) => {
+      if (current !== mine || !rank) return;
+      mine.item = { ...item, rank_now: rank };
+      byId('action-what').textContent = consequence(kind, mine.item);
+      if (!byId('action-confirm').hidden) byId('action-confirm').textContent = byId('action-confirm').textContent.replace(consequence(kind, item), consequence(kind, mine.item));
+    });
+  }
   reset();
   byId('action-title').textContent = `${kind[0].toUpperCase()}${kind.slice(1)}`;
   byId('action-what').textContent = consequence(kind, item);
