@@ -2,7 +2,8 @@
  * api_review_items: what GET /v1/admin/review adds to the store's queue
  * items for the operator's console and curl alike: each held run's
  * "held_reason" (the one word a player's app was answered,
- * fairplay_hold_reason) and "would_be_rank" (the rank the run would take
+ * fairplay_hold_reason; "twin" for either run of a twin pair, which the
+ * earlier run's own answer could not know yet) and "would_be_rank" (the rank the run would take
  * on its board if approved now; null when its board cannot say).
  */
 #include <stdlib.h>
@@ -44,9 +45,15 @@ void api_review_enrich(request *r, json_t *page)
         json_t *reason = json_null(), *would = json_null();
         if (held) {
             char *signals = json_dumps(json_object_get(item, "signals"), JSON_COMPACT);
-            reason = json_string(fairplay_hold_reason(signals ? signals : "{}",
-                                                      json_object_get(item, "duplicate_of_seq") != NULL));
+            const char *word = fairplay_hold_reason(signals ? signals : "{}",
+                                                    json_object_get(item, "duplicate_of_seq") != NULL);
             free(signals);
+            /* the earlier run of a twin pair carries no signals.twin (the
+             * later run's pass found the pair): it is held as a twin too,
+             * named in the same order as fairplay_hold_reason's */
+            if (json_object_get(item, "twin") && strcmp(word, "identity") != 0 && strcmp(word, "duplicate") != 0)
+                word = "twin";
+            reason = json_string(word);
             store_board b;
             int64_t rank;
             if (item_board(item, &b) &&
