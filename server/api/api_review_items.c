@@ -8,7 +8,6 @@
  * as the store's row filter, since the word is computed here from the
  * signals, never stored).
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
