@@ -63,6 +63,10 @@ bool api_admin_ok(request *r);
 /* api_review_items.c: adds held_reason and would_be_rank to every item of
  * a review page (GET /v1/admin/review). */
 void api_review_enrich(request *r, json_t *page);
+/* The review queue's filters from the query (reason, game, level, date,
+ * status) into q, whose limit is set; date is the buffer q->date points
+ * to. False after a 400/404 answer. */
+bool api_review_filters(request *r, store_admin_query *q, char date[11]);
 /* Maps a store failure to 503/500 and answers. */
 void api_store_error(request *r, store_status st);
 /* The admin re-verification job (api_reverify.c): made once the store is

@@ -2,8 +2,10 @@
  * api_moderation: what an operator does, behind the admin token:
  * POST /v1/admin/scores/{id}/void|restore|approve and
  * POST /v1/admin/players/{id}/ban|unban|rename, and what an operator reads
- * to decide: GET /v1/admin/review (the queue, highest suspicion first),
- * /v1/admin/rejections and /v1/admin/log (the append-only admin_log).
+ * to decide: GET /v1/admin/review (the queue, highest suspicion first;
+ * its filters: api_review_items.c), /v1/admin/rejections and
+ * /v1/admin/log (the append-only admin_log, either way, by action or
+ * actor).
  *
  * An action is one write handed to the store's writer like a submission
  * (store.h STORE_WRITE_ADMIN): its rows, the boards' rows and its admin_log
@@ -241,8 +243,34 @@ void api_admin_review(request *r)
         return;
     store_admin_query q = { .kind = ADMIN_Q_REVIEW,
                             .linked_window_ms = (int64_t)r->app->cfg.linked_window_s * 1000 };
-    if (page_args(r, &q))
+    char date[11];
+    if (page_args(r, &q) && api_review_filters(r, &q, date))
         answer_read(r, &q, api_review_enrich);
+}
+
+/* order, action and actor of GET /v1/admin/log; false after a 400. */
+static bool log_filters(request *r, store_admin_query *q)
+{
+    const char *order = req_query(r, "order"), *action = req_query(r, "action"), *actor = req_query(r, "actor");
+    if (order && strcmp(order, "asc") != 0 && strcmp(order, "desc") != 0) {
+        reply_error(r, 400, "bad_query", "order must be asc or desc");
+        return false;
+    }
+    q->newest_first = order && strcmp(order, "desc") == 0;
+    bool known = false;
+    for (size_t i = 0; action && i < sizeof action_names / sizeof action_names[0]; i++)
+        known = known || strcmp(action, action_names[i]) == 0;
+    if (action && !known) {
+        reply_error(r, 400, "bad_query", "action must be one of void, restore, approve, ban, unban, rename");
+        return false;
+    }
+    if (actor && (!actor[0] || strlen(actor) > STORE_ACTOR_MAX)) {
+        reply_error(r, 400, "bad_query", "actor is 1 to 127 bytes (as the log shows it: operator@address)");
+        return false;
+    }
+    q->action = action;
+    q->actor = actor;
+    return true;
 }
 
 void api_admin_log(request *r)
@@ -250,7 +278,7 @@ void api_admin_log(request *r)
     if (!api_admin_ok(r))
         return;
     store_admin_query q = { .kind = ADMIN_Q_LOG };
-    if (page_args(r, &q))
+    if (page_args(r, &q) && log_filters(r, &q))
         answer_read(r, &q, NULL);
 }
 

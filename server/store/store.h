@@ -546,19 +546,42 @@ store_status store_board_size(store *s, const store_board *b, int64_t *out);
 typedef enum store_admin_query_kind {
     ADMIN_Q_PLAYER,     /* {player_id, name, created_at, banned_at, counts{...}}; STORE_NOT_FOUND */
     ADMIN_Q_REJECTIONS, /* {items:[...], next_cursor}: newest first */
-    ADMIN_Q_REVIEW,     /* {items:[...], next_cursor}: highest suspicion first */
-    ADMIN_Q_LOG         /* {items:[...], next_cursor}: oldest first */
+    ADMIN_Q_REVIEW,     /* {items:[...], next_cursor}: highest suspicion first, then seq */
+    ADMIN_Q_LOG         /* {items:[...], next_cursor}: oldest first (newest_first: newest) */
 } store_admin_query_kind;
+
+/* REVIEW: says whether a queue item, as its row gives it (before the
+ * player's features, twin and linked accounts are added), is kept. */
+typedef bool (*store_review_keep)(const json_t *item, void *ctx);
 
 typedef struct store_admin_query {
     store_admin_query_kind kind;
     int64_t player_id; /* PLAYER; REJECTIONS: 0 for every player */
-    const game *g;     /* REJECTIONS: NULL for every game */
+    const game *g;     /* REJECTIONS, REVIEW: NULL for every game */
     int64_t since;     /* REJECTIONS: received at or after (unix ms), 0: any */
     int64_t now;       /* PLAYER: for the open/abandoned split */
     /* PLAYER, REVIEW: accounts registered from the player's prefix within
      * this many ms either side are listed as linked_accounts (0: none) */
     int64_t linked_window_ms;
+    /* REVIEW filters, in SQL: level (with g: that level board's runs, no
+     * daily's; 0: any), date (a daily board's day, "YYYY-MM-DD"; NULL:
+     * any), status ("held" or "ranked"; NULL: both). */
+    int level;
+    const char *date;
+    const char *status;
+    /* REVIEW: a filter over the rows (NULL: every row is kept). With one,
+     * a page reads at most scan_max rows (at least limit) and may hold
+     * fewer than limit items while its next_cursor is not null: the
+     * cursor continues after the last row read, kept or not. */
+    store_review_keep keep;
+    void *keep_ctx;
+    int scan_max;
+    /* LOG: newest_first (the cursor then goes to older ids), and only the
+     * rows of one action ("void", ...; NULL: any) or one actor (exact;
+     * NULL: any) */
+    bool newest_first;
+    const char *action;
+    const char *actor;
     const char *cursor;
     int limit;
 } store_admin_query;

@@ -711,6 +711,146 @@ static store_status add_twin(const sd_db *x, json_t *item, int64_t seq, int64_t 
     return STORE_OK;
 }
 
+/* The queue's statement for the filters given, each numbered as it comes
+ * after the cursor's two (?1 suspicion, ?2 seq), then the row limit: built
+ * at run time like the rejections' in SQL both dialects read. Binds in
+ * that order: review_bind. */
+static void review_sql(const store_admin_query *q, char *sql, size_t cap)
+{
+    int len = snprintf(sql, cap,
+                       "SELECT s.seq, s.score_id, s.player_id, p.name, s.game, s.level,"
+                       " s.daily_date, s.score, s.status, s.suspicion, s.signals, s.received_at,"
+                       " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0), COALESCE(s.twin_of, 0),"
+                       " COALESCE((SELECT i.provider FROM identities i WHERE i.player_id = s.player_id"
+                       " ORDER BY i.provider LIMIT 1), ''), s.twin_times"
+                       " FROM scores s JOIN players p ON p.id = s.player_id"
+                       " WHERE s.reviewed_at IS NULL AND s.voided_at IS NULL"
+                       " AND (s.suspicion < ?1 OR (s.suspicion = ?1 AND s.seq > ?2))");
+    int k = 2;
+    if (q->g)
+        len += snprintf(sql + len, cap - (size_t)len, " AND s.game = ?%d", ++k);
+    if (q->g && q->level > 0)
+        len += snprintf(sql + len, cap - (size_t)len, " AND s.level = ?%d AND s.daily_date = ''", ++k);
+    if (q->date)
+        len += snprintf(sql + len, cap - (size_t)len, " AND s.daily_date = ?%d", ++k);
+    if (q->status)
+        len += snprintf(sql + len, cap - (size_t)len, " AND s.status = ?%d", ++k);
+    snprintf(sql + len, cap - (size_t)len, " ORDER BY s.suspicion DESC, s.seq ASC LIMIT ?%d", ++k);
+}
+
+static void review_bind(const sd_db *x, sd_stmt *s, const store_admin_query *q, int64_t below, int64_t after,
+                        int rows)
+{
+    const store_driver *d = x->d;
+    d->bind_int(s, below);
+    d->bind_int(s, after);
+    if (q->g)
+        d->bind_text(s, q->g->name);
+    if (q->g && q->level > 0)
+        d->bind_int(s, q->level);
+    if (q->date)
+        d->bind_text(s, q->date);
+    if (q->status)
+        d->bind_text(s, q->status);
+    d->bind_int(s, rows);
+}
+
+/* The rows one page reads at most: limit (and one more to know there are
+ * more), or with a filter scan_max, never under limit. */
+static int review_scan(const store_admin_query *q)
+{
+    return q->keep && q->scan_max > q->limit ? q->scan_max : q->limit;
+}
+
+/* A queue row as an item, before what other statements add. */
+static json_t *review_item(const sd_db *x, sd_stmt *s)
+{
+    const store_driver *d = x->d;
+    const char *date = d->col_text(s, 6);
+    json_t *item = json_pack(
+        "{s:s,s:I,s:s,s:s,s:i,s:I,s:s,s:I,s:o,s:I,s:b}", "score_id", text_or_empty(x, s, 1), "player_id",
+        (json_int_t)d->col_int(s, 2), "name", text_or_empty(x, s, 3), "game", text_or_empty(x, s, 4), "level",
+        (int)d->col_int(s, 5), "score", (json_int_t)d->col_int(s, 7), "status", text_or_empty(x, s, 8),
+        "suspicion", (json_int_t)d->col_int(s, 9), "signals", json_or_null(x, s, 10), "submitted_at_ms",
+        (json_int_t)d->col_int(s, 11), "banned", d->col_int(s, 12) != 0);
+    if (!item)
+        return NULL;
+    if (date && date[0])
+        json_object_set_new(item, "date", json_string(date));
+    if (d->col_int(s, 13))
+        json_object_set_new(item, "duplicate_of_seq", json_integer(d->col_int(s, 13)));
+    const char *provider = d->col_text(s, 15);
+    json_object_set_new(item, "provider", provider && provider[0] ? json_string(provider) : json_null());
+    if (d->col_int(s, 14)) /* beside its twin's */
+        json_object_set_new(item, "gaps_ms", gaps_json(d->col_text(s, 16)));
+    return item;
+}
+
+typedef struct review_row {
+    json_t *item;
+    int64_t player;
+    int64_t seq, twin_of;
+} review_row;
+
+/* A page's rows: up to limit kept ones into rows (*n), at most
+ * review_scan(q) read. *more when a row is left: past the budget, or a
+ * kept one after a full page (rows skipped before it are read past). The
+ * cursor (*last_s, *last_seq) is the last row read and not left. */
+static store_status review_rows(const sd_db *x, sd_stmt *s, const store_admin_query *q, review_row *rows,
+                                int *n, bool *more, int64_t *last_s, int64_t *last_seq)
+{
+    const store_driver *d = x->d;
+    int rc, scanned = 0, budget = review_scan(q);
+    while ((rc = d->step(s)) == SD_ROW) {
+        if (scanned++ == budget) {
+            *more = true;
+            break;
+        }
+        json_t *item = review_item(x, s);
+        if (!item) {
+            d->done(s);
+            return STORE_ERROR;
+        }
+        bool kept = !q->keep || q->keep(item, q->keep_ctx);
+        if (kept && *n == q->limit) {
+            json_decref(item);
+            *more = true;
+            break;
+        }
+        *last_s = d->col_int(s, 9);
+        *last_seq = d->col_int(s, 0);
+        if (!kept) {
+            json_decref(item);
+            continue;
+        }
+        rows[(*n)++] = (review_row){ .item = item, .player = d->col_int(s, 2), .seq = *last_seq,
+                                     .twin_of = d->col_int(s, 14) };
+    }
+    if (rc == SD_FAIL) {
+        d->done(s);
+        return d->failed(x->c, "admin_review");
+    }
+    d->done(s);
+    return STORE_OK;
+}
+
+/* What a kept item gets from other statements: the player's features, the
+ * twin beside it, linked accounts. */
+static store_status review_add(const sd_db *x, const store_admin_query *q, review_row *row)
+{
+    store_status res = STORE_OK;
+    json_t *pf = player_features(x, row->player, q->now, &res);
+    json_object_set_new(row->item, "player_features", pf ? pf : json_null());
+    if (res == STORE_OK && row->twin_of)
+        res = add_twin(x, row->item, row->seq, row->twin_of);
+    json_t *linked = res == STORE_OK ? linked_accounts(x, row->player, q->linked_window_ms, &res) : NULL;
+    if (json_array_size(linked))
+        json_object_set_new(row->item, "linked_accounts", linked);
+    else
+        json_decref(linked);
+    return res;
+}
+
 static store_status read_review(const sd_db *x, const store_admin_query *q, json_t **out)
 {
     const store_driver *d = x->d;
@@ -719,66 +859,26 @@ static store_status read_review(const sd_db *x, const store_admin_query *q, json
         return STORE_CONFLICT;
     if (!q->cursor || !q->cursor[0])
         below = INT64_MAX;
-    sd_stmt *s = d->start(x->c, SD_ADMIN_REVIEW);
-    if (!s)
-        return sd_failed(x, NULL, SD_ADMIN_REVIEW);
-    d->bind_int(s, below);
-    d->bind_int(s, after);
-    d->bind_int(s, q->limit + 1);
+    char sql[1024];
+    review_sql(q, sql, sizeof sql);
     /* the page's rows first: the features are read on the same connection */
-    typedef struct review_row {
-        json_t *item;
-        int64_t player;
-        int64_t seq, twin_of;
-    } review_row;
-    review_row *rows = calloc((size_t)q->limit + 1, sizeof *rows);
-    json_t *items = json_array();
-    int rc = SD_DONE, n = 0;
-    int64_t last_s = 0, last_seq = 0;
-    bool more = false;
-    while (rows && (rc = d->step(s)) == SD_ROW) {
-        if (n == q->limit) {
-            more = true;
-            break;
-        }
-        last_seq = d->col_int(s, 0);
-        last_s = d->col_int(s, 9);
-        int64_t player = d->col_int(s, 2);
-        const char *date = d->col_text(s, 6);
-        json_t *item = json_pack(
-            "{s:s,s:I,s:s,s:s,s:i,s:I,s:s,s:I,s:o,s:I,s:b}", "score_id", text_or_empty(x, s, 1),
-            "player_id", (json_int_t)player, "name", text_or_empty(x, s, 3), "game",
-            text_or_empty(x, s, 4), "level", (int)d->col_int(s, 5), "score",
-            (json_int_t)d->col_int(s, 7), "status", text_or_empty(x, s, 8), "suspicion",
-            (json_int_t)last_s, "signals", json_or_null(x, s, 10), "submitted_at_ms",
-            (json_int_t)d->col_int(s, 11), "banned", d->col_int(s, 12) != 0);
-        if (date && date[0])
-            json_object_set_new(item, "date", json_string(date));
-        if (d->col_int(s, 13))
-            json_object_set_new(item, "duplicate_of_seq", json_integer(d->col_int(s, 13)));
-        const char *provider = d->col_text(s, 15);
-        json_object_set_new(item, "provider", provider && provider[0] ? json_string(provider) : json_null());
-        rows[n].item = item;
-        rows[n].player = player;
-        rows[n].seq = last_seq;
-        rows[n].twin_of = d->col_int(s, 14);
-        if (rows[n].twin_of) /* beside its twin's */
-            json_object_set_new(item, "gaps_ms", gaps_json(d->col_text(s, 16)));
-        n++;
+    review_row *rows = calloc((size_t)q->limit, sizeof *rows);
+    if (!rows)
+        return STORE_ERROR;
+    sd_stmt *s = d->start_sql(x->c, sql);
+    if (!s) {
+        free(rows);
+        return d->failed(x->c, "admin_review");
     }
-    store_status res = !rows ? STORE_ERROR : rc == SD_FAIL ? sd_failed(x, s, SD_ADMIN_REVIEW) : STORE_OK;
-    if (rc != SD_FAIL)
-        d->done(s);
+    review_bind(x, s, q, below, after, review_scan(q) + 1);
+    int n = 0;
+    bool more = false;
+    int64_t last_s = 0, last_seq = 0;
+    store_status res = review_rows(x, s, q, rows, &n, &more, &last_s, &last_seq);
+    json_t *items = json_array();
     for (int i = 0; i < n; i++) {
-        json_t *pf = res == STORE_OK ? player_features(x, rows[i].player, q->now, &res) : NULL;
-        json_object_set_new(rows[i].item, "player_features", pf ? pf : json_null());
-        if (res == STORE_OK && rows[i].twin_of)
-            res = add_twin(x, rows[i].item, rows[i].seq, rows[i].twin_of);
-        json_t *linked = res == STORE_OK ? linked_accounts(x, rows[i].player, q->linked_window_ms, &res) : NULL;
-        if (json_array_size(linked))
-            json_object_set_new(rows[i].item, "linked_accounts", linked);
-        else
-            json_decref(linked);
+        if (res == STORE_OK)
+            res = review_add(x, q, &rows[i]);
         json_array_append_new(items, rows[i].item);
     }
     free(rows);
@@ -792,16 +892,39 @@ static store_status read_review(const sd_db *x, const store_admin_query *q, json
     return STORE_OK;
 }
 
+/* The log's statement for the filters given, numbered as they come (the
+ * cursor's id, action, actor), then the row limit. */
+static void log_sql(const store_admin_query *q, bool from_cursor, char *sql, size_t cap)
+{
+    int len = snprintf(sql, cap, "SELECT id, at, actor, action, target, reason, detail FROM admin_log WHERE 1 = 1");
+    int k = 0;
+    if (from_cursor)
+        len += snprintf(sql + len, cap - (size_t)len, " AND id %s ?%d", q->newest_first ? "<" : ">", ++k);
+    if (q->action)
+        len += snprintf(sql + len, cap - (size_t)len, " AND action = ?%d", ++k);
+    if (q->actor)
+        len += snprintf(sql + len, cap - (size_t)len, " AND actor = ?%d", ++k);
+    snprintf(sql + len, cap - (size_t)len, " ORDER BY id%s LIMIT ?%d", q->newest_first ? " DESC" : "", ++k);
+}
+
 static store_status read_log(const sd_db *x, const store_admin_query *q, json_t **out)
 {
     const store_driver *d = x->d;
-    int64_t after, unused;
-    if (!parse_cursor(q->cursor, &after, &unused))
+    int64_t from, unused;
+    if (!parse_cursor(q->cursor, &from, &unused))
         return STORE_CONFLICT;
-    sd_stmt *s = d->start(x->c, SD_ADMIN_LOG);
+    bool from_cursor = q->cursor && q->cursor[0];
+    char sql[512];
+    log_sql(q, from_cursor, sql, sizeof sql);
+    sd_stmt *s = d->start_sql(x->c, sql);
     if (!s)
-        return sd_failed(x, NULL, SD_ADMIN_LOG);
-    d->bind_int(s, after);
+        return d->failed(x->c, "admin_log");
+    if (from_cursor)
+        d->bind_int(s, from);
+    if (q->action)
+        d->bind_text(s, q->action);
+    if (q->actor)
+        d->bind_text(s, q->actor);
     d->bind_int(s, q->limit + 1);
     json_t *items = json_array();
     int rc, n = 0;
@@ -822,7 +945,8 @@ static store_status read_log(const sd_db *x, const store_admin_query *q, json_t 
     }
     if (rc == SD_FAIL) {
         json_decref(items);
-        return sd_failed(x, s, SD_ADMIN_LOG);
+        d->done(s);
+        return d->failed(x->c, "admin_log");
     }
     d->done(s);
     char next[24];

@@ -166,11 +166,8 @@ typedef enum sd_id {
     SD_ADMIN_FEATURES,
     /* (now, player_id) -> forfeits, abandons */
     SD_ADMIN_TOKENS,
-    /* (below suspicion, after seq, limit) -> seq, score_id, player_id,
-     * name, game, level, daily_date, score, status, suspicion, signals,
-     * received_at, banned, duplicate_of, twin_of (0: none), the player's
-     * identity provider ("" for a guest), twin_times or NULL */
-    SD_ADMIN_REVIEW,
+    /* (the review queue and the admin log are built at run time from
+     * their filters: store_admin.c review_sql, log_sql) */
     /* (seq) -> score_id, player_id, name, score, status, suspicion,
      * received_at, voided, twin_times or NULL: a review item's twin,
      * shown beside it */
@@ -179,8 +176,6 @@ typedef enum sd_id {
      * registered from its reg_prefix within the window either side,
      * oldest first, at most 20 */
     SD_ADMIN_LINKED,
-    /* (after id, limit) -> id, at, actor, action, target, reason, detail */
-    SD_ADMIN_LOG,
     /* (game, level, version, daily_date, seq, limit) -> seq, player_id,
      * twin_times of the run seq and of the board's ranked, unvoided runs
      * with times (any seed), that run first, then newest first: a run's

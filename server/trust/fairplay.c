@@ -441,3 +441,16 @@ const char *fairplay_hold_reason(const char *signals_json, bool duplicate)
     json_decref(s);
     return word;
 }
+
+bool fairplay_hold_reason_known(const char *word)
+{
+    static const char *const rules[] = { "duplicate", "identity",    "twin",   "parallel",
+                                         "think_time", "new_account", "record", "review" };
+    for (size_t i = 0; word && i < sizeof rules / sizeof rules[0]; i++)
+        if (strcmp(word, rules[i]) == 0)
+            return true;
+    for (int i = 0; word && i < FAIRPLAY_TERMS; i++)
+        if (strcmp(word, term_words[i]) == 0)
+            return true;
+    return false;
+}

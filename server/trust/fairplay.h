@@ -155,12 +155,14 @@ int64_t fairplay_pace_of(const json_t *f, bool completed);
 int64_t fairplay_slack_of(const json_t *f);
 
 /* The one word an answer gives for a held score: "duplicate" for a
- * duplicate; "identity", "twin", "think_time", "new_account" or "record"
- * when signals carry that rule's hold, in that order (a board that
- * requires an identity, twins.h, the think floor, the new-account hold,
- * review_top); else the reason its features recorded
+ * duplicate; "identity", "twin", "parallel", "think_time", "new_account"
+ * or "record" when signals carry that rule's hold, in that order (a board
+ * that requires an identity, twins.h, parallel play, the think floor, the
+ * new-account hold, review_top); else the reason its features recorded
  * ("review" when none). The words: docs/API.md, held_reason. */
 const char *fairplay_hold_reason(const char *signals_json, bool duplicate);
+/* Whether word is one fairplay_hold_reason can give. */
+bool fairplay_hold_reason_known(const char *word);
 
 /* When the moves of a daily run become public (unix ms): the end of its
  * day plus daily_grace_s, while anyone can still play that daily. 0 for a

@@ -423,6 +423,16 @@ static void hold_reasons(void)
     CHECK(strcmp(fairplay_hold_reason("{\"parallel\":{},\"new_account\":{},\"think_time\":{}}", false), "parallel") == 0);
     CHECK(strcmp(fairplay_hold_reason("{\"twin\":{},\"parallel\":{}}", false), "twin") == 0);
     CHECK(strcmp(fairplay_hold_reason("{\"twin\":{}}", true), "duplicate") == 0);
+    /* every word it gives is known (GET /v1/admin/review?reason= takes them), nothing else */
+    static const char *const words[] = { "duplicate", "identity", "twin",      "parallel", "think_time",
+                                         "new_account", "record", "pace",     "padding",  "clock",
+                                         "rehearsal", "speed",    "routine",  "review" };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        CHECK(fairplay_hold_reason_known(words[i]));
+    CHECK(!fairplay_hold_reason_known("bogus"));
+    CHECK(!fairplay_hold_reason_known(""));
+    CHECK(!fairplay_hold_reason_known(NULL));
+    CHECK(!fairplay_hold_reason_known("Pace"));
 }
 
 int main(void)

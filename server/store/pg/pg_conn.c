@@ -199,15 +199,6 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
     [SD_ADMIN_TOKENS] = "SELECT COUNT(*) FILTER (WHERE outcome = 'forfeit'),"
                         " COUNT(*) FILTER (WHERE NOT redeemed AND expires_at <= $1)"
                         " FROM seed_tokens WHERE player_id = $2",
-    [SD_ADMIN_REVIEW] = "SELECT s.seq, s.score_id, s.player_id, p.name, s.game, s.level,"
-                        " s.daily_date, s.score, s.status, s.suspicion, s.signals, s.received_at,"
-                        " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0), COALESCE(s.twin_of, 0),"
-                        " COALESCE((SELECT i.provider FROM identities i WHERE i.player_id = s.player_id"
-                        " ORDER BY i.provider LIMIT 1), ''), s.twin_times"
-                        " FROM scores s JOIN players p ON p.id = s.player_id"
-                        " WHERE s.reviewed_at IS NULL AND s.voided_at IS NULL"
-                        " AND (s.suspicion < $1 OR (s.suspicion = $1 AND s.seq > $2))"
-                        " ORDER BY s.suspicion DESC, s.seq ASC LIMIT $3",
     [SD_ADMIN_TWIN] = "SELECT t.score_id, t.player_id, p.name, t.score, t.status, t.suspicion,"
                       " t.received_at, t.voided_at IS NOT NULL, t.twin_times"
                       " FROM scores t JOIN players p ON p.id = t.player_id WHERE t.seq = $1",
@@ -224,8 +215,6 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
     [SD_ADMIN_PLAYER_RUNS] = "SELECT score_id, game, level, daily_date, score, status, suspicion,"
                              " received_at, voided_at IS NOT NULL FROM scores WHERE player_id = $1"
                              " ORDER BY received_at DESC, seq DESC LIMIT $2",
-    [SD_ADMIN_LOG] = "SELECT id, at, actor, action, target, reason, detail FROM admin_log"
-                     " WHERE id > $1 ORDER BY id LIMIT $2",
     /* two nodes signing in with one new identity at once: the second
      * waits for the first's commit, then finds its player */
     [SD_IDENTITY_LOCK] = "SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 36))",

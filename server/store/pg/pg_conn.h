@@ -90,8 +90,8 @@ void pa_null(pg_args *a);
  * STORE_BUSY for a lock timeout, a lost connection or a retryable
  * failure, else STORE_ERROR, logged here once under `where`). */
 PGresult *pg_run(pg_conn *c, int id, const pg_args *a, const char *where, store_status *st);
-/* Runs sql (not prepared: the driver's start_sql, the one statement built
- * at run time) with a's parameters; results as pg_run, but never
+/* Runs sql (not prepared: the driver's start_sql, a statement built at
+ * run time from an operator's filters) with a's parameters; results as pg_run, but never
  * reconnects (it runs inside a transaction). */
 PGresult *pg_query(pg_conn *c, const char *sql, const pg_args *a, const char *where,
                    store_status *st);

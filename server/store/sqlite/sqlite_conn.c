@@ -192,15 +192,6 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
     [SD_ADMIN_TOKENS] = { "SELECT COALESCE(SUM(outcome = 'forfeit'), 0),"
                           " COALESCE(SUM(redeemed = 0 AND expires_at <= ?1), 0)"
                           " FROM seed_tokens WHERE player_id = ?2" },
-    [SD_ADMIN_REVIEW] = { "SELECT s.seq, s.score_id, s.player_id, p.name, s.game, s.level,"
-                          " s.daily_date, s.score, s.status, s.suspicion, s.signals, s.received_at,"
-                          " p.banned_at IS NOT NULL, COALESCE(s.duplicate_of, 0), COALESCE(s.twin_of, 0),"
-                          " COALESCE((SELECT i.provider FROM identities i WHERE i.player_id = s.player_id"
-                          " ORDER BY i.provider LIMIT 1), ''), s.twin_times"
-                          " FROM scores s JOIN players p ON p.id = s.player_id"
-                          " WHERE s.reviewed_at IS NULL AND s.voided_at IS NULL"
-                          " AND (s.suspicion < ?1 OR (s.suspicion = ?1 AND s.seq > ?2))"
-                          " ORDER BY s.suspicion DESC, s.seq ASC LIMIT ?3" },
     [SD_ADMIN_TWIN] = { "SELECT t.score_id, t.player_id, p.name, t.score, t.status, t.suspicion,"
                         " t.received_at, t.voided_at IS NOT NULL, t.twin_times"
                         " FROM scores t JOIN players p ON p.id = t.player_id WHERE t.seq = ?1" },
@@ -217,8 +208,6 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
     [SD_ADMIN_PLAYER_RUNS] = { "SELECT score_id, game, level, daily_date, score, status, suspicion,"
                                " received_at, voided_at IS NOT NULL FROM scores WHERE player_id = ?1"
                                " ORDER BY received_at DESC, seq DESC LIMIT ?2" },
-    [SD_ADMIN_LOG] = { "SELECT id, at, actor, action, target, reason, detail FROM admin_log"
-                       " WHERE id > ?1 ORDER BY id LIMIT ?2" },
     /* SD_IDENTITY_LOCK: one writer holds the file, nothing to lock */
     [SD_IDENTITY_GET] = { "SELECT i.player_id, p.banned_at IS NOT NULL FROM identities i"
                           " JOIN players p ON p.id = i.player_id WHERE i.provider = ?1 AND i.subject = ?2" },
