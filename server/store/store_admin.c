@@ -2,9 +2,11 @@
  * store_admin: the operators' actions and reads, once, for both backends
  * (store_rules.h).
  *
- * Actions (store_admin_run) run on the writer thread inside the batch's
+ * Actions (store_rules_admin) run on the writer thread inside the batch's
  * transaction, like every other write: the row changes, the level_bests
- * rows they imply and the admin_log row commit together or not at all.
+ * rows they imply and the admin_log row commit together or not at all (an
+ * action that fails after writing is undone by the backend: SQLite's
+ * savepoint, PostgreSQL's rerun of the batch without it).
  * Each action reports, for every board it touched, the player's entry on
  * that board as it now stands (store_board_change); store.c applies those
  * to the boards in memory after the commit (and the PostgreSQL backend
@@ -69,8 +71,10 @@ store_status store_rules_settle(const sd_db *x, const char *game_name, int level
     const board_ref *r = &ref;
     store_board_change ch;
     memset(&ch, 0, sizeof ch);
-    if (!board_of_ref(r, &ch.board))
+    if (!board_of_ref(r, &ch.board)) {
+        store_log_error("settle", "a score row names a game this build does not serve");
         return STORE_ERROR;
+    }
     ch.player_id = player;
     sd_id id = r->date[0] ? SD_DAILY_ENTRY : SD_BEST_RECOMPUTE;
     sd_stmt *s;
@@ -364,7 +368,9 @@ store_status store_rules_admin(const sd_db *x, store_write *w)
         res = run_player_action(x, w);
         break;
     }
-    /* the rows are undone by the backend; the changes go with them */
+    /* a refusal is decided before any row changes; a failure after a
+     * write (STORE_ERROR, STORE_BUSY) is undone by the backend (SQLite's
+     * savepoint, PostgreSQL's rerun without it); the changes go with it */
     if (res != STORE_OK)
         store_admin_clear(w);
     return res;

@@ -14,7 +14,9 @@
  * a rerun without a failed write). A refusal (conflict, limit, not found,
  * banned) is decided before the write changes a row, so it leaves nothing
  * behind on either; a refused duplicate run keeps its rejection row
- * (STORE_DUPLICATE).
+ * (STORE_DUPLICATE). A write that fails after it may have written
+ * (STORE_ERROR, STORE_BUSY) is undone alone: SQLite rolls back to its
+ * savepoint, PostgreSQL reruns the batch without it.
  *
  * Ownership: what a write fills for its caller (an existing score's
  * strings, an action's board changes) is the caller's, freed by

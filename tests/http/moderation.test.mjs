@@ -277,3 +277,44 @@ test('the database agrees with the boards in memory: after a restart the boards 
     assert.deepEqual(await read(two), [best.score_id, other.score_id]);
   } finally { await two.stop(); two.cleanup(); }
 });
+
+// Issue 39: an action that fails after it has written must leave nothing
+// behind, on both backends. A ban settles the player's boards after it
+// marks the player; a score of a game this build does not serve (a game
+// retired from the build while its rows remain) makes the settling fail.
+// The ban answers an error, the player is not banned, admin_log has no
+// row, the boards are as they were, a retry answers the same, and each
+// attempt logs its store_error once.
+test('a ban that fails after writing commits nothing (SQLite and PostgreSQL alike); its retry answers the same', async () => {
+  const [p, q] = [await register(srv, 'retired-game player'), await register(srv, 'bystander')];
+  const level = 6;
+  const kept = await play(p, 210, level); // on the board, and stays there
+  const gone = await play(p, 250, level); // its row will name a retired game
+  await play(q, 230, level);
+  const path = `/v1/leaderboards/schulte/${level}`;
+  const beforeBoard = await board(path);
+  const beforeLog = (await logOf()).length;
+  const sql = dbExec(srv.dir, `UPDATE scores SET game = 'retired-game' WHERE score_id = '${gone.score_id}'`);
+  assert.equal(sql.status, 0, sql.stderr);
+  const errorsBefore = (srv.stderr().match(/"event":"store_error"/g) || []).length;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const r = await admin('POST', `/v1/admin/players/${p.player_id}/ban`, { reason: 'half-commit test' });
+    assert.equal(r.status, 500, `attempt ${attempt}: ${r.text}`);
+    assert.equal(r.json.error.code, 'internal', r.text);
+    const view = await admin('GET', `/v1/admin/players/${p.player_id}`);
+    assert.equal(view.json.banned, false, `attempt ${attempt}: not banned`);
+    assert.equal((await logOf()).length, beforeLog, `attempt ${attempt}: no admin_log row`);
+    assert.deepEqual((await board(path)).map((e) => e.score_id), beforeBoard.map((e) => e.score_id));
+    assert.ok((await board(path)).some((e) => e.score_id === kept.score_id));
+    // the player still plays: a ban that did not commit refuses nothing
+    assert.equal((await seed(srv, p.token, { game: 'schulte', level: 1 })).seed_token.length > 0, true);
+    const errors = (srv.stderr().match(/"event":"store_error"/g) || []).length;
+    assert.equal(errors - errorsBefore, attempt, `one store_error line an attempt:\n${srv.stderr().split('\n').filter((l) => l.includes('store_error')).join('\n')}`);
+  }
+  // with the row put back, the ban goes through
+  assert.equal(dbExec(srv.dir, `UPDATE scores SET game = 'schulte' WHERE score_id = '${gone.score_id}'`).status, 0);
+  const ok = await admin('POST', `/v1/admin/players/${p.player_id}/ban`, { reason: 'half-commit test, mended' });
+  assert.equal(ok.status, 200, ok.text);
+  assert.ok(!(await board(path)).some((e) => e.player_id === p.player_id));
+  assert.equal((await logOf()).length, beforeLog + 1);
+});

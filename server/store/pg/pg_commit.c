@@ -16,11 +16,14 @@
  * counted, so two nodes issuing to one player count each other's tokens;
  * rejection counts and quotas are updated in place under the token's lock.
  *
- * A write's expected refusals (conflict, limit, not found) are read before
- * it writes anything, so no savepoint is needed on the way that matters.
- * A statement that fails aborts PostgreSQL's transaction: the batch is
- * rolled back and run again without that write (which fails alone), or
- * again whole after a deadlock between nodes' batches (at most
+ * A write's expected refusals (conflict, limit, not found, banned) are
+ * read before it writes anything, so no savepoint is needed on the way
+ * that matters. A statement that fails aborts PostgreSQL's transaction,
+ * and a write that answers STORE_ERROR or STORE_BUSY may have written
+ * before it failed (an action that settles a board it cannot read): in
+ * both cases the batch is rolled back and run again without that write
+ * (which fails alone, nothing of it kept: what SQLite's savepoint gives),
+ * or again whole after a deadlock between nodes' batches (at most
  * PG_ATTEMPTS times). Writes run in player order, the same on every node,
  * and each locks its player's row before any other row of theirs, so two
  * nodes' batches touching the same players wait for each other rather
@@ -198,8 +201,13 @@ static int attempt(store_db *db, pg_conn *c, store_write **batch, int n, const i
         if (skip[i])
             continue;
         batch[i]->status = store_rules_write(&x, &db->cfg, batch[i]);
-        if (PQtransactionStatus(c->pg) != PQTRANS_INTRANS) {
-            /* a statement failed: PostgreSQL aborted the transaction */
+        /* a statement failed (PostgreSQL aborted the transaction), or the
+         * write failed after it may have written (store_rules.h: only a
+         * refusal is decided before any row changes): undo the batch and
+         * run it again without this write, as SQLite's savepoint undoes
+         * it alone */
+        bool failed = batch[i]->status == STORE_ERROR || batch[i]->status == STORE_BUSY;
+        if (PQtransactionStatus(c->pg) != PQTRANS_INTRANS || failed) {
             *retry = c->retry;
             pg_exec(c, "ROLLBACK", "rollback");
             for (int k = 0; k <= o; k++)
