@@ -210,15 +210,21 @@ test('the console: sign-in, the queue by suspicion, a twin pair, approve, void, 
     assert.match(await page.textContent(`${botRow} td.held`), /pace|padding|clock|routine|speed|rehearsal/);
     assert.match(await page.textContent(botRow), /weight /, 'the features with their weights');
     await page.screenshot({ path: join(ARTIFACTS, 'console-queue.png'), fullPage: true });
-    // the filters (over the loaded page)
-    await page.selectOption('#f-reason', 'twin');
+    // the filters, the server's (each change loads the first page of what it selects)
+    const refilter = async (act) => { const t = Date.now(); await act(); await waitQueueReload(page, t); };
+    await refilter(() => page.selectOption('#f-reason', 'twin'));
     assert.deepEqual(new Set(await rowIds(page)), new Set([runs.copy.score_id, runs.leader.score_id]),
       'held as a twin: both runs of the pair (the leader, held first as a new account, is named by its pair)');
-    await page.selectOption('#f-reason', '');
-    await page.fill('#f-board', `schulte/${LEVEL}`);
+    await refilter(() => page.selectOption('#f-reason', ''));
+    await refilter(() => page.fill('#f-board', `schulte/${LEVEL}`));
     assert.deepEqual(new Set(await rowIds(page)), new Set([runs.ann.score_id, runs.bea.score_id, runs.bot.score_id]));
-    await page.fill('#f-board', '');
-    assert.equal((await rowIds(page)).length, ids.length);
+    await refilter(() => page.fill('#f-board', 'schulte'));
+    assert.match(await page.textContent('#queue-status'), /game\/level/, 'a board it cannot read: said, not sent');
+    await refilter(() => page.fill('#f-board', ''));
+    assert.deepEqual(await rowIds(page), ids, 'no filter: the whole queue again, in its order');
+    const asked = w.seen.requests.map((r) => new URL(r.url())).filter((u) => u.pathname === '/v1/admin/review');
+    assert.ok(asked.some((u) => u.searchParams.get('reason') === 'twin'), 'the reason went to the server');
+    assert.ok(asked.some((u) => u.searchParams.get('game') === 'schulte' && u.searchParams.get('level') === String(LEVEL)));
 
     // the twin pair side by side, the first run named
     await page.click(`#queue-body tr[data-score-id="${runs.copy.score_id}"] button.open`);
@@ -308,8 +314,17 @@ test('the console: sign-in, the queue by suspicion, a twin pair, approve, void, 
       'copied the leader\'s daily, re-timed']);
     assert.ok(log.every((e) => e.actor.startsWith('console@')));
     assert.equal(await page.$$eval('#log-body img, #log-body b', (x) => x.length), 0, 'the HTML reason is text');
+    since = Date.now();
     await page.selectOption('#f-action', 'void');
+    await page.waitForFunction((t) => Number(document.querySelector('#log').dataset.loaded) > t, since, { timeout: WAIT });
     assert.equal(await page.$$eval('#log-body tr', (trs) => trs.length), 1, 'filtered by action');
+    since = Date.now();
+    await page.selectOption('#f-action', '');
+    await page.fill('#f-operator', log[0].actor);
+    await page.waitForFunction((t) => Number(document.querySelector('#log').dataset.loaded) > t, since, { timeout: WAIT });
+    assert.equal(await page.$$eval('#log-body tr', (trs) => trs.length), 4, 'filtered by the operator, exactly as logged');
+    const logAsked = w.seen.requests.map((r) => new URL(r.url())).filter((u) => u.pathname === '/v1/admin/log');
+    assert.ok(logAsked.every((u) => u.searchParams.get('order') === 'desc'), 'newest first, by the server');
 
     // nothing ran, nothing left the origin, the token in no URL
     assert.deepEqual(w.dialogs, [], 'no script ran: no dialog');

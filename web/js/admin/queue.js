@@ -1,12 +1,12 @@
 // queue: GET /v1/admin/review as a table, most suspicious first (the
-// server's order), paged by its cursor, filtered by reason, game, date and
-// board over the page loaded (the API has no filters yet), with the
+// server's order), paged by its cursor and filtered by the server (reason,
+// game, date, and a board: "game/level" or a daily's date), with the
 // keyboard: j/k next/previous, Enter open, a approve, v void.
 import { byId, el, getJSON } from '../api.js';
 import { admin, describeError } from './session.js';
 import { openAction, dialogOpen } from './actions.js';
 import { playerInfo } from './players.js';
-import { REASONS, reasonWords, boardKey, boardWords, playerWords, ageAtRun, when, int, featureLines, weightLines } from './words.js';
+import { REASONS, reasonWords, boardWords, playerWords, ageAtRun, when, int, featureLines, weightLines } from './words.js';
 
 const PAGE = 50;
 const state = { items: [], shown: [], cursors: [''], page: 0, next: null, current: 0, open: null };
@@ -17,14 +17,34 @@ function status(text) {
   s.hidden = !text;
 }
 
-function matches(item) {
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const BOARD = /^([a-z][a-z0-9-]*)\/(\d+)$/;
+const EMPTY_PAGES = 10; // with a reason, a page may come back empty: follow the cursor this far
+
+/** The filters as query parameters, or a string saying what is wrong. */
+function filters() {
+  const q = new URLSearchParams();
   const reason = byId('f-reason').value, game = byId('f-game').value;
   const date = byId('f-date').value.trim(), board = byId('f-board').value.trim();
-  if (reason && item.held_reason !== reason) return false;
-  if (game && item.game !== game) return false;
-  if (date && (item.date || when(item.submitted_at_ms).slice(0, 10)) !== date) return false;
-  if (board && boardKey(item) !== board) return false;
-  return true;
+  if (reason) q.set('reason', reason);
+  if (game) q.set('game', game);
+  if (date && !DATE.test(date)) return 'Type the date as YYYY-MM-DD.';
+  if (date) q.set('date', date);
+  if (board) {
+    const m = BOARD.exec(board);
+    if (DATE.test(board)) {
+      if (date && date !== board) return 'The board\'s date and the date differ.';
+      q.set('date', board);
+    } else if (m) {
+      if (game && game !== m[1]) return 'The board\'s game and the game differ.';
+      if (date) return 'A level board has no date: clear one of them.';
+      q.set('game', m[1]);
+      q.set('level', m[2]);
+    } else {
+      return 'Type the board as game/level (schulte/4) or a daily\'s date.';
+    }
+  }
+  return q;
 }
 
 function playerCell(item) {
@@ -62,14 +82,16 @@ function row(item, i) {
 }
 
 function render() {
-  state.shown = state.items.filter(matches);
+  state.shown = state.items;
   const body = byId('queue-body');
   body.replaceChildren(...state.shown.map(row));
   if (state.current >= state.shown.length) state.current = Math.max(0, state.shown.length - 1);
   mark();
   byId('queue-next').disabled = !state.next;
   byId('queue-first').disabled = state.page === 0;
-  status(state.shown.length ? '' : (state.items.length ? 'No run on this page matches the filters.' : 'Nothing waits for review.'));
+  const filtered = [...filters()].length > 0;
+  status(state.shown.length ? '' : state.next ? 'No run matches in the rows read so far: Next page reads on.'
+    : filtered ? 'No run matches the filters.' : 'Nothing waits for review.');
 }
 
 function mark() {
@@ -77,13 +99,37 @@ function mark() {
 }
 
 export async function loadQueue(cursor = state.cursors[state.page]) {
-  const q = new URLSearchParams({ limit: String(PAGE) });
-  if (cursor) q.set('cursor', cursor);
-  const page = await admin('GET', `/v1/admin/review?${q}`);
+  const q = filters();
+  if (typeof q === 'string') {
+    state.items = [];
+    state.next = null;
+    body().replaceChildren();
+    status(q);
+    byId('queue').dataset.loaded = String(Date.now());
+    return;
+  }
+  q.set('limit', String(PAGE));
+  let page;
+  for (let i = 0; i < EMPTY_PAGES; i++) {
+    if (cursor) q.set('cursor', cursor);
+    page = await admin('GET', `/v1/admin/review?${q}`);
+    if (page.items.length || !page.next_cursor) break;
+    cursor = page.next_cursor;
+  }
   state.items = page.items;
   state.next = page.next_cursor;
   render();
   byId('queue').dataset.loaded = String(Date.now());
+}
+
+const body = () => byId('queue-body');
+
+/** A filter changed: the first page of what it selects. */
+function refilter() {
+  state.page = 0;
+  state.cursors = [''];
+  state.current = 0;
+  reloadQueue();
 }
 
 export function reloadQueue() {
@@ -119,8 +165,11 @@ function onKey(ev) {
 export async function wireQueue(onOpen) {
   state.open = onOpen;
   for (const [word] of Object.entries(REASONS)) byId('f-reason').append(el('option', { value: word }, word));
-  for (const id of ['f-reason', 'f-game']) byId(id).addEventListener('change', render);
-  for (const id of ['f-date', 'f-board']) byId(id).addEventListener('input', render);
+  for (const id of ['f-reason', 'f-game']) byId(id).addEventListener('change', refilter);
+  let typing = 0; // a query once the typing stops, not one a key
+  for (const id of ['f-date', 'f-board']) {
+    byId(id).addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(refilter, 300); });
+  }
   byId('queue-next').addEventListener('click', () => {
     if (!state.next) return;
     state.cursors[++state.page] = state.next;

@@ -22,7 +22,6 @@ export const REASONS = {
 export const reasonWords = (word) => (word ? REASONS[word] || word : 'ranked (not held)');
 
 /** "schulte/4" for a level board, the date for a daily. */
-export const boardKey = (item) => (item.date ? item.date : `${item.game}/${item.level}`);
 export const boardWords = (item) => (item.date ? `daily ${item.date} (${gameTitle(item.game)} level ${item.level})`
   : `${gameTitle(item.game)} level ${item.level}`);
 
