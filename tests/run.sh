@@ -225,7 +225,7 @@ if [ -n "${PG_FULL:-}" ]; then
   pg_http=("$http_dir"/*.test.mjs)
 else
   pg_http=()
-  for f in flow boards durability moderation review admin_filters identity newaccount twins; do pg_http+=("$http_dir/$f.test.mjs"); done
+  for f in flow boards durability moderation review admin_filters identity newaccount twins batch_order; do pg_http+=("$http_dir/$f.test.mjs"); done
 fi
 for f in "${pg_http[@]}"; do
   [ -f "$f" ] || continue

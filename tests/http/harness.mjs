@@ -47,6 +47,27 @@ export function dbExec(dir, sql) {
   return spawnSync('sqlite3', [join(dir, 'replayd.db'), sql], { encoding: 'utf8' });
 }
 
+// A transaction held open on the database of the server with that data
+// dir, as another client would hold one: sqlite3's BEGIN IMMEDIATE (the
+// writer then waits in its own BEGIN), or psql's BEGIN and the statements
+// given (e.g. a row locked FOR UPDATE). {release()} ends it (ROLLBACK) and
+// resolves once the session has exited.
+export function dbHold(dir, pgSql = '') {
+  const proc = PG
+    ? spawn('psql', [`${PG}/${pgName(dir)}`, '-qAt', '-v', 'ON_ERROR_STOP=1'], { stdio: ['pipe', 'ignore', 'ignore'] })
+    : spawn('sqlite3', [join(dir, 'replayd.db')], { stdio: ['pipe', 'ignore', 'ignore'] });
+  proc.stdin.write(PG ? `BEGIN;\n${pgSql}\n` : 'BEGIN IMMEDIATE;\n');
+  const exited = new Promise((r) => proc.on('exit', r));
+  return {
+    release: async () => {
+      proc.stdin.end('ROLLBACK;\n');
+      const timer = setTimeout(() => proc.kill(), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
 // host: the loopback address to listen on ("127.0.0.1", or "::1" for IPv6);
 // scheme: "https" when the args set tls_cert and tls_key; admin: an admin
 // token, handed over as the operator would, in a file (admin_token_file),

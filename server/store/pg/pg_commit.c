@@ -24,10 +24,14 @@
  * both cases the batch is rolled back and run again without that write
  * (which fails alone, nothing of it kept: what SQLite's savepoint gives),
  * or again whole after a deadlock between nodes' batches (at most
- * PG_ATTEMPTS times). Writes run in player order, the same on every node,
- * and each locks its player's row before any other row of theirs, so two
- * nodes' batches touching the same players wait for each other rather
- * than deadlock.
+ * PG_ATTEMPTS times). A batch first locks the rows of all the players its
+ * writes act on, in id order (one statement; the same order on every
+ * node), then runs its writes in arrival order, so two nodes' batches
+ * touching the same players wait for each other rather than deadlock, and
+ * the scores of one batch take their seq in the order the server received
+ * them (ties are listed by arrival, as on SQLite). Writes that lock no
+ * player (a registration, a sign-in, a nonce, a key) run before the lock,
+ * in arrival order.
  *
  * Ownership: nothing outlives a call but what the writes' outputs hold
  * (an existing score's strings, the caller's to clear).
@@ -164,28 +168,67 @@ static void admin_players(pg_conn *c, store_write **batch, int n)
     }
 }
 
-/* A write's place in the batch's lock order. */
-typedef struct lock_key {
-    int64_t player;
-    int index;
-} lock_key;
-
-/* By player; one player's writes in the queue's order, which is the order
- * store.c applies their board changes in. */
-static int by_lock_key(const void *a, const void *b)
+/* The batch's players (lock_player of each write, 0s left out), sorted
+ * and distinct, as a PostgreSQL array literal ("{3,7,12}") into *out
+ * (malloc'd; NULL when there is none or memory runs out: *oom). */
+static int by_id(const void *a, const void *b)
 {
-    const lock_key *x = a, *y = b;
-    if (x->player != y->player)
-        return x->player < y->player ? -1 : 1;
-    return (x->index > y->index) - (x->index < y->index);
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
 }
 
-/* One try of the batch, skipping the writes marked in skip. Returns the
- * index of a write whose statement failed (the transaction is then
- * rolled back), n when the batch committed, or -1 when the whole
- * transaction failed (every write's status says how). */
-static int attempt(store_db *db, pg_conn *c, store_write **batch, int n, const int *order,
-                   const bool *skip, bool *retry)
+static char *players_literal(store_write **batch, int n, bool *oom)
+{
+    *oom = false;
+    int64_t *ids = malloc((size_t)n * sizeof *ids);
+    char *out = malloc((size_t)n * 21 + 3);
+    if (!ids || !out) {
+        free(ids);
+        free(out);
+        *oom = true;
+        return NULL;
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (lock_player(batch[i]) > 0)
+            ids[m++] = lock_player(batch[i]);
+    qsort(ids, (size_t)m, sizeof *ids, by_id);
+    size_t used = 0;
+    out[used++] = '{';
+    for (int i = 0; i < m; i++)
+        if (i == 0 || ids[i] != ids[i - 1])
+            used += (size_t)sprintf(out + used, "%s%lld", used > 1 ? "," : "", (long long)ids[i]);
+    out[used++] = '}';
+    out[used] = '\0';
+    free(ids);
+    if (m == 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* Locks the batch's players' rows in id order (PG_LOCK_PLAYERS). */
+static store_status lock_players(pg_conn *c, const char *players)
+{
+    pg_args a = { 0 };
+    pa_text(&a, players);
+    store_status st = STORE_ERROR;
+    PGresult *r = pg_run(c, PG_LOCK_PLAYERS, &a, "lock_players", &st);
+    if (!r)
+        return st;
+    PQclear(r);
+    return STORE_OK;
+}
+
+/* One try of the batch in order[], skipping the writes marked in skip,
+ * with the batch's players locked (players, an array literal, or NULL)
+ * before order[locked_from]. Returns the index of a write that failed (the
+ * transaction is then rolled back), n when the batch committed, n + 1
+ * when the players' lock deadlocked (*retry; rolled back), or -1 when the
+ * whole transaction failed (every write's status says how). */
+static int attempt(store_db *db, pg_conn *c, store_write **batch, int n, const int *order, int locked_from,
+                   const char *players, const bool *skip, bool *retry)
 {
     *retry = false;
     sd_db x = pg_db(c);
@@ -198,6 +241,23 @@ static int attempt(store_db *db, pg_conn *c, store_write **batch, int n, const i
     }
     for (int o = 0; o < n; o++) {
         int i = order[o];
+        if (o == locked_from && players) {
+            st = lock_players(c, players);
+            if (st != STORE_OK) { /* a lock timeout or a broken connection: the batch is not run */
+                *retry = c->retry;
+                if (PQtransactionStatus(c->pg) != PQTRANS_IDLE)
+                    pg_exec(c, "ROLLBACK", "rollback");
+                for (int k = 0; k < o; k++)
+                    if (!skip[order[k]])
+                        store_rules_forget(batch[order[k]]);
+                if (*retry)
+                    return n + 1; /* a deadlock: the whole batch again */
+                for (int k = 0; k < n; k++)
+                    if (!skip[k])
+                        batch[k]->status = st == STORE_BUSY ? STORE_BUSY : STORE_ERROR;
+                return -1;
+            }
+        }
         if (skip[i])
             continue;
         batch[i]->status = store_rules_write(&x, &db->cfg, batch[i]);
@@ -246,44 +306,57 @@ void pg_commit(store_db *db, store_write **batch, int n)
     pg_conn *c = &db->writer;
     bool *skip = calloc((size_t)n, sizeof *skip);
     int *order = calloc((size_t)n, sizeof *order);
-    lock_key *keys = calloc((size_t)n, sizeof *keys);
-    if (!skip || !order || !keys || !pg_usable(c)) {
+    if (!skip || !order || !pg_usable(c)) {
         for (int i = 0; i < n; i++)
-            batch[i]->status = skip && order && keys ? STORE_BUSY : STORE_ERROR;
+            batch[i]->status = skip && order ? STORE_BUSY : STORE_ERROR;
         free(skip);
         free(order);
-        free(keys);
         return;
     }
-    /* Every node's batches take their row locks in one order: by player,
-     * each write locking its player's row before anything else of theirs
-     * (a token, a score), so two batches touching the same players wait
-     * for each other instead of deadlocking. Within a batch the seq order
-     * follows it. */
+    /* Every node's batches take their player locks in one order (id
+     * order, all at once, before the writes that act on a player), so two
+     * batches touching the same players wait for each other instead of
+     * deadlocking; the writes then run in arrival order, and so the seq
+     * of a batch's scores follows it. */
     admin_players(c, batch, n);
-    for (int i = 0; i < n; i++) {
-        keys[i].player = lock_player(batch[i]);
-        keys[i].index = i;
-    }
-    qsort(keys, (size_t)n, sizeof *keys, by_lock_key);
+    int locked_from = 0;
     for (int i = 0; i < n; i++)
-        order[i] = keys[i].index;
-    free(keys);
+        if (lock_player(batch[i]) == 0)
+            order[locked_from++] = i;
+    for (int i = 0, k = locked_from; i < n; i++)
+        if (lock_player(batch[i]) != 0)
+            order[k++] = i;
+    bool oom;
+    char *players = players_literal(batch, n, &oom);
+    if (oom) {
+        for (int i = 0; i < n; i++)
+            batch[i]->status = STORE_ERROR;
+        free(skip);
+        free(order);
+        return;
+    }
     /* each round either commits, drops one failing write, or retries a
      * deadlocked batch: n + PG_ATTEMPTS rounds at most */
     int deadlocks = 0;
     for (int round = 0; round < n + PG_ATTEMPTS; round++) {
         bool retry;
-        int at = attempt(db, c, batch, n, order, skip, &retry);
+        int at = attempt(db, c, batch, n, order, locked_from, players, skip, &retry);
         if (at == n || at < 0)
             break;
         if (retry && ++deadlocks < PG_ATTEMPTS)
             continue;
+        if (at > n) { /* the lock deadlocked past PG_ATTEMPTS: the batch fails busy */
+            for (int i = 0; i < n; i++)
+                if (!skip[i])
+                    batch[i]->status = STORE_BUSY;
+            break;
+        }
         /* that write fails alone (its status says how); the rest again */
         skip[at] = true;
         if (batch[at]->status == STORE_OK)
             batch[at]->status = STORE_ERROR;
     }
+    free(players);
     free(skip);
     free(order);
 }

@@ -235,6 +235,9 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
     /* the backend's own: NOTIFY, and a score's player for the lock order */
     [PG_NOTIFY] = "SELECT pg_notify('" PG_CHANNEL "', $1)",
     [PG_ADMIN_PLAYER_OF] = "SELECT player_id FROM seed_tokens WHERE nonce = $1",
+    /* a batch's players, locked in id order before its writes run in
+     * arrival order (pg_commit.c) */
+    [PG_LOCK_PLAYERS] = "SELECT id FROM players WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE",
 };
 
 store_status pg_connect(pg_conn *c, const char *url, int busy_timeout_ms, char *err,

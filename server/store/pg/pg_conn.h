@@ -31,7 +31,7 @@ typedef struct pg_args {
 } pg_args;
 
 /* The backend's own statements, after the store's (store_driver.h). */
-enum { PG_NOTIFY = SD_COUNT, PG_ADMIN_PLAYER_OF, PG_STMT_COUNT };
+enum { PG_NOTIFY = SD_COUNT, PG_ADMIN_PLAYER_OF, PG_LOCK_PLAYERS, PG_STMT_COUNT };
 
 /* The channel every node LISTENs on; a payload line per committed score. */
 #define PG_CHANNEL "replayd_scores"
