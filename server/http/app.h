@@ -44,7 +44,9 @@ typedef struct app {
     reverify_job *reverify; /* the admin re-verification (api_reverify.c) */
 } app;
 
-/* The version new seed tokens of g are issued under. */
+/* The version new seed tokens of g are issued under (app.c): its
+ * issue_version entry, or g's current version for a game not in the
+ * catalogue. */
 int app_issue_version(const app *a, const game *g);
 
 #endif

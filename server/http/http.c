@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../api/api.h"
+#include "../base/iso_time.h"
 #include "../base/parse.h"
 #include "http_gate.h"
 #include "routes.h"
@@ -597,7 +597,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     metrics_request(&a->stats, r->route < 0 ? routes_other() : r->route, r->status, micros);
     if (r->live->log_requests) {
         char ts[32];
-        api_format_time(r->started_us / 1000, ts);
+        iso_time_format(r->started_us / 1000, ts);
         json_t *line = json_pack("{s:s,s:s,s:s,s:i,s:I,s:s,s:b}", "ts", ts, "method", r->method,
                                  "path", r->path, "status", r->status, "us", (json_int_t)micros,
                                  "ip", r->ip, "completed", toe == MHD_REQUEST_TERMINATED_COMPLETED_OK);
@@ -667,7 +667,7 @@ static void log_mhd(void *cls, const char *fmt, va_list ap)
     while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
         msg[--n] = '\0';
     char ts[32];
-    api_format_time(now_ms(), ts);
+    iso_time_format(now_ms(), ts);
     json_t *line = json_pack("{s:s,s:s,s:s}", "ts", ts, "event", "libmicrohttpd", "message", msg);
     char *text = line ? json_dumps(line, JSON_COMPACT) : NULL;
     if (text)
