@@ -320,6 +320,7 @@ int cmd_serve(int argc, char **argv)
     block_stop_signals(&set);
     raise_fd_limit();
     memset(&a, 0, sizeof a);
+    a.routes = &routes_table;
     serve_argc = argc;
     serve_argv = argv;
     rc = serve_load_config(&a.cfg, argc, argv);
