@@ -3,7 +3,8 @@
 #   make, make run   the build dependencies; bin/replayd (and serve it)
 #   make test        + the test dependencies; every suite, one progress line
 #                    each, ending with "N passed, N failed"
-#   make check       + the heavy ones: -Werror, the suite under ASan+UBSan,
+#   make check       + the heavy ones: no link-level cycle in server/,
+#                    -Werror, the suite under ASan+UBSan,
 #                    the cross-build determinism check, cppcheck, libFuzzer,
 #                    the Debian package and lintian
 # and on the side: make install (PREFIX, DESTDIR), make deb (the package
@@ -107,7 +108,7 @@ FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
         cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate \
         lib install-lib wasm deps-wasm new-game bench-kit client-deps programs wasm-files fresh-check \
-        browser-deps
+        browser-deps link-cycles
 
 # The build after the dependency install, never beside it (make -jN on a
 # fresh machine would start compiling before apt-get has installed cc).
@@ -294,10 +295,12 @@ test: deps-test contract-deps client-deps browser-deps
 	@node clients/js/scripts/vendor.mjs --quiet
 	@T="$(T)" tests/run.sh $(BUILD)
 
-# -Werror, the whole suite under ASan+UBSan, the cross-build determinism
+# No link-level cycle in server/ (link-cycles), -Werror, the whole suite
+# under ASan+UBSan, the cross-build determinism
 # check, cppcheck, the fuzzer, then the Debian package and lintian (under a
 # minute; the chroot install is make deb-check, not here).
 check: deps-check contract-deps client-deps browser-deps
+	@$(MAKE) --no-print-directory -j$(JOBS) link-cycles
 	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins lib wasm
 	@node clients/js/scripts/vendor.mjs --quiet
 	@T="$(T)" TEST_TIMEOUT_FACTOR=3 HOSTILE_LONG=1 PG_FULL=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -306,6 +309,14 @@ check: deps-check contract-deps client-deps browser-deps
 	@$(MAKE) --no-print-directory cppcheck
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
 	@$(MAKE) --no-print-directory deb
+
+# No cycle between server/'s files at link level: the graph of which object
+# file uses a symbol another defines, from nm (tools/link_cycles.py); fails
+# naming each cycle's files and the symbols of its edges.
+SERVER_OBJ := $(filter $(BUILD)/server/%,$(LIB_OBJ))
+link-cycles: $(SERVER_OBJ)
+	@echo "  CYCLES  $(BUILD)/server"
+	$(Q)python3 tools/link_cycles.py --strip $(BUILD)/ $(SERVER_OBJ)
 
 # The vector runner and the corpus digest under gcc and clang at -O0 and
 # -O2, and for aarch64 under qemu: every build must agree.

@@ -4,6 +4,7 @@
 #define REPLAYD_SERVER_API_H
 
 #include "../../core/daily.h"
+#include "../base/iso_time.h"
 #include "../http/http.h"
 
 void api_players_create(request *r);
@@ -45,7 +46,7 @@ void api_web_admin(request *r);
 /* Shared by handlers: the authenticated player, or NULL after a 401. */
 #include "../store/store.h"
 bool api_auth(request *r, store_player *out);
-/* api_players.c: a registration's name, checked and NFC-normalised into
+/* api_player_new.c: a new player's name, checked and NFC-normalised into
  * out (false after a 400); a new bearer token ("pt_" and 32 random bytes)
  * and its keyed hash, the only form the store keeps. */
 #define API_PLAYER_TOKEN_LEN (3 + sodium_base64_ENCODED_LEN(32, sodium_base64_VARIANT_URLSAFE_NO_PADDING))
@@ -73,8 +74,6 @@ void api_store_error(request *r, store_status st);
  * open, freed (its run cancelled and joined) before it closes. */
 reverify_job *reverify_job_new(store *db, const keyring *keys);
 void reverify_job_free(reverify_job *j);
-/* "2026-12-02T13:10:35.123Z" */
-void api_format_time(int64_t unix_ms, char buf[32]);
 /* The daily of date d as this deployment serves it (api_seeds.c): the
  * schedule's game and level, and the seed sealed under keys/daily.key when
  * daily_seeds = sealed covers d (*sealed then holds its reveal and

@@ -21,7 +21,7 @@
 static json_t *entry_json(const store_entry *e)
 {
     char at[32];
-    api_format_time(e->submitted_at, at);
+    iso_time_format(e->submitted_at, at);
     return json_pack("{s:I,s:I,s:s,s:I,s:s,s:s}", "rank", (json_int_t)e->rank, "player_id",
                      (json_int_t)e->player_id, "name", e->player_name, "score", (json_int_t)e->score,
                      "submitted_at", at, "score_id", e->score_id);

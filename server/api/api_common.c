@@ -1,9 +1,9 @@
-/* api_common: what every handler shares: bearer auth, store errors, time. */
+/* api_common: what every handler shares: bearer auth, store errors, the
+ * hand-off of a write. (Times are written by base/iso_time.c.) */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "../../core/civil.h"
 #include "api.h"
 
 bool api_auth(request *r, store_player *out)
@@ -50,12 +50,3 @@ void api_store_error(request *r, store_status st)
         reply_error(r, 500, "internal", "storage failed");
 }
 
-void api_format_time(int64_t unix_ms, char buf[32])
-{
-    int64_t secs = unix_ms >= 0 ? unix_ms / 1000 : -((-unix_ms + 999) / 1000);
-    int64_t ms = unix_ms - secs * 1000;
-    int64_t day_secs = ((secs % 86400) + 86400) % 86400;
-    civil_date d = civil_from_unix(secs);
-    snprintf(buf, 32, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", (int)d.year, (int)d.month, (int)d.day,
-             (int)(day_secs / 3600), (int)(day_secs / 60 % 60), (int)(day_secs % 60), (int)ms);
-}

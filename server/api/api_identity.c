@@ -194,7 +194,7 @@ static void nonce_recorded(request *r)
         return;
     }
     char at[32];
-    api_format_time(n->w.u.nonce.expires_at, at);
+    iso_time_format(n->w.u.nonce.expires_at, at);
     reply_json(r, 201, json_pack("{s:s,s:s}", "nonce", n->text, "expires_at", at));
 }
 

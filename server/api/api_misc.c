@@ -31,8 +31,8 @@ void api_keys(request *r)
         char from[32], until[32];
         sodium_bin2base64(b64, sizeof b64, k->sign_pk, sizeof k->sign_pk,
                           sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-        api_format_time(k->valid_from_ms, from);
-        api_format_time(k->valid_until_ms, until);
+        iso_time_format(k->valid_from_ms, from);
+        iso_time_format(k->valid_until_ms, until);
         json_array_append_new(keys, json_pack("{s:i,s:s,s:s,s:b,s:b,s:s,s:o}", "key_id", (int)k->id,
                                               "alg", "Ed25519", "public_key", b64, "current",
                                               i == kr->current, "retired", k->retired, "valid_from",

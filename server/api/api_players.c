@@ -1,7 +1,7 @@
-/* api_players: registration (the name is checked and NFC-normalised by
- * names.c). The bearer token is shown once and stored
- * only as a keyed BLAKE2b hash; the request is suspended until the new
- * player's row committed. */
+/* api_players: registration (the name and the bearer token are made by
+ * api_player_new.c: the name checked and NFC-normalised by names.c, the
+ * token shown once and stored only as a keyed BLAKE2b hash); the request
+ * is suspended until the new player's row committed. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,26 +106,3 @@ void api_players_create(request *r)
     api_write(r, &reg->w, player_committed);
 }
 
-bool api_player_name(request *r, const json_t *name, char out[STORE_NAME_MAX + 1])
-{
-    names_verdict verdict = names_normalize(json_string_value(name), json_string_length(name), out);
-    if (verdict != NAME_OK) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "name must be 1 to 64 bytes of visible text: %s", names_why(verdict));
-        reply_error(r, 400, "bad_name", msg);
-        return false;
-    }
-    return true;
-}
-
-void api_new_player_token(request *r, char token[API_PLAYER_TOKEN_LEN], uint8_t hash[STORE_HASH_BYTES])
-{
-    unsigned char raw[32];
-    randombytes_buf(raw, sizeof raw);
-    memcpy(token, "pt_", 3);
-    sodium_bin2base64(token + 3, API_PLAYER_TOKEN_LEN - 3, raw, sizeof raw,
-                      sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-    sodium_memzero(raw, sizeof raw);
-    crypto_generichash(hash, STORE_HASH_BYTES, (const unsigned char *)token, strlen(token),
-                       r->app->keys.token_hash_key, sizeof r->app->keys.token_hash_key);
-}

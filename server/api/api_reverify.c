@@ -104,13 +104,13 @@ static json_t *report(reverify_job *j)
     if (j->state == JOB_IDLE) {
         json_object_set_new(o, "started_at", json_null());
     } else {
-        api_format_time(j->started_at, at);
+        iso_time_format(j->started_at, at);
         json_object_set_new(o, "started_at", json_string(at));
     }
     if (j->state == JOB_IDLE || j->state == JOB_RUNNING) {
         json_object_set_new(o, "finished_at", json_null());
     } else {
-        api_format_time(j->finished_at, at);
+        iso_time_format(j->finished_at, at);
         json_object_set_new(o, "finished_at", json_string(at));
     }
     json_object_set_new(o, "divergences", json_deep_copy(j->divergences));

@@ -658,7 +658,7 @@ void api_score_get(request *r)
     }
     char hex[2 * STORE_HASH_BYTES + 1], at[32];
     sodium_bin2hex(hex, sizeof hex, sc.moves_hash, STORE_HASH_BYTES);
-    api_format_time(sc.received_at, at);
+    iso_time_format(sc.received_at, at);
     /* a daily run's moves stay private while others can still play that
      * daily, so nobody can copy the leader's run */
     int64_t public_at = fairplay_moves_public_at(&r->app->cfg, &sc.p);
@@ -683,7 +683,7 @@ void api_score_get(request *r)
     if (play_is_daily(&sc.p)) {
         char date[11], when[32];
         play_date(&sc.p, date);
-        api_format_time(public_at, when);
+        iso_time_format(public_at, when);
         json_object_set_new(out, "date", json_string(date));
         json_object_set_new(out, "moves_public_at", json_string(when));
     }

@@ -35,8 +35,8 @@ bool api_served_daily(const app *a, civil_date d, daily_pick *p, daily_sealed *s
 static void token_json(json_t *out, const store_token *t)
 {
     char exp[32], iss[32];
-    api_format_time(t->expires_at, exp);
-    api_format_time(t->issued_at, iss);
+    iso_time_format(t->expires_at, exp);
+    iso_time_format(t->issued_at, iss);
     json_object_set_new(out, "seed_token", json_string(t->text));
     json_object_set_new(out, "game", json_string(t->p.g->name));
     json_object_set_new(out, "level", json_integer(t->p.level));
@@ -238,8 +238,8 @@ void api_daily(request *r)
     }
     char date[11], resets[32], opens[32];
     civil_format(d, date);
-    api_format_time((civil_to_days(d) + 1) * DAY_MS, resets);
-    api_format_time(civil_to_days(d) * DAY_MS, opens);
+    iso_time_format((civil_to_days(d) + 1) * DAY_MS, resets);
+    iso_time_format(civil_to_days(d) * DAY_MS, opens);
     if (is_sealed && civil_to_days(d) > civil_to_days(today)) {
         reply_json(r, 200, json_pack("{s:s,s:b,s:o,s:s}", "date", date, "sealed", 1, "commitment",
                                      hex_json(sealed.commitment, sizeof sealed.commitment),

@@ -20,14 +20,6 @@
     "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "  \
     "frame-ancestors 'none'"
 
-const web_asset *web_asset_find(const char *name)
-{
-    for (int i = 0; i < web_asset_count; i++)
-        if (strcmp(web_assets[i].name, name) == 0)
-            return &web_assets[i];
-    return NULL;
-}
-
 /* Does an If-None-Match list ("a", W/"b", or *) hold this ETag? Weak
  * comparison, as RFC 9110 asks for If-None-Match. */
 static bool etag_listed(const char *list, const char *etag)

@@ -25,6 +25,7 @@
 #include "../http/routes.h"
 #include "../http/serving.h"
 #include "../http/metrics_http.h"
+#include "../base/iso_time.h"
 #include "../base/parse.h"
 #include "../trust/jwks_fetch.h"
 
@@ -62,14 +63,6 @@ static bool read_issue_versions(app *a, char *err, size_t err_len)
                 a->issue_version[i] = (int)v;
     }
     return true;
-}
-
-int app_issue_version(const app *a, const game *g)
-{
-    for (size_t i = 0; i < game_catalog_count; i++)
-        if (game_catalog[i] == g)
-            return a->issue_version[i];
-    return g->version;
 }
 
 /* --config FILE, --listen ADDR:PORT, --data DIR, --set KEY=VALUE. The file
@@ -327,6 +320,7 @@ int cmd_serve(int argc, char **argv)
     block_stop_signals(&set);
     raise_fd_limit();
     memset(&a, 0, sizeof a);
+    a.routes = &routes_table;
     serve_argc = argc;
     serve_argv = argv;
     rc = serve_load_config(&a.cfg, argc, argv);
@@ -472,8 +466,8 @@ int cmd_keygen(int argc, char **argv)
             return EXIT_RUNTIME;
         }
         char from[32], until[32];
-        api_format_time(k.valid_from_ms, from);
-        api_format_time(k.valid_until_ms, until);
+        iso_time_format(k.valid_from_ms, from);
+        iso_time_format(k.valid_until_ms, until);
         printf("{\"retired\":%u,\"valid_from\":\"%s\",\"valid_until\":\"%s\",\"data\":\"%s\"}\n",
                (unsigned)rid, from, until, c.data_dir);
         return 0;

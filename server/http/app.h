@@ -21,6 +21,7 @@
 #include "../store/store.h"
 
 typedef struct reverify_job reverify_job; /* api_reverify.c */
+typedef struct http_routes http_routes;   /* routes.h */
 
 typedef struct app {
     config cfg;
@@ -42,9 +43,12 @@ typedef struct app {
     atomic_int in_flight; /* requests begun and not yet completed */
     atomic_int suspended; /* of those, deferred ones waiting for their work */
     reverify_job *reverify; /* the admin re-verification (api_reverify.c) */
+    const http_routes *routes; /* the route table http.c asks (routes.h), static */
 } app;
 
-/* The version new seed tokens of g are issued under. */
+/* The version new seed tokens of g are issued under (app.c): its
+ * issue_version entry, or g's current version for a game not in the
+ * catalogue. */
 int app_issue_version(const app *a, const game *g);
 
 #endif

@@ -2,7 +2,7 @@
  * http: libmicrohttpd glue. Requests are answered on the final callback
  * (never on the headers-only first one, which on 0.9.75 would force
  * Connection: close), except a declared Content-Length over the route's
- * cap (routes_body_limits), which is refused at once with 413, and a
+ * cap (the route table's body_limits), which is refused at once with 413, and a
  * request that breaks the framing rules (http_gate.h). Around every answer: the client's address
  * (behind trusted proxies), CORS, HEAD and OPTIONS, caching and ETags,
  * Allow on 405, Retry-After on 429 and 503, Connection: close while
@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../api/api.h"
+#include "../base/iso_time.h"
 #include "../base/parse.h"
 #include "http_gate.h"
 #include "routes.h"
@@ -384,7 +384,7 @@ static cache_policy apply_caching(request *r, char etag[40])
     for (int i = 0; i < r->n_resp_headers; i++)
         if (strcasecmp(r->resp_headers[i][0], "Cache-Control") == 0)
             return CACHE_NO_STORE;
-    cache_policy cache = r->status == 200 ? routes_cache(r) : CACHE_NO_STORE;
+    cache_policy cache = r->status == 200 ? r->app->routes->cache(r) : CACHE_NO_STORE;
     if (cache != CACHE_NO_STORE && r->resp && !r->resp_static) {
         etag_of(r->resp, r->resp_len, etag);
         if (etag_matches(req_header(r, "If-None-Match"), etag)) {
@@ -422,7 +422,7 @@ static enum MHD_Result send_reply(request *r)
     add_cors(r, resp);
     if (r->status == 405 || r->allow_header) {
         char allow[64];
-        routes_allowed(r, allow, sizeof allow);
+        r->app->routes->allowed(r, allow, sizeof allow);
         MHD_add_response_header(resp, "Allow", allow);
         if (r->preflight)
             MHD_add_response_header(resp, "Access-Control-Allow-Methods", allow);
@@ -457,7 +457,7 @@ static enum MHD_Result send_reply(request *r)
 static void preflight(request *r)
 {
     char allow[64];
-    routes_allowed(r, allow, sizeof allow);
+    r->app->routes->allowed(r, allow, sizeof allow);
     const char *origin = req_header(r, "Origin");
     if (!allow[0]) {
         reply_error(r, 404, "not_found", "no such endpoint");
@@ -512,7 +512,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             conn_guard_request_done(&a->guard, r->guard);
             return send_reply(r);
         }
-        body_limits lim = routes_body_limits(r);
+        body_limits lim = r->app->routes->body_limits(r);
         r->body_cap = lim.max_bytes;
         r->body_depth = lim.max_depth;
         r->body_containers = lim.max_containers;
@@ -575,7 +575,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     else if (strcmp(r->method, "OPTIONS") == 0)
         preflight(r);
     else
-        routes_dispatch(r);
+        r->app->routes->dispatch(r);
     if (r->deferred)
         return MHD_YES;
 answer:
@@ -594,10 +594,10 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         return;
     conn_guard_answered(&a->guard, r->guard);
     int64_t micros = now_us() - r->started_us;
-    metrics_request(&a->stats, r->route < 0 ? routes_other() : r->route, r->status, micros);
+    metrics_request(&a->stats, r->route < 0 ? a->routes->other : r->route, r->status, micros);
     if (r->live->log_requests) {
         char ts[32];
-        api_format_time(r->started_us / 1000, ts);
+        iso_time_format(r->started_us / 1000, ts);
         json_t *line = json_pack("{s:s,s:s,s:s,s:i,s:I,s:s,s:b}", "ts", ts, "method", r->method,
                                  "path", r->path, "status", r->status, "us", (json_int_t)micros,
                                  "ip", r->ip, "completed", toe == MHD_REQUEST_TERMINATED_COMPLETED_OK);
@@ -667,7 +667,7 @@ static void log_mhd(void *cls, const char *fmt, va_list ap)
     while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
         msg[--n] = '\0';
     char ts[32];
-    api_format_time(now_ms(), ts);
+    iso_time_format(now_ms(), ts);
     json_t *line = json_pack("{s:s,s:s,s:s}", "ts", ts, "event", "libmicrohttpd", "message", msg);
     char *text = line ? json_dumps(line, JSON_COMPACT) : NULL;
     if (text)

@@ -75,6 +75,14 @@ int routes_other(void)
     return N_ROUTES;
 }
 
+const http_routes routes_table = {
+    .dispatch = routes_dispatch,
+    .allowed = routes_allowed,
+    .body_limits = routes_body_limits,
+    .cache = routes_cache,
+    .other = N_ROUTES,
+};
+
 void http_route_names(const char *const **names, int *n)
 {
     *names = route_names;

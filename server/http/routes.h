@@ -1,7 +1,8 @@
 /*
  * routes: the one table of HTTP routes (method, path pattern, handler,
  * caching), checked at compile time against the metrics labels, and the
- * dispatch that picks a handler for a request. HEAD is served by every
+ * dispatch that picks a handler for a request, handed to http.c as a table
+ * (routes_table, below) by the server's owner. HEAD is served by every
  * GET route; OPTIONS (a CORS preflight) and the Allow header on 405 are
  * answered from the same table.
  */
@@ -47,6 +48,21 @@ cache_policy routes_cache(const request *r);
 
 /* The metrics index of "other": requests no route took. */
 int routes_other(void);
+
+/* The route table as http.c asks it: the functions above and the metrics
+ * index of "other". Its owner hands it down (serve.c puts &routes_table in
+ * app.routes), so http.c names no route and no handler: routing is a table
+ * handed downward, not a call from the edge up into api/. Static: nothing
+ * to free, safe from any thread. */
+typedef struct http_routes {
+    void (*dispatch)(request *r);
+    void (*allowed)(const request *r, char *out, size_t len);
+    body_limits (*body_limits)(const request *r);
+    cache_policy (*cache)(const request *r);
+    int other;
+} http_routes;
+
+extern const http_routes routes_table;
 
 /* The metrics label of every route, in route order, then "other". */
 void http_route_names(const char *const **names, int *n);

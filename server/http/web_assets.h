@@ -19,7 +19,7 @@ typedef struct web_asset {
 extern const web_asset web_assets[];
 extern const int web_asset_count;
 
-/* The asset of that name, or NULL. */
+/* The asset of that name, or NULL (web_asset_find.c). */
 const web_asset *web_asset_find(const char *name);
 
 #endif

@@ -59,17 +59,6 @@ static bool held_here(store *s, int64_t seq)
     return found;
 }
 
-void store_log_error(const char *where, const char *detail)
-{
-    json_t *line = json_pack("{s:s,s:s,s:s}", "event", "store_error", "where", where, "detail",
-                             detail ? detail : "");
-    char *text = line ? json_dumps(line, JSON_COMPACT) : NULL;
-    if (text)
-        fprintf(stderr, "%s\n", text);
-    free(text);
-    json_decref(line);
-}
-
 store_board store_board_of(const play *p)
 {
     store_board b = { -1, NULL, 0 };
@@ -272,25 +261,7 @@ int store_schema_version(store *s)
     return s->be->schema_version(s->db);
 }
 
-void store_score_clear(store_score *sc)
-{
-    if (!sc)
-        return;
-    free(sc->moves_json);
-    free(sc->result_json);
-    free(sc->signals_json);
-    free(sc->twin_times);
-    memset(sc, 0, sizeof *sc);
-}
-
 /* ---- writes ---- */
-
-void store_admin_clear(store_write *w)
-{
-    free(w->u.admin.changes);
-    w->u.admin.changes = NULL;
-    w->u.admin.n_changes = 0;
-}
 
 void store_write_async(store *s, store_write *w)
 {
@@ -378,14 +349,6 @@ store_status store_twin_candidates(store *s, const play *p, const uint8_t shape[
     store_status st = store_read_twin_candidates(&x, p, shape, 0, limit, out, n);
     reader_put(s, &x);
     return st;
-}
-
-void store_twin_candidates_clear(store_twin_candidate *c, int n)
-{
-    for (int i = 0; i < n; i++) {
-        free(c[i].times);
-        c[i].times = NULL;
-    }
 }
 
 store_status store_token_stats_for(store *s, int64_t player_id, int64_t now,

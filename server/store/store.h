@@ -20,9 +20,12 @@
  * Thread safety: every function may be called from any thread at once.
  *
  * Ownership: a store_write belongs to its caller, who must keep it alive
- * until `done` ran. Out-structs are filled by the store; the only heap
- * strings in them are store_score's moves_json and result_json, freed with
- * store_score_clear. Times are unix milliseconds.
+ * until `done` ran. Out-structs are filled by the store; the heap strings
+ * in them are store_score's moves_json, result_json, signals_json and
+ * twin_times (freed with store_score_clear), a twin candidate's times
+ * (store_twin_candidates_clear) and an admin write's board changes
+ * (store_admin_clear); the three are in store_clear.c, a leaf. Times are
+ * unix milliseconds.
  */
 #ifndef REPLAYD_SERVER_STORE_H
 #define REPLAYD_SERVER_STORE_H

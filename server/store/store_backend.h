@@ -80,7 +80,8 @@ typedef struct store_backend {
 extern const store_backend store_sqlite_backend;
 extern const store_backend store_pg_backend;
 
-/* One JSON line on stderr: {"event":"store_error","where":...,"detail":...}. */
+/* One JSON line on stderr: {"event":"store_error","where":...,"detail":...}
+ * (store_log.c, a leaf the backends and the rules call). */
 void store_log_error(const char *where, const char *detail);
 
 #endif

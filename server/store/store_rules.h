@@ -35,7 +35,7 @@ store_status store_rules_write(const sd_db *x, const store_config *cfg, store_wr
 /* Drops what w filled for its caller when its work is undone. */
 void store_rules_forget(store_write *w);
 
-/* A registration (a player of its own; no identity). */
+/* store_player.c: a registration (a player of its own; no identity). */
 store_status store_rules_player(const sd_db *x, store_write *w);
 /* store_identity.c: a sign-in or link with an identity (store.h's player
  * write says each answer), and a sign-in nonce's record. */
@@ -78,7 +78,8 @@ void store_rules_new_account_forget(store_write *w);
  * key's record (nothing when it has none or memory runs out). */
 store_status store_signal_set(store_score *sc, const char *key, json_t *value);
 void store_signal_drop(store_score *sc, const char *key);
-/* Rows: a TOKEN_ROW at column 0 (false when it names a game this build
+/* store_rows.c (a leaf, with store_game_day and the texts below). Rows:
+ * a TOKEN_ROW at column 0 (false when it names a game this build
  * does not serve or a date that is not one), a SCORE_ROW. */
 bool store_read_token(const sd_db *x, sd_stmt *s, store_token *t, int64_t *rejections);
 store_status store_read_score(const sd_db *x, sd_stmt *s, store_score *o);
