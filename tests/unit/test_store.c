@@ -186,6 +186,9 @@ static store_status submit(store *s, store_score *sc, store_score *existing)
     w.kind = STORE_WRITE_SCORE;
     w.u.score.score = *sc;
     store_status st = store_write_wait(s, &w);
+    /* a record the store's passes added (store_signals.c) is new text: the caller's is not */
+    if (w.u.score.score.signals_json != sc->signals_json)
+        free(w.u.score.score.signals_json);
     sc->seq = w.u.score.score.seq;
     sc->status = w.u.score.score.status;
     sc->duplicate_of = w.u.score.score.duplicate_of;
