@@ -165,6 +165,38 @@ store_status store_read_play_time(const sd_db *x, int64_t player_id, store_play_
     return STORE_OK;
 }
 
+/* The rows (seq, player_id, twin_times) of the started statement s (id),
+ * at most limit, into out[0..*n) with their times copied; on a failure
+ * none are kept. Ends s. */
+static store_status times_rows(const sd_db *x, sd_stmt *s, sd_id id, int limit, store_twin_candidate *out,
+                               int *n)
+{
+    const store_driver *d = x->d;
+    store_status st = STORE_OK;
+    int rc = SD_DONE;
+    while (*n < limit && (rc = d->step(s)) == SD_ROW) {
+        store_twin_candidate *o = &out[*n];
+        const char *times = d->col_text(s, 2);
+        o->seq = d->col_int(s, 0);
+        o->player_id = d->col_int(s, 1);
+        o->times = strdup(times ? times : "");
+        if (!o->times) {
+            st = STORE_ERROR;
+            break;
+        }
+        (*n)++;
+    }
+    if (rc == SD_FAIL)
+        st = sd_failed(x, s, id);
+    else
+        d->done(s);
+    if (st != STORE_OK) {
+        store_twin_candidates_clear(out, *n);
+        *n = 0;
+    }
+    return st;
+}
+
 store_status store_read_twin_candidates(const sd_db *x, const play *p,
                                         const uint8_t shape[STORE_HASH_BYTES], int64_t after_seq,
                                         int limit, store_twin_candidate *out, int *n)
@@ -185,29 +217,7 @@ store_status store_read_twin_candidates(const sd_db *x, const play *p,
     d->bind_int(s, limit);
     d->bind_int(s, after_seq);
     d->bind_text(s, date); /* short: copied */
-    store_status st = STORE_OK;
-    int rc = SD_DONE;
-    while (*n < limit && (rc = d->step(s)) == SD_ROW) {
-        store_twin_candidate *o = &out[*n];
-        const char *times = d->col_text(s, 2);
-        o->seq = d->col_int(s, 0);
-        o->player_id = d->col_int(s, 1);
-        o->times = strdup(times ? times : "");
-        if (!o->times) {
-            st = STORE_ERROR;
-            break;
-        }
-        (*n)++;
-    }
-    if (rc == SD_FAIL)
-        st = sd_failed(x, s, SD_TWIN_CANDIDATES);
-    else
-        d->done(s);
-    if (st != STORE_OK) {
-        store_twin_candidates_clear(out, *n);
-        *n = 0;
-    }
-    return st;
+    return times_rows(x, s, SD_TWIN_CANDIDATES, limit, out, n);
 }
 
 store_status store_read_board_times(const sd_db *x, const play *p, int64_t seq, int limit,
@@ -226,29 +236,7 @@ store_status store_read_board_times(const sd_db *x, const play *p, int64_t seq, 
     d->bind_text(s, date); /* short: copied */
     d->bind_int(s, seq);
     d->bind_int(s, limit);
-    store_status st = STORE_OK;
-    int rc = SD_DONE;
-    while (*n < limit && (rc = d->step(s)) == SD_ROW) {
-        store_twin_candidate *o = &out[*n];
-        const char *times = d->col_text(s, 2);
-        o->seq = d->col_int(s, 0);
-        o->player_id = d->col_int(s, 1);
-        o->times = strdup(times ? times : "");
-        if (!o->times) {
-            st = STORE_ERROR;
-            break;
-        }
-        (*n)++;
-    }
-    if (rc == SD_FAIL)
-        st = sd_failed(x, s, SD_ADMIN_BOARD_TIMES);
-    else
-        d->done(s);
-    if (st != STORE_OK) {
-        store_twin_candidates_clear(out, *n);
-        *n = 0;
-    }
-    return st;
+    return times_rows(x, s, SD_ADMIN_BOARD_TIMES, limit, out, n);
 }
 
 static void bind_scan(const sd_db *x, sd_stmt *s, const store_scan *scan)

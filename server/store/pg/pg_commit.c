@@ -73,6 +73,20 @@ static int write_lines(const store_db *db, const store_write *w, char lines[][25
     return k;
 }
 
+/* Runs the backend's statement id with one text parameter, its rows
+ * dropped: a NOTIFY, the batch's player lock. */
+static store_status run_text(pg_conn *c, int id, const char *text, const char *name)
+{
+    pg_args a = { 0 };
+    pa_text(&a, text);
+    store_status st = STORE_ERROR;
+    PGresult *r = pg_run(c, id, &a, name, &st);
+    if (!r)
+        return st;
+    PQclear(r);
+    return STORE_OK;
+}
+
 /* Sends the payload gathered so far as one NOTIFY. */
 static store_status notify_flush(pg_conn *c, char *payload, size_t *used)
 {
@@ -80,14 +94,7 @@ static store_status notify_flush(pg_conn *c, char *payload, size_t *used)
         return STORE_OK;
     payload[*used] = '\0';
     *used = 0;
-    pg_args a = { 0 };
-    pa_text(&a, payload);
-    store_status st = STORE_ERROR;
-    PGresult *r = pg_run(c, PG_NOTIFY, &a, "notify", &st);
-    if (!r)
-        return st;
-    PQclear(r);
-    return STORE_OK;
+    return run_text(c, PG_NOTIFY, payload, "notify");
 }
 
 /* One NOTIFY per up to ~7.5 kB of payload lines (PostgreSQL's limit is
@@ -189,9 +196,11 @@ static char *players_literal(store_write **batch, int n, bool *oom)
         return NULL;
     }
     int m = 0;
-    for (int i = 0; i < n; i++)
-        if (lock_player(batch[i]) > 0)
-            ids[m++] = lock_player(batch[i]);
+    for (int i = 0; i < n; i++) {
+        int64_t id = lock_player(batch[i]);
+        if (id > 0)
+            ids[m++] = id;
+    }
     qsort(ids, (size_t)m, sizeof *ids, by_id);
     size_t used = 0;
     out[used++] = '{';
@@ -206,19 +215,6 @@ static char *players_literal(store_write **batch, int n, bool *oom)
         return NULL;
     }
     return out;
-}
-
-/* Locks the batch's players' rows in id order (PG_LOCK_PLAYERS). */
-static store_status lock_players(pg_conn *c, const char *players)
-{
-    pg_args a = { 0 };
-    pa_text(&a, players);
-    store_status st = STORE_ERROR;
-    PGresult *r = pg_run(c, PG_LOCK_PLAYERS, &a, "lock_players", &st);
-    if (!r)
-        return st;
-    PQclear(r);
-    return STORE_OK;
 }
 
 /* One try of the batch in order[], skipping the writes marked in skip,
@@ -242,7 +238,7 @@ static int attempt(store_db *db, pg_conn *c, store_write **batch, int n, const i
     for (int o = 0; o < n; o++) {
         int i = order[o];
         if (o == locked_from && players) {
-            st = lock_players(c, players);
+            st = run_text(c, PG_LOCK_PLAYERS, players, "lock_players"); /* id order */
             if (st != STORE_OK) { /* a lock timeout or a broken connection: the batch is not run */
                 *retry = c->retry;
                 if (PQtransactionStatus(c->pg) != PQTRANS_IDLE)
