@@ -15,6 +15,7 @@
 #include "name_cache.h"
 #include "store_backend.h"
 #include "store_rules.h"
+#include "store_txn.h"
 #include "write_queue.h"
 
 #define NAME_SLOTS 8192
@@ -165,7 +166,7 @@ static void apply_admin(store *s, const store_write *w)
 static void run_batch(void *ctx, store_write **batch, int n)
 {
     store *s = ctx;
-    s->be->commit(s->db, batch, n);
+    store_txn_run(s->be, s->db, batch, n);
     for (int i = 0; i < n; i++) {
         const store_write *w = batch[i];
         if (w->kind == STORE_WRITE_ADMIN && w->status == STORE_OK) {

@@ -5,8 +5,8 @@
  * Actions (store_rules_admin) run on the writer thread inside the batch's
  * transaction, like every other write: the row changes, the level_bests
  * rows they imply and the admin_log row commit together or not at all (an
- * action that fails after writing is undone by the backend: SQLite's
- * savepoint, PostgreSQL's rerun of the batch without it).
+ * action that fails after writing is undone by the store's transaction
+ * loop, store_txn.c, the same way on both backends).
  * Each action reports, for every board it touched, the player's entry on
  * that board as it now stands (store_board_change); store.c applies those
  * to the boards in memory after the commit (and the PostgreSQL backend
@@ -369,8 +369,8 @@ store_status store_rules_admin(const sd_db *x, store_write *w)
         break;
     }
     /* a refusal is decided before any row changes; a failure after a
-     * write (STORE_ERROR, STORE_BUSY) is undone by the backend (SQLite's
-     * savepoint, PostgreSQL's rerun without it); the changes go with it */
+     * write (STORE_ERROR, STORE_BUSY) is undone by the transaction loop
+     * (store_txn.c); the changes go with it */
     if (res != STORE_OK)
         store_admin_clear(w);
     return res;

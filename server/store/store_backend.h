@@ -9,11 +9,9 @@
  * is shared: the writer queue and its batching, the boards in memory, the
  * name cache (store.c), and every rule and read, written once over the
  * backend's driver (store_rules.h, store_driver.h). Contract:
- * - commit() runs a batch of writes in one transaction, each through
- *   store_rules_write and isolated so that one write's failure leaves the
- *   others to commit, sets every w->status (and the write's outputs) and
- *   returns after the commit is durable. It runs on the one writer thread
- *   only.
+ * - The writes of a batch run in the store's one transaction loop
+ *   (store_txn.c) on the one writer thread, over the backend's writer
+ *   connection, its driver and its transaction hooks (store_txn_hooks).
  * - Every other function may be called from any thread at once.
  * - A failure a backend reports as STORE_ERROR is logged by the backend,
  *   once, where it happened (store_log_error).
@@ -48,6 +46,45 @@ typedef struct store_watch {
     void *ctx;
 } store_watch;
 
+/* The writer's transaction after a write or a failed statement. */
+typedef enum store_txn_state {
+    STORE_TXN_OPEN,   /* usable: the next write may run */
+    STORE_TXN_FAILED, /* aborted by the engine: only a rollback runs */
+    STORE_TXN_NONE,   /* no transaction (the engine rolled it back itself) */
+    STORE_TXN_LOST,   /* the connection is gone */
+} store_txn_state;
+
+/* What a backend gives the transaction loop (store_txn.h). */
+typedef struct store_txn_hooks {
+    /* Each write in its own savepoint (SD_SAVEPOINT, SD_RELEASE,
+     * SD_ROLLBACK_TO): a failed write is undone alone. false: a failed
+     * write aborts the transaction and the batch runs again without it
+     * (PostgreSQL: a savepoint would cost a round trip or two a write). */
+    bool savepoints;
+    /* The writer connection, as the rules take it, and the store's config
+     * (the rejection caps). */
+    sd_db (*writer)(store_db *db, const store_config **cfg);
+    store_txn_state (*state)(store_db *db);
+    /* true when the last failure may pass if the whole batch runs again
+     * (a deadlock or a serialization failure between nodes) */
+    bool (*retryable)(store_db *db);
+    /* Optional (NULL: always). Before a batch, outside any transaction:
+     * false when the database cannot be reached (the batch fails busy). */
+    bool (*usable)(store_db *db);
+    /* Optional. Before the first try, outside any transaction: what the
+     * lock order needs (PostgreSQL: the player of each operator's score
+     * action, into w->u.admin.player_id). */
+    void (*prepare)(store_db *db, store_write **batch, int n);
+    /* Optional (NULL: one writer holds the whole database). Locks these
+     * players' rows (sorted, distinct) until the transaction ends. */
+    store_status (*lock_players)(store_db *db, const int64_t *ids, int n);
+    /* Optional. Inside the transaction after the writes, before COMMIT;
+     * each write's status says whether it will commit, order[] the order
+     * they ran in (PostgreSQL: the NOTIFY to the other nodes). A failure
+     * fails the batch. */
+    store_status (*before_commit)(store_db *db, store_write *const *batch, const int *order, int n);
+} store_txn_hooks;
+
 typedef struct store_backend {
     const char *name;
     /* true when this backend serves that `database` setting */
@@ -56,7 +93,7 @@ typedef struct store_backend {
     void (*close)(store_db *db);
     int (*schema_version)(store_db *db);
 
-    void (*commit)(store_db *db, store_write **batch, int n);
+    const store_txn_hooks *txn;
 
     /* Every read (store_reads.c, store_admin.c) runs once for all
      * backends on a connection of this pool, through this driver. */
@@ -73,7 +110,7 @@ typedef struct store_backend {
     {                                                                                         \
         .name = label, .claims = prefix##_claims, .open = prefix##_open,                      \
         .close = prefix##_close, .schema_version = prefix##_schema_version,                   \
-        .commit = prefix##_commit, .driver = &prefix##_driver, .readers = prefix##_readers,   \
+        .txn = &prefix##_txn, .driver = &prefix##_driver, .readers = prefix##_readers,   \
         __VA_ARGS__                                                                           \
     }
 

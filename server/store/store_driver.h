@@ -236,11 +236,6 @@ typedef struct store_driver {
     /* The last failure on c as a status: STORE_BUSY (a lock timeout, a
      * lost connection) or STORE_ERROR, logged once under `where`. */
     store_status (*failed)(sd_conn *c, const char *where);
-    /* The hook for a write that changed rows and then failed without a
-     * failed statement: whatever undoes its work must run (SQLite: its
-     * savepoint does, nothing here; PostgreSQL: the transaction is
-     * aborted, so the batch runs again without it). */
-    void (*abort_write)(sd_conn *c, const char *where);
 } store_driver;
 
 /* A driver's table, from its functions named prefix_start, ... */
@@ -251,7 +246,6 @@ typedef struct store_driver {
         .bind_blob = prefix##_bind_blob, .bind_null = prefix##_bind_null,                   \
         .step = prefix##_step, .col_int = prefix##_col_int, .col_text = prefix##_col_text,  \
         .col_blob = prefix##_col_blob, .done = prefix##_done, .failed = prefix##_failed,    \
-        .abort_write = prefix##_abort_write                                                 \
     }
 
 /* A connection seen through its driver, as the rules take it. */

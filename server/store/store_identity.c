@@ -90,9 +90,8 @@ static store_status bind_identity(const sd_db *x, const store_write *w, int64_t 
     if (rc == SD_FAIL)
         return sd_failed(x, s, SD_IDENTITY_INSERT);
     d->done(s);
-    if (rc != SD_ROW) { /* cannot happen under the identity's lock: undo it all */
+    if (rc != SD_ROW) { /* cannot happen under the identity's lock: the loop undoes it all */
         store_log_error("identity_insert", "the identity was bound meanwhile");
-        d->abort_write(x->c, "identity_insert");
         return STORE_ERROR;
     }
     return STORE_OK;

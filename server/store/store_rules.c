@@ -408,9 +408,8 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
         return sd_failed(x, s, SD_SCORE_RECORD);
     sc->seq = rc == SD_ROW ? d->col_int(s, 0) : 0;
     d->done(s);
-    if (rc != SD_ROW) { /* cannot happen while the token is held: undo it all */
+    if (rc != SD_ROW) { /* cannot happen while the token is held: the loop undoes it all */
         store_log_error("score_record", "the held token was redeemed meanwhile");
-        d->abort_write(x->c, "score_record");
         return STORE_ERROR;
     }
     return store_rules_twin_hold(x, w);

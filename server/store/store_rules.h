@@ -8,15 +8,14 @@
  * rename and the settling of each board they touch), and the reads every
  * backend answers the same way (store_reads.c).
  *
- * A backend's commit() runs each write of a batch through
- * store_rules_write inside its transaction, with its own isolation (a
- * SQLite savepoint per write; PostgreSQL's row locks, its lock order and
- * a rerun without a failed write). A refusal (conflict, limit, not found,
- * banned) is decided before the write changes a row, so it leaves nothing
- * behind on either; a refused duplicate run keeps its rejection row
- * (STORE_DUPLICATE). A write that fails after it may have written
- * (STORE_ERROR, STORE_BUSY) is undone alone: SQLite rolls back to its
- * savepoint, PostgreSQL reruns the batch without it.
+ * The store's one transaction loop (store_txn.c) runs each write of a
+ * batch through store_rules_write inside the batch's transaction. A
+ * refusal (conflict, limit, not found, banned) is decided before the
+ * write changes a row, so it leaves nothing behind; a refused duplicate
+ * run keeps its rejection row (STORE_DUPLICATE). A write that fails after
+ * it may have written answers STORE_ERROR or STORE_BUSY and the loop
+ * undoes it alone (a rollback to its savepoint, or the batch run again
+ * without it): a rule never undoes its own work.
  *
  * Ownership: what a write fills for its caller (an existing score's
  * strings, an action's board changes) is the caller's, freed by

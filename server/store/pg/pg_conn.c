@@ -236,7 +236,7 @@ static const char *const stmt_sql[PG_STMT_COUNT] = {
     [PG_NOTIFY] = "SELECT pg_notify('" PG_CHANNEL "', $1)",
     [PG_ADMIN_PLAYER_OF] = "SELECT player_id FROM seed_tokens WHERE nonce = $1",
     /* a batch's players, locked in id order before its writes run in
-     * arrival order (pg_commit.c) */
+     * arrival order (store_txn.c, pg_txn.c) */
     [PG_LOCK_PLAYERS] = "SELECT id FROM players WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE",
 };
 
@@ -605,13 +605,6 @@ static store_status pq_failed(sd_conn *sc, const char *where)
 {
     (void)where;
     return ((pg_conn *)sc)->last;
-}
-
-/* PostgreSQL has no savepoint per write here: aborting the transaction
- * makes the batch run again without this write. */
-static void pq_abort_write(sd_conn *sc, const char *where)
-{
-    pg_exec((pg_conn *)sc, "SELECT 1/0", where);
 }
 
 const store_driver pg_driver = STORE_DRIVER_OF(pq);

@@ -3,7 +3,7 @@
  * node's boards current with what other nodes commit.
  *
  * Every commit that ranks scores sends NOTIFY replayd_scores inside its
- * transaction (pg_commit.c), one line per score: the sending node's id,
+ * transaction (pg_txn.c), one line per score: the sending node's id,
  * the board and the entry. An operator's action (void, restore, approve,
  * ban, unban) sends one line per board it changed, with the player's
  * entry on it as it now stands (or none), which replaces the player's

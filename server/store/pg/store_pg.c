@@ -1,7 +1,7 @@
 /*
  * store_pg: the PostgreSQL backend of store.h, for several stateless nodes
  * on one database: opening, migrations and the reader pool; its driver
- * and statements are in pg_conn.c, commits in pg_commit.c, the listener
+ * and statements are in pg_conn.c, the transaction hooks in pg_txn.c, the listener
  * that keeps boards current across nodes in pg_listen.c. Every read and
  * rule above it is the store's.
  *

@@ -44,9 +44,8 @@ struct store_db {
     pg_listener listen;
 };
 
-/* pg_commit.c: the backend's commit() (one transaction per batch, each
- * write through store_rules_write, in the lock order). */
-void pg_commit(store_db *db, store_write **batch, int n);
+/* pg_txn.c: the backend's hooks for the store's transaction loop. */
+extern const store_txn_hooks pg_txn;
 
 /* pg_listen.c: starts the listener thread (its own connection); stops it. */
 store_status pg_listen_start(store_db *db, const store_watch *w, char *err, size_t err_len);

@@ -415,13 +415,6 @@ static store_status sq_failed(sd_conn *sc, const char *where)
     return STORE_ERROR;
 }
 
-/* The write's savepoint undoes it: nothing to do here. */
-static void sq_abort_write(sd_conn *c, const char *where)
-{
-    (void)c;
-    (void)where;
-}
-
 const store_driver sqlite_driver = STORE_DRIVER_OF(sq);
 
 int sq_exec(conn *c, sd_id id)

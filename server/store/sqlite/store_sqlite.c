@@ -1,7 +1,7 @@
 /*
  * store_sqlite: the SQLite backend of store.h (the embedded default):
  * opening, migrations and the reader pool; its driver and statements are
- * in sqlite_conn.c, commits in sqlite_commit.c, checkpoints in
+ * in sqlite_conn.c, the transaction hooks in sqlite_txn.c, checkpoints in
  * sqlite_checkpoint.c. Every read and rule above it is the store's. It claims every
  * `database` that is not a URL: a file path.
  *

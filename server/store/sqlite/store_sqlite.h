@@ -39,9 +39,8 @@ struct store_db {
     sqlite_checkpointer ckpt;
 };
 
-/* sqlite_commit.c: the backend's commit() (one transaction per batch,
- * each write through store_rules_write). */
-void sqlite_commit(store_db *db, store_write **batch, int n);
+/* sqlite_txn.c: the backend's hooks for the store's transaction loop. */
+extern const store_txn_hooks sqlite_txn;
 
 /* sqlite_checkpoint.c: opens the checkpointer's connection on `path` and
  * starts its thread; hooks the writer's commits. */
