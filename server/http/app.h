@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 
 #include "../base/config.h"
-#include "../store/board_list.h"
+#include "../api/board_list.h"
 #include "conn_guard.h"
 #include "../trust/daily_seal.h"
 #include "../trust/fairplay_book.h"

@@ -1,6 +1,7 @@
 /*
- * board_list: the level boards that have entries (GET /v1/leaderboards),
- * read from the store at most once per BOARD_LIST_TTL_MS and shared by
+ * board_list: the answer of GET /v1/leaderboards (the level boards that
+ * have entries), built here in api/ from the store's board sizes
+ * (store_board_size), read at most once per BOARD_LIST_TTL_MS and shared by
  * every request in between: a flood of list requests costs one pass over
  * the catalogue's boards per interval, not one per request. One request
  * reads while the others wait for its answer. Thread-safe.
@@ -8,15 +9,15 @@
  * Ownership: the list owns its last answer and frees it in board_list_free;
  * board_list_get hands the caller a copy of its own to free.
  */
-#ifndef REPLAYD_SERVER_BOARD_LIST_H
-#define REPLAYD_SERVER_BOARD_LIST_H
+#ifndef REPLAYD_SERVER_API_BOARD_LIST_H
+#define REPLAYD_SERVER_API_BOARD_LIST_H
 
 #include <jansson.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "store.h"
+#include "../store/store.h"
 
 #define BOARD_LIST_TTL_MS 1000
 
