@@ -101,9 +101,12 @@ REPLAY_PC := $(BUILD)/replay.pc
 # PKG_CONFIG_PATH=$(BUILD), `pkg-config replay` reads this one, which points
 # at the build tree (and sets the run path, so a program runs from there).
 REPLAY_UPC := $(BUILD)/replay-uninstalled.pc
-# The submission path without HTTP or storage, for the fuzzer.
+# The submission path without HTTP or storage, for the fuzzer: verify.c
+# and what it calls (the store's leaves only: no backend, no store.c).
 FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
-            $(addprefix server/,base/json_game.c trust/token.c trust/keys.c base/parse.c)
+            $(addprefix server/,base/json_game.c trust/token.c trust/keys.c base/parse.c \
+              trust/verify.c trust/fairplay.c trust/fairplay_book.c trust/twins.c trust/receipt.c \
+              base/level_cache.c base/config.c base/play.c store/store_clear.c store/store_board.c)
 
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
         cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate \
@@ -334,7 +337,7 @@ fuzz: deps-check
 	@mkdir -p build/fuzz build/fuzz/corpus
 	@echo "  FUZZ    tests/fuzz/fuzz_replay.c ($(FUZZ_SECONDS) s)"
 	$(Q)clang $(STD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  $(PKG_CFLAGS) $(FUZZ_SRC) -o build/fuzz/fuzz_replay -ljansson -lsodium
+	  $(PKG_CFLAGS) $(FUZZ_SRC) -o build/fuzz/fuzz_replay -ljansson -lsodium -lpthread -lm
 	$(Q)build/fuzz/fuzz_replay -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
 	  -print_final_stats=1 build/fuzz/corpus tests/fuzz/corpus 2>build/fuzz/log.txt || \
 	  { tail -40 build/fuzz/log.txt; exit 1; }

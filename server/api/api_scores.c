@@ -1,17 +1,21 @@
 /*
  * api_scores: the submission path and the public audit read of a score.
  *
- * A submission flows one way: decode (token, moves) → verify (pure: the
- * level rebuilt, every move replayed, the claimed time against the time
- * that passed, fairplay.h; the run's shape and progress times, twins.h)
- * → reads that may hold it (the new-account hold and the record review
- * for a daily, the twin lookup over the candidates it can read) → one
- * store_score record handed to the writer, with the connection suspended
- * → the writer's transaction makes the only redeem check, compares the
- * twin candidates committed since the read (holding both runs of a pair)
- * and commits →
- * the request resumes and the reply is built once from that row. A
- * rejected replay is a rejection record instead, answered after its commit.
+ * A submission flows one way: the bearer token, the ban and the rate
+ * limit → decode (the seed token checked: ours, the player's, a game and
+ * version served, the date's daily; the moves decoded and hashed) → an
+ * expired token answers here (a retry of its recorded score, or
+ * token_expired) → verify_submission (server/trust/verify.h, pure: the
+ * level rebuilt, every move replayed, the run measured, the claimed time
+ * against the time that passed, the new-account, identity and record
+ * facts, the twin lookup over the candidates it can read through the
+ * store reads handed to it, the record built and its receipt signed) →
+ * one store_score record handed to the writer, with the connection
+ * suspended → the writer's transaction makes the only redeem check,
+ * compares the twin candidates committed since the read (holding both
+ * runs of a pair) and commits → the request resumes, the run joins the
+ * fairplay book, and the reply is built once from that row. A rejected
+ * replay is a rejection record instead, answered after its commit.
  *
  * Ownership: a submission (one per request) is owned by its request and
  * freed when the request ends; it holds the decoded moves, the result as
@@ -22,13 +26,12 @@
 #include <string.h>
 
 #include "../../core/daily.h"
-#include "../../core/replay.h"
 #include "api.h"
 #include "../trust/fairplay.h"
 #include "../base/json_game.h"
 #include "../trust/receipt.h"
 #include "../trust/token.h"
-#include "../trust/twins.h"
+#include "../trust/verify.h"
 
 static int game_index(const game *g)
 {
@@ -44,17 +47,7 @@ typedef struct submission {
     long n;
     uint8_t hash[STORE_HASH_BYTES];
     json_t *result;   /* the verified result, kept as JSON for the reply */
-    json_t *features; /* the review's features (fairplay_features) */
-    int64_t suspicion;
-    int64_t pace, slack; /* for the population and history, once accepted (fairplay_book.h) */
-    int64_t search, search_se2; /* the search pace and its squared standard error, for the form (fairplay_book.h) */
-    json_t *identity;    /* set when the board requires an identity the player lacks */
-    json_t *record;      /* set when a daily run would enter the top review_top unreviewed */
-    json_t *twin;        /* set when the run twins another player's (twins.h) */
-    int64_t twin_of, twin_player, twin_seen; /* that run's seq and player; the newest candidate read */
-    int twin_permille;
-    uint8_t shape[TWIN_SHAPE_BYTES]; /* the progress moves without their times (twins.h) */
-    char *times;         /* the progress moves' times in hex (twins.h); NULL: untimed */
+    verify_book_facts book; /* for the population, history and form, once accepted (fairplay_book.h) */
     store_write w;    /* the record handed to the writer */
 } submission;
 
@@ -65,11 +58,6 @@ static void submission_free(void *p)
         return;
     free(s->moves);
     json_decref(s->result);
-    json_decref(s->features);
-    json_decref(s->identity);
-    json_decref(s->record);
-    json_decref(s->twin);
-    free(s->times);
     if (s->w.kind == STORE_WRITE_SCORE) {
         store_score_clear(&s->w.u.score.score);
         store_score_clear(&s->w.u.score.existing);
@@ -151,8 +139,9 @@ static void score_committed(request *r)
         { /* a held run joins its player's history, not the board's population */
             store_board b = store_board_of(&s->t.p);
             bool ranked = w->u.score.score.status == SCORE_RANKED;
-            fairplay_book_add(&r->app->book, &b, s->t.p.player_id, ranked ? s->pace : -1, s->slack);
-            fairplay_book_add_form(&r->app->book, &b, s->t.p.player_id, s->search, s->search_se2, ranked);
+            fairplay_book_add(&r->app->book, &b, s->t.p.player_id, ranked ? s->book.pace : -1, s->book.slack);
+            fairplay_book_add_form(&r->app->book, &b, s->t.p.player_id, s->book.search, s->book.search_se2,
+                                   ranked);
         }
         answer_recorded(r, &w->u.score.score, s->result);
         break;
@@ -232,20 +221,6 @@ static void reject_replay(request *r, submission *s, const char *reason, long mo
     api_write(r, &s->w, rejection_committed);
 }
 
-/* The first move whose "t" is later than the allowed elapsed time. */
-static long first_move_after(const game *g, int version, const game_move *moves, size_t n,
-                             int64_t allowed)
-{
-    for (int f = 0; f < g->n_fields; f++) {
-        if (strcmp(g->fields[f].name, "t") != 0 || !game_field_in(&g->fields[f], version))
-            continue;
-        for (size_t i = 0; i < n; i++)
-            if (moves[i].v[f] > allowed)
-                return (long)i;
-    }
-    return n ? (long)n - 1 : 0;
-}
-
 static bool token_checks(request *r, const store_player *player, const char *text, seed_token *t)
 {
     switch (token_verify(&r->app->keys, text, t)) {
@@ -300,221 +275,6 @@ static void answer_expired(request *r, submission *s)
     store_score_clear(&existing);
 }
 
-/* The new-account hold (docs/OPERATIONS.md, New accounts): the
- * thresholds and the player's facts, handed to the store, which reads the
- * player's played time and decides inside the score's transaction
- * (server/store/store_ageing.c). */
-static void check_new_account(request *r, const store_player *player, submission *s)
-{
-    const config *c = &r->app->cfg;
-    s->w.u.score.score.new_account = (store_new_account){
-        .hours = c->new_account_hours,
-        .play_minutes = c->new_account_play_minutes,
-        .levels = c->new_account_levels,
-        .runs = c->new_account_runs,
-        .created_at = player->created_at,
-        .bound = player->provider[0] != 0, /* an Apple or Google identity costs more than a script's play */
-    };
-}
-
-/* A board's requirement (daily_requires, level_requires): a player
- * without a bound identity on a board that requires one has the score
- * kept and held, held_reason "identity". */
-static void check_identity(request *r, const store_player *player, submission *s)
-{
-    bool daily = play_is_daily(&s->t.p);
-    const char *req = daily ? r->app->cfg.daily_requires : r->app->cfg.level_requires;
-    if (strcmp(req, "identity") == 0 && !player->provider[0])
-        s->identity = json_pack("{s:s,s:s}", "requires", "identity", "board", daily ? "daily" : "level");
-}
-
-/* Records are reviewed (review_top): a daily run that would enter the top
- * review_top of its board, from a player none of whose runs an operator
- * has approved yet, is held until one does (held_reason "record"); the
- * approval then counts as the player's history. Read outside the writer's
- * transaction, like the new-account count. false after answering. */
-static bool check_record(request *r, const store_player *player, submission *s, int64_t score)
-{
-    int top = r->app->cfg.review_top;
-    if (top <= 0 || !play_is_daily(&s->t.p))
-        return true;
-    store_board b = store_board_of(&s->t.p);
-    int64_t would = 0, approved = 0;
-    store_status st = store_board_would_rank(r->app->db, &b, score, &would);
-    if (st == STORE_OK && would <= top)
-        st = store_player_approved(r->app->db, player->id, &approved);
-    if (st != STORE_OK) {
-        api_store_error(r, st);
-        return false;
-    }
-    if (would <= top && approved == 0)
-        s->record = json_pack("{s:I,s:i,s:I}", "would_be_rank", (json_int_t)would, "review_top", top,
-                              "approved_runs", (json_int_t)approved);
-    return true;
-}
-
-/* Twin runs: another player's run on this board and seed with the same
- * progress (the same shape) whose gaps rank-correlate at
- * twin_correlation_permille or more; the best-correlated of the newest
- * TWIN_CANDIDATES such runs is linked. The runs committed after this read
- * are compared by the store inside the score's transaction (twin_match),
- * so two twins committed together still meet. false after answering. */
-static bool find_twin(request *r, submission *s)
-{
-    int threshold = r->app->cfg.twin_correlation_permille;
-    if (threshold <= 0 || !s->times)
-        return true;
-    size_t hex_len = strlen(s->times), mine_len = hex_len / 2;
-    if (mine_len / TWIN_TIME_BYTES < TWIN_MIN_GAPS)
-        return true;
-    store_twin_candidate *cand = malloc(TWIN_CANDIDATES * sizeof *cand);
-    uint8_t *mine = malloc(2 * mine_len + 1);
-    if (!cand || !mine) {
-        free(cand);
-        free(mine);
-        reply_error(r, 500, "internal", "out of memory");
-        return false;
-    }
-    uint8_t *theirs = mine + mine_len;
-    int n = 0;
-    store_status st = store_twin_candidates(r->app->db, &s->t.p, s->shape, TWIN_CANDIDATES, cand, &n);
-    if (st != STORE_OK) {
-        free(cand);
-        free(mine);
-        api_store_error(r, st);
-        return false;
-    }
-    size_t got;
-    sodium_hex2bin(mine, mine_len, s->times, hex_len, NULL, &got, NULL);
-    int best = -1001;
-    const store_twin_candidate *pick = NULL;
-    for (int k = 0; k < n; k++) {
-        size_t len = 0;
-        int corr;
-        if (strlen(cand[k].times) == hex_len &&
-            sodium_hex2bin(theirs, mine_len + 1, cand[k].times, hex_len, NULL, &len, NULL) == 0 &&
-            twin_times_correlation(mine, mine_len, theirs, len, &corr) && corr >= threshold && corr > best) {
-            best = corr;
-            pick = &cand[k];
-        }
-    }
-    s->twin_seen = n ? cand[0].seq : 0; /* newest first */
-    if (pick) {
-        s->twin_of = pick->seq;
-        s->twin_player = pick->player_id;
-        s->twin_permille = best;
-        s->twin = json_pack("{s:I,s:I,s:i}", "of_seq", (json_int_t)pick->seq, "player_id",
-                            (json_int_t)pick->player_id, "correlation_permille", best);
-    }
-    free(mine);
-    store_twin_candidates_clear(cand, n);
-    free(cand);
-    return true;
-}
-
-/* Builds the score record from a verified replay; false after a 500. */
-static bool build_score(request *r, submission *s, const game_result *res, int64_t elapsed_ms)
-{
-    const game *g = s->t.p.g;
-    store_score *sc = &s->w.u.score.score;
-    sc->p = s->t.p;
-    play_score_id(&sc->p, sc->score_id);
-    sc->score = res->score;
-    sc->completed = res->completed;
-    sc->outcome = fairplay_outcome(&r->app->cfg, res, elapsed_ms);
-    sc->timed = res->duration_ms >= 0;
-    json_t *signals = fairplay_signals(&r->app->cfg, res, elapsed_ms);
-    if (signals && s->features)
-        json_object_set(signals, "features", s->features);
-    if (signals && s->identity)
-        json_object_set(signals, "identity", s->identity);
-    if (signals && s->record)
-        json_object_set(signals, "record", s->record);
-    if (signals && s->twin)
-        json_object_set(signals, "twin", s->twin);
-    /* a first decision before the level's think floor (fairplay.h) */
-    bool think_early = fairplay_think_early(s->features);
-    if (signals && think_early)
-        json_object_set_new(signals, "think_time",
-                            json_pack("{s:O,s:O}", "think_ms", json_object_get(s->features, "think_ms"),
-                                      "think_floor_ms", json_object_get(s->features, "think_floor_ms")));
-    /* both runs of a twin pair, a parallel run and a new account's daily
-     * are held by the store (store.h) */
-    sc->hold = s->identity != NULL || s->record != NULL || think_early;
-    memcpy(sc->shape_hash, s->shape, sizeof sc->shape_hash);
-    sc->has_shape = true;
-    sc->twin_times = s->times;
-    s->times = NULL;
-    sc->twin_of = s->twin_of;
-    sc->twin_player = s->twin_player;
-    sc->twin_permille = s->twin_permille;
-    sc->twin_seen = s->twin_seen;
-    sc->twin_threshold = r->app->cfg.twin_correlation_permille;
-    sc->twin_match = twin_times_correlation;
-    sc->twin_weight = TWIN_WEIGHT;
-    sc->claimed_ms = res->duration_ms; /* -1: untimed */
-    sc->parallel_overlap_ms = r->app->cfg.parallel_overlap_ms;
-    sc->signals_json = signals ? json_dumps(signals, JSON_COMPACT) : NULL;
-    sc->suspicion = s->suspicion;
-    sc->duplicate_weight = FAIRPLAY_W_DUPLICATE;
-    sc->review_threshold = r->app->cfg.review_hold_threshold;
-    json_decref(signals);
-    sc->received_at = r->started_us / 1000;
-    memcpy(sc->moves_hash, s->hash, sizeof sc->moves_hash);
-    json_t *canon = moves_to_json(g, sc->p.version, s->moves, (size_t)s->n);
-    sc->moves_json = json_dumps(canon, JSON_COMPACT);
-    json_decref(canon);
-    s->result = result_to_json(g, res);
-    sc->result_json = json_dumps(s->result, JSON_COMPACT);
-    receipt_fields f = { &sc->p, sc->score_id, sc->score, sc->completed, sc->received_at,
-                         sc->moves_hash };
-    if (!sc->moves_json || !sc->result_json || !sc->signals_json ||
-        receipt_sign(&r->app->keys, &f, sc->receipt, sizeof sc->receipt) != 0) {
-        reply_error(r, 500, "internal", "the score could not be prepared");
-        return false;
-    }
-    return true;
-}
-
-/* The review's features and suspicion of a verified run, against the
- * board's population and the player's history (fairplay_book.h). */
-/* The run's shape and progress times (twins.h), from its outcomes; false
- * when out of memory. */
-static bool twin_measure(submission *s, const int *outcomes)
-{
-    const game *g = s->t.p.g;
-    int v = s->t.p.version;
-    twin_shape_hash(g, v, s->moves, outcomes, (size_t)s->n, s->shape);
-    if (twin_time_field(g, v) < 0)
-        return true;
-    uint8_t *bytes = malloc((size_t)s->n * TWIN_TIME_BYTES + 1);
-    size_t len = bytes ? twin_times_pack(g, v, s->moves, outcomes, (size_t)s->n, bytes) : 0;
-    s->times = bytes ? malloc(2 * len + 1) : NULL;
-    if (s->times)
-        sodium_bin2hex(s->times, 2 * len + 1, bytes, len);
-    free(bytes);
-    return s->times != NULL;
-}
-
-static void measure(request *r, submission *s, const game_level *level, const int *outcomes,
-                    const game_result *res, int64_t elapsed_ms)
-{
-    fairplay_points pts;
-    s->features = fairplay_features(&r->app->cfg, s->t.p.g, level, s->t.p.version, s->moves,
-                                    (size_t)s->n, outcomes, res, elapsed_ms, &pts);
-    s->pace = fairplay_pace_of(s->features, res->completed);
-    s->slack = fairplay_slack_of(s->features);
-    store_board b = store_board_of(&s->t.p);
-    fairplay_population(s->features, fairplay_book_percentile(&r->app->book, &b, s->pace),
-                        fairplay_book_routine(&r->app->book, s->t.p.player_id, s->slack), &pts);
-    s->search = fairplay_form_mean_of(s->features);
-    s->search_se2 = fairplay_form_se2_of(s->features);
-    int form_runs;
-    int64_t form = fairplay_book_form(&r->app->book, &b, s->t.p.player_id, s->search, s->search_se2, &form_runs);
-    fairplay_form(s->features, form, form_runs, &pts);
-    s->suspicion = fairplay_total(s->features, &pts);
-}
-
 /* Decodes the body into s: the token checked, the moves decoded and
  * hashed. false after answering. */
 static bool decode(request *r, const store_player *player, submission *s)
@@ -557,6 +317,67 @@ done:
     return ok;
 }
 
+/* The store reads verify_submission makes, on the app's store (verify.h). */
+static store_status read_would_rank(void *db, const store_board *b, int64_t score, int64_t *rank)
+{
+    return store_board_would_rank(db, b, score, rank);
+}
+
+static store_status read_approved(void *db, int64_t player_id, int64_t *count)
+{
+    return store_player_approved(db, player_id, count);
+}
+
+static store_status read_twins(void *db, const play *p, const uint8_t shape[STORE_HASH_BYTES], int limit,
+                               store_twin_candidate *out, int *n)
+{
+    return store_twin_candidates(db, p, shape, limit, out, n);
+}
+
+/* The verified score taken into the submission and handed to the writer. */
+static void write_score(request *r, submission *s, verify_out *out)
+{
+    s->w.kind = STORE_WRITE_SCORE;
+    s->w.u.score.score = out->score;
+    memset(&out->score, 0, sizeof out->score);
+    s->result = out->result;
+    out->result = NULL;
+    s->book = out->book;
+    api_write(r, &s->w, score_committed);
+}
+
+/* The submission verified (verify.h) and its answer: the score or the
+ * rejection handed to the writer, or a 500. */
+static void verify(request *r, const store_player *player, submission *s, int64_t now)
+{
+    app *a = r->app;
+    verify_ctx ctx = { .cfg = &a->cfg, .keys = &a->keys, .levels = &a->levels, .book = &a->book,
+                       .reads = a->db, .would_rank = read_would_rank, .approved = read_approved,
+                       .twins = read_twins };
+    verify_out out;
+    switch (verify_submission(&ctx, player, &s->t, s->moves, (size_t)s->n, r->started_us / 1000, now, &out)) {
+    case VERIFIED_SCORE:
+        write_score(r, s, &out);
+        break;
+    case VERIFIED_REJECTION:
+        reject_replay(r, s, out.reason, out.move);
+        break;
+    case VERIFY_ERR_LEVEL:
+        reply_error(r, 500, "internal", "the level could not be rebuilt");
+        break;
+    case VERIFY_ERR_MEMORY:
+        reply_error(r, 500, "internal", "out of memory");
+        break;
+    case VERIFY_ERR_PREPARE:
+        reply_error(r, 500, "internal", "the score could not be prepared");
+        break;
+    case VERIFY_ERR_STORE:
+        api_store_error(r, out.store_error);
+        break;
+    }
+    verify_out_clear(&out);
+}
+
 void api_scores_submit(request *r)
 {
     store_player player;
@@ -574,67 +395,19 @@ void api_scores_submit(request *r)
         return;
     }
     submission *s = calloc(1, sizeof *s);
-    if (s)
-        s->w.kind = STORE_WRITE_SCORE; /* until it becomes a rejection */
     if (!s) {
         reply_error(r, 500, "internal", "out of memory");
         return;
     }
+    s->w.kind = STORE_WRITE_SCORE; /* until it becomes a rejection */
     req_own(r, s, submission_free);
     if (!decode(r, &player, s))
         return;
-    const game *g = s->t.p.g;
     int64_t now = now_ms();
-    if (now > s->t.expires_at) {
+    if (now > s->t.expires_at)
         answer_expired(r, s);
-        return;
-    }
-
-    game_level *level = malloc(g->level_size);
-    game_state *state = malloc(g->state_size);
-    int *outcomes = malloc(((size_t)s->n + 1) * sizeof *outcomes);
-    replay_report rep;
-    bool measured = true;
-    bool rebuilt = level && state && outcomes &&
-                   level_cache_get(&r->app->levels, g, s->t.p.version, s->t.p.level, s->t.p.seed,
-                                   level) == GEN_OK;
-    if (rebuilt)
-        replay_run(g, level, state, s->moves, (size_t)s->n, outcomes, &rep);
-    /* measured here, while the level and the outcomes are at hand */
-    if (rebuilt && !rep.rejected) {
-        measure(r, s, level, outcomes, &rep.result, now - s->t.issued_at);
-        measured = twin_measure(s, outcomes);
-    }
-    free(level);
-    free(state);
-    free(outcomes);
-    if (!rebuilt) {
-        reply_error(r, 500, "internal", "the level could not be rebuilt");
-        return;
-    }
-    if (!measured) {
-        reply_error(r, 500, "internal", "out of memory");
-        return;
-    }
-    if (rep.rejected) {
-        reject_replay(r, s, g->outcomes[rep.rejected_outcome].code, (long)rep.rejected_move);
-        return;
-    }
-    int64_t elapsed = now - s->t.issued_at;
-    int64_t allowed = fairplay_allowed_ms(&r->app->cfg, elapsed);
-    if (rep.result.duration_ms > allowed) {
-        reject_replay(r, s, "duration_exceeds_elapsed",
-                      first_move_after(g, s->t.p.version, s->moves, (size_t)s->n, allowed));
-        return;
-    }
-    check_identity(r, &player, s);
-    check_new_account(r, &player, s);
-    if (!check_record(r, &player, s, rep.result.score) ||
-        !find_twin(r, s) ||
-        !build_score(r, s, &rep.result, elapsed))
-        return;
-    s->w.kind = STORE_WRITE_SCORE;
-    api_write(r, &s->w, score_committed);
+    else
+        verify(r, &player, s, now);
 }
 
 void api_score_get(request *r)

@@ -60,18 +60,6 @@ static bool held_here(store *s, int64_t seq)
     return found;
 }
 
-store_board store_board_of(const play *p)
-{
-    store_board b = { -1, NULL, 0 };
-    if (play_is_daily(p)) {
-        b.day = p->day;
-    } else {
-        b.g = p->g;
-        b.level = p->level;
-    }
-    return b;
-}
-
 /* A reader connection of the backend's pool, seen through its driver,
  * and back. */
 static sd_db reader_get(store *s)
