@@ -208,7 +208,11 @@ store_status pg_check(pg_conn *c, const sd_sql *declared, char *err, size_t err_
 {
     /* the transaction commands run as plain commands, unprepared */
     for (int id = SD_READ_END + 1; id < PG_STMT_COUNT; id++) {
-        static const char *const own_names[] = { "notify", "admin_player_of", "lock_players" };
+        static const char *const own_names[PG_STMT_COUNT - SD_COUNT] = {
+            [PG_NOTIFY - SD_COUNT] = "notify",
+            [PG_ADMIN_PLAYER_OF - SD_COUNT] = "admin_player_of",
+            [PG_LOCK_PLAYERS - SD_COUNT] = "lock_players",
+        };
         const char *name = id < SD_COUNT ? sd_names[id] : own_names[id - SD_COUNT];
         sd_sql q = statement(id);
         if (id < SD_COUNT)
