@@ -3,11 +3,16 @@
  * against, in the manner of sqlite3_vfs: a struct of function pointers each
  * backend implements over its own connections. The rules (store_rules.c,
  * store_admin.c, store_reads.c) name a statement, bind its parameters in
- * order, step through its rows and read columns; each backend keeps the
- * SQL text of every named statement in ONE table, in its own dialect
- * (SQLite's ?N, PostgreSQL's $N), with the parameters and columns this
- * header lists beside each name. A statement a backend does not need (a
- * PostgreSQL row lock, on SQLite where one writer holds the whole file)
+ * order, step through its rows and read columns. The SQL text of every
+ * named statement is written once, for both backends, in store_sql.c
+ * (?N parameters; PostgreSQL prepares it with $N), with the counts of the
+ * parameters and columns this header lists beside each name; each backend
+ * checks its prepared statements against those counts when it opens. A
+ * backend keeps its own text only where its engine differs
+ * (sqlite_conn.c: BEGIN IMMEDIATE, JSON functions, the score's record as
+ * a list; pg_conn.c: the read snapshot, JSON functions, the score's record
+ * as one CTE, row and advisory locks). A statement a backend does not need
+ * (a PostgreSQL row lock, on SQLite where one writer holds the whole file)
  * has no text there and steps straight to SD_DONE.
  *
  * Ownership: a backend owns its connections (sd_conn) and the statements

@@ -16,6 +16,9 @@
 #include "../../server/store/rank.h"
 #include "../../server/store/schema.h"
 #include "../../server/store/store.h"
+#include "../../server/store/store_sql.h"
+#include "../../server/store/pg/pg_conn.h"
+#include "../../server/store/sqlite/sqlite_conn.h"
 
 #define T0 1764633600000LL /* 2025-12-02T00:00:00Z */
 #define HOUR 3600000LL
@@ -382,6 +385,58 @@ static void migrations_fresh_and_reopen(void)
     CHECK(s == NULL);
     CHECK(strstr(err, "newer") != NULL);
     tmp_remove(&t);
+}
+
+/* The backend's check of every statement's counts (sq_check, pg_check)
+ * over declared, on a migrated database t; STORE_OK or the error in err. */
+static store_status check_counts(const tmpdb *t, const sd_sql *declared, char *err, size_t err_len)
+{
+    store_status st;
+    if (pg_base) {
+        static pg_conn c;
+        st = pg_connect(&c, t->path, 1000, err, err_len);
+        if (st == STORE_OK)
+            st = pg_check(&c, declared, err, err_len);
+        pg_disconnect(&c);
+        return st;
+    }
+    static conn c;
+    store_config cfg = { .database = t->path, .busy_timeout_ms = 1000 };
+    st = sq_open(&c, &cfg, SQ_READER, err, err_len);
+    if (st == STORE_OK)
+        st = sq_check(&c, declared, err, err_len);
+    sq_close(&c);
+    return st;
+}
+
+/* A statement whose parameters or columns differ from its declaration is
+ * an error at open, naming it; ?N reads $N outside string literals. */
+static void statement_counts_checked_at_open(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    store_close(s);
+    char err[256] = "";
+    CHECK_EQ(check_counts(&t, sd_sql_of, err, sizeof err), STORE_OK);
+    static sd_sql wrong[SD_COUNT];
+    memcpy(wrong, sd_sql_of, sizeof wrong);
+    wrong[SD_KEY_GET].params++;
+    CHECK_EQ(check_counts(&t, wrong, err, sizeof err), STORE_ERROR);
+    CHECK(strstr(err, "statement key_get: 1 parameters") != NULL);
+    memcpy(wrong, sd_sql_of, sizeof wrong);
+    wrong[SD_SCORE_RECORD].cols = 2; /* a backend's own text is checked too */
+    CHECK_EQ(check_counts(&t, wrong, err, sizeof err), STORE_ERROR);
+    CHECK(strstr(err, "statement score_record: 25 parameters and 1 columns, declared 25 and 2") !=
+          NULL);
+    tmp_remove(&t);
+
+    char *q = sd_sql_dollars("SELECT ?1, '?2', 'it''s ?3', ?12 WHERE x = ?", " FOR UPDATE");
+    CHECK(q && strcmp(q, "SELECT $1, '?2', 'it''s ?3', $12 WHERE x = ? FOR UPDATE") == 0);
+    free(q);
 }
 
 static void players_and_token_lookup(void)
@@ -1657,6 +1712,7 @@ int main(void)
     RUN(busy_maps_to_store_busy);
     RUN(forfeit_cap);
     RUN(duplicate_runs);
+    RUN(statement_counts_checked_at_open);
     /* The same semantics on the PostgreSQL backend: every test that does
      * not open the SQLite file itself. */
     pg_base = getenv("REPLAYD_TEST_PG");
@@ -1683,6 +1739,7 @@ int main(void)
         RUN_PG(rank_and_around_edges);
         RUN_PG(forfeit_cap);
         RUN_PG(duplicate_runs);
+        RUN_PG(statement_counts_checked_at_open);
     } else {
         pg_base = NULL;
     }

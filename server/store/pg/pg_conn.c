@@ -1,7 +1,12 @@
 /*
- * pg_conn: the PostgreSQL driver, its statement table and the
- * per-connection helpers (see the header). The table holds the SQL of
- * every request the backend serves; migrations are plain commands.
+ * pg_conn: the PostgreSQL driver and the per-connection helpers (see the
+ * header). The SQL of every request the store serves is in the one table
+ * of store_sql.c, prepared here with $N for its ?N; own_sql below holds
+ * PostgreSQL's text for the statements whose engines differ (the read
+ * snapshot, JSON functions, the score's record as one CTE, the row and
+ * advisory locks SQLite does not need), lock_suffix the row locks added
+ * after the table's text, pg_only the backend's own statements.
+ * Migrations are plain commands.
  */
 #include "pg_conn.h"
 
@@ -12,233 +17,79 @@
 
 #include "../store_backend.h"
 
-#define TOKEN_ROW                                                                          \
-    "nonce, player_id, game, level, seed, version, issued_at, expires_at, daily_date, text, " \
-    "redeemed, rejections"
-#define BANNED "(SELECT b.banned_at IS NOT NULL FROM players b WHERE b.id = seed_tokens.player_id)"
-#define ON_BOARD_PLAYER "NOT EXISTS (SELECT 1 FROM players b WHERE b.id = s.player_id AND b.banned_at IS NOT NULL)"
-#define ON_BOARD "s.status = 'ranked' AND s.voided_at IS NULL AND " ON_BOARD_PLAYER
-
-/* Parameters and columns: store_driver.h, beside each name. The row locks
- * that make the rules hold across nodes are here: the player's row
- * (NO KEY UPDATE does not block the foreign-key checks of other writes)
- * before any other row of theirs, then the token's or the score's. */
-static const char *const stmt_sql[PG_STMT_COUNT] = {
-    [SD_BEGIN] = "BEGIN",
-    [SD_COMMIT] = "COMMIT",
-    [SD_ROLLBACK] = "ROLLBACK",
-    [SD_SAVEPOINT] = "SAVEPOINT job",
-    [SD_RELEASE] = "RELEASE SAVEPOINT job",
-    [SD_ROLLBACK_TO] = "ROLLBACK TO SAVEPOINT job",
+/* PostgreSQL's own text, where its engine needs it to differ from the one
+ * table (store_sql.c), written with ?N like the table (prepare() reads
+ * each ?N as $N); the counts are the table's. The row locks that make the
+ * rules hold across nodes are here: the player's row (NO KEY UPDATE does
+ * not block the foreign-key checks of other writes) before any other row
+ * of theirs, then the token's or the score's. */
+static const char *const own_sql[SD_COUNT] = {
+    /* a read of several statements sees one snapshot */
     [SD_READ_BEGIN] = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
-    [SD_READ_END] = "COMMIT",
-    /* a taken token hash returns no row: a conflict, not a failed statement
-     * (which would abort the batch's transaction) */
-    [SD_PLAYER_INSERT] = "INSERT INTO players (name, token_hash, created_at, reg_prefix)"
-                         " VALUES ($1, $2, $3, NULLIF($4, ''))"
-                         " ON CONFLICT (token_hash) DO NOTHING RETURNING id",
-    [SD_PLAYER_BY_HASH] = "SELECT id, name, created_at, banned_at IS NOT NULL,"
-                          " COALESCE((SELECT i.provider FROM identities i WHERE i.player_id = players.id"
-                          " ORDER BY i.provider LIMIT 1), '') FROM players WHERE token_hash = $1",
+    /* JSON: PostgreSQL's json_array_elements_text */
     [SD_PLAYER_NAMES] = "SELECT id, name FROM players"
-                        " WHERE id IN (SELECT json_array_elements_text($1::json)::bigint)",
-    /* a player's writes run one at a time on every node: the token limits
-     * count what the others committed, a score's ban check waits for a
-     * ban being committed (whose board recompute then sees this score) */
-    [SD_PLAYER_LOCK] = "SELECT 1 FROM players WHERE id = $1 FOR NO KEY UPDATE",
-    [SD_TOKEN_INSERT] = "INSERT INTO seed_tokens (nonce, player_id, game, level, seed, version,"
-                        " issued_at, expires_at, daily_date, text)"
-                        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-    /* the one redeem check holds the token's row until the commit: a second
-     * node redeeming it waits here and then reads it redeemed */
-    [SD_TOKEN_GET] = "SELECT " TOKEN_ROW ", " BANNED " FROM seed_tokens WHERE nonce = $1"
-                     " FOR UPDATE OF seed_tokens",
-    /* the same for a score, with the earliest run of another player with
-     * the same seed, moves, game, level and version (0 if none) */
-    [SD_SCORE_TOKEN] = "SELECT " TOKEN_ROW ", " BANNED ", COALESCE((SELECT d.seq FROM scores d"
-                       " WHERE d.seed = $2 AND d.moves_hash = $3 AND d.game = $4 AND d.level = $5"
-                       " AND d.version = $6 AND d.player_id <> $7 ORDER BY d.seq LIMIT 1), 0)"
-                       " FROM seed_tokens WHERE nonce = $1 FOR UPDATE OF seed_tokens",
-    [SD_TOKEN_DAILY] = "SELECT " TOKEN_ROW " FROM seed_tokens"
-                       " WHERE player_id = $1 AND daily_date = $2 AND daily_date <> ''",
-    /* outstanding level tokens (the daily is exempt); of one (game, level)
-     * since the start of the day, the forfeited, abandoned or still open
-     * ones (the forfeit cap) and all of them (the draw cap) */
-    [SD_TOKEN_LIMITS] = "SELECT (SELECT COUNT(*) FROM seed_tokens WHERE player_id = $1"
-                        " AND NOT redeemed AND expires_at > $2 AND daily_date = ''),"
-                        " COUNT(*) FILTER (WHERE NOT redeemed OR outcome = 'forfeit'), COUNT(*)"
-                        " FROM seed_tokens WHERE player_id = $1 AND game = $3"
-                        " AND level = $4 AND issued_at >= $5 AND daily_date = ''",
-    [SD_TOKEN_STATS] = "SELECT COUNT(*), COUNT(*) FILTER (WHERE outcome = 'completed'),"
-                       " COUNT(*) FILTER (WHERE outcome = 'incomplete'),"
-                       " COUNT(*) FILTER (WHERE outcome = 'forfeit'),"
-                       " COUNT(*) FILTER (WHERE NOT redeemed AND expires_at > $1),"
-                       " COUNT(*) FILTER (WHERE NOT redeemed AND expires_at <= $1),"
-                       /* the draws of level seeds since $3 (the UTC day's start), and
-                        * the most of one (game, level) */
-                       " COUNT(*) FILTER (WHERE daily_date = '' AND issued_at >= $3),"
-                       " COALESCE((SELECT COUNT(*) FROM seed_tokens WHERE player_id = $2"
-                       " AND daily_date = '' AND issued_at >= $3 GROUP BY game, level"
-                       " ORDER BY 1 DESC LIMIT 1), 0)"
-                       " FROM seed_tokens WHERE player_id = $2",
-    /* joined on the token's primary key (its nonce is the score's) */
-    [SD_PLAYED_RUNS] = "SELECT s.game, s.level, t.issued_at, s.received_at FROM scores s"
-                       " JOIN seed_tokens t ON t.nonce = s.nonce"
-                       " WHERE s.player_id = $1 AND s.daily_date = '' AND s.completed"
-                       " AND s.status = 'ranked' AND s.voided_at IS NULL"
-                       " ORDER BY s.seq DESC LIMIT $2",
-    /* the score, its token's redeem and the player's level best in one
-     * round trip; scores_nonce (unique) makes a second score for one token
-     * impossible. The best is replaced only by a strictly higher score. */
-    [SD_SCORE_RECORD] = "WITH s AS (INSERT INTO scores (score_id, nonce, player_id, game, level,"
-                        " seed, version, daily_date, score, completed, received_at, moves_hash,"
-                        " receipt, moves_json, result_json, status, signals, duplicate_of, suspicion,"
-                        " shape_hash, twin_of, twin_times, claimed_ms)"
-                        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
-                        " $15, $16, $17, $18, $21, $22, $23, $24, $25) RETURNING seq),"
-                        " u AS (UPDATE seed_tokens SET redeemed = true, outcome = $19,"
-                        " score_seq = (SELECT seq FROM s) WHERE nonce = $2 AND NOT redeemed"
+                        " WHERE id IN (SELECT json_array_elements_text(?1::json)::bigint)",
+    /* a row lock: a player's writes run one at a time on every node: the
+     * token limits count what the others committed, a score's ban check
+     * waits for a ban being committed (whose board recompute then sees
+     * this score) */
+    [SD_PLAYER_LOCK] = "SELECT 1 FROM players WHERE id = ?1 FOR NO KEY UPDATE",
+    /* one round trip, a data-modifying CTE: the score, its token's redeem
+     * and the player's level best; scores_nonce (unique) makes a second
+     * score for one token impossible */
+    [SD_SCORE_RECORD] = "WITH s AS (" SD_SCORE_INSERT " RETURNING seq),"
+                        " u AS (UPDATE seed_tokens SET redeemed = true, outcome = ?19,"
+                        " score_seq = (SELECT seq FROM s) WHERE nonce = ?2 AND NOT redeemed"
                         " RETURNING score_seq),"
-                        " b AS (INSERT INTO level_bests (game, level, score, seq, player_id,"
-                        " received_at, nonce) SELECT $4, $5, $9, seq, $3, $11, $2 FROM s"
-                        " WHERE $20::boolean ON CONFLICT (game, level, player_id) DO UPDATE"
-                        " SET score = excluded.score, seq = excluded.seq,"
-                        " received_at = excluded.received_at, nonce = excluded.nonce"
-                        " WHERE excluded.score > level_bests.score)"
+                        " b AS (" SD_BEST_INSERT " SELECT ?4, ?5, ?9, seq, ?3, ?11, ?2 FROM s"
+                        " WHERE ?20::boolean" SD_BEST_IF_HIGHER ")"
                         " SELECT score_seq FROM u",
-    /* a twin link back: the earlier run of the pair learns of the later */
-    [SD_SCORE_TWIN] = "UPDATE scores SET twin_of = COALESCE(twin_of, $1), suspicion = suspicion + $2,"
-                      " status = 'held', reviewed_at = NULL WHERE seq = $3",
-    [SD_TWIN_CANDIDATES] = "SELECT seq, player_id, twin_times FROM scores"
-                           " WHERE seed = $1 AND shape_hash = $2 AND game = $3 AND level = $4"
-                           " AND version = $5 AND player_id <> $6 AND voided_at IS NULL"
-                           " AND twin_times IS NOT NULL AND seq > $8 AND daily_date = $9"
-                           " ORDER BY seq DESC LIMIT $7",
-    [SD_PLAYER_WINDOWS] = "SELECT seq, received_at, claimed_ms FROM scores"
-                          " WHERE player_id = $1 AND received_at >= $2 AND claimed_ms IS NOT NULL"
-                          " AND voided_at IS NULL ORDER BY received_at DESC LIMIT $3",
-    [SD_TWIN_LOCK] = "SELECT pg_advisory_xact_lock(hashtextextended(encode($1, 'hex') || ':' || $2::text, 37))",
-    [SD_SCORE_BY_NONCE] = "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
-                          " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
-                          " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json,"
-                          " s.status, s.signals, COALESCE(s.duplicate_of, 0), t.outcome,"
-                          " s.suspicion, COALESCE(s.voided_at, 0), s.void_reason"
-                          " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq"
-                          " JOIN players p ON p.id = s.player_id WHERE t.nonce = $1",
-    [SD_REJECTION_INSERT] = "INSERT INTO rejections (nonce, player_id, game, level, seed, version,"
-                            " reason, move_index, received_at, moves_hash, moves_json)"
-                            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-    [SD_TOKEN_REJECTED] = "UPDATE seed_tokens SET rejections = rejections + 1 WHERE nonce = $1",
-    [SD_QUOTA_PRUNE] = "DELETE FROM rejection_moves_quota WHERE player_id = $1 AND day < $2",
-    /* a row back when the quota had room (a row added or counted up) */
-    [SD_QUOTA_TAKE] = "INSERT INTO rejection_moves_quota AS q (player_id, day, kept)"
-                      " VALUES ($1, $2, 1) ON CONFLICT (player_id, day)"
-                      " DO UPDATE SET kept = q.kept + 1 WHERE q.kept < $3 RETURNING kept",
-    [SD_NET_QUOTA_PRUNE] = "DELETE FROM rejection_moves_net_quota WHERE day < $1",
-    [SD_NET_QUOTA_TAKE] = "INSERT INTO rejection_moves_net_quota AS q (day, net, kept) VALUES ($1, $2, 1)"
-                          " ON CONFLICT (day, net) DO UPDATE SET kept = q.kept + 1 WHERE q.kept < $3 RETURNING kept",
-    [SD_KEY_RECORD] = "INSERT INTO cluster_keys (key_id, fingerprint, recorded_at) VALUES ($1, $2, $3)"
-                      " ON CONFLICT (key_id) DO NOTHING",
-    [SD_KEY_GET] = "SELECT fingerprint FROM cluster_keys WHERE key_id = $1",
-    [SD_DAILY_ISSUED] = "SELECT 1 FROM seed_tokens WHERE daily_date = $1 LIMIT 1",
-    [SD_LOAD_LEVEL] = "SELECT score, seq, player_id, received_at, nonce FROM level_bests"
-                      " WHERE game = $1 AND level = $2",
-    [SD_LOAD_DAILY] = "SELECT score, seq, player_id, received_at, nonce FROM scores"
-                      " WHERE daily_date = $1 AND daily_date <> '' AND status = 'ranked'"
-                      " AND voided_at IS NULL"
-                      " AND player_id NOT IN (SELECT id FROM players WHERE banned_at IS NOT NULL)",
-    /* re-verification: the columns of SD_SCORE_BY_NONCE without the joins
-     * (no name, no outcome), by seq */
-    [SD_SCORES_PAGE] = "SELECT score_id, nonce, player_id, '', game, level, seed, version,"
-                       " daily_date, score, completed, received_at, seq, moves_hash, receipt,"
-                       " moves_json, result_json, status, signals, COALESCE(duplicate_of, 0), NULL,"
-                       " suspicion, COALESCE(voided_at, 0), void_reason"
-                       " FROM scores WHERE seq > $1 AND ($2::text IS NULL OR game = $2)"
-                       " AND received_at >= $3 ORDER BY seq LIMIT $4",
-    [SD_SCORES_COUNT] = "SELECT COUNT(*) FROM scores WHERE ($1::text IS NULL OR game = $1)"
-                        " AND received_at >= $2",
-    [SD_BEST_DELETE] = "DELETE FROM level_bests WHERE player_id = $1 AND game = $2 AND level = $3",
-    /* the new best, read back as it was inserted */
-    [SD_BEST_RECOMPUTE] = "INSERT INTO level_bests (game, level, score, seq, player_id, received_at, nonce)"
-                          " SELECT s.game, s.level, s.score, s.seq, s.player_id, s.received_at, s.nonce"
-                          " FROM scores s WHERE s.player_id = $1 AND s.game = $2 AND s.level = $3"
-                          " AND s.daily_date = '' AND " ON_BOARD " ORDER BY s.score DESC, s.seq ASC LIMIT 1"
-                          " RETURNING score, seq, received_at, nonce",
-    [SD_DAILY_ENTRY] = "SELECT s.score, s.seq, s.received_at, s.nonce FROM scores s"
-                       " WHERE s.player_id = $1 AND s.daily_date = $2 AND " ON_BOARD
-                       " ORDER BY s.score DESC, s.seq ASC LIMIT 1",
-    [SD_PLAYER_BOARDS] = "SELECT DISTINCT game, level, daily_date FROM scores WHERE player_id = $1"
-                         " ORDER BY game, level, daily_date",
-    [SD_ADMIN_LOG_INSERT] = "INSERT INTO admin_log (at, actor, action, target, reason, detail)"
-                            " VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-    [SD_ADMIN_PLAYER_ROW] = "SELECT banned_at IS NOT NULL, name FROM players WHERE id = $1"
-                            " FOR NO KEY UPDATE",
-    /* NO KEY UPDATE: it does not wait for a score referring to this one
-     * (duplicate_of takes KEY SHARE) */
-    [SD_ADMIN_SCORE_ROW] = "SELECT s.seq, s.player_id, s.game, s.level, s.daily_date,"
-                           " s.status = 'ranked', s.voided_at IS NOT NULL,"
-                           " s.reviewed_at IS NOT NULL, s.score_id"
-                           " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq"
-                           " WHERE t.nonce = $1 FOR NO KEY UPDATE OF s",
-    [SD_SCORE_VOID] = "UPDATE scores SET voided_at = $1, void_reason = $2,"
-                      " reviewed_at = COALESCE(reviewed_at, $1) WHERE seq = $3",
-    [SD_SCORE_RESTORE] = "UPDATE scores SET voided_at = NULL, void_reason = '' WHERE seq = $1",
-    [SD_SCORE_APPROVE] = "UPDATE scores SET status = 'ranked', reviewed_at = $1 WHERE seq = $2",
-    [SD_PLAYER_RENAME] = "UPDATE players SET name = $1 WHERE id = $2",
-    [SD_PLAYER_BAN] = "UPDATE players SET banned_at = $1::bigint WHERE id = $2",
-    [SD_PLAYER_UNBAN] = "UPDATE players SET banned_at = NULL WHERE id = $1",
-    [SD_ADMIN_PLAYER] = "SELECT p.name, p.created_at, p.banned_at,"
-                        " (SELECT COUNT(*) FROM rejections WHERE player_id = p.id),"
-                        " (SELECT COUNT(*) FROM scores WHERE player_id = p.id AND voided_at IS NOT NULL),"
-                        " (SELECT COUNT(*) FROM scores WHERE player_id = p.id AND status = 'held'"
-                        " AND voided_at IS NULL)"
-                        " FROM players p WHERE p.id = $1",
+    /* an advisory lock: two nodes' runs of one shape meet */
+    [SD_TWIN_LOCK] = "SELECT pg_advisory_xact_lock(hashtextextended(encode(?1, 'hex') || ':' || ?2::text, 37))",
+    /* JSON: PostgreSQL's jsonb */
     [SD_ADMIN_FEATURES] = "SELECT COUNT(*), COUNT(*) FILTER (WHERE w = 0) FROM"
                           " (SELECT (signals::jsonb #>> '{features,wasted}')::numeric AS w"
-                          " FROM scores WHERE player_id = $1 AND completed) f WHERE w IS NOT NULL",
-    [SD_ADMIN_TOKENS] = "SELECT COUNT(*) FILTER (WHERE outcome = 'forfeit'),"
-                        " COUNT(*) FILTER (WHERE NOT redeemed AND expires_at <= $1)"
-                        " FROM seed_tokens WHERE player_id = $2",
-    [SD_ADMIN_TWIN] = "SELECT t.score_id, t.player_id, p.name, t.score, t.status, t.suspicion,"
-                      " t.received_at, t.voided_at IS NOT NULL, t.twin_times"
-                      " FROM scores t JOIN players p ON p.id = t.player_id WHERE t.seq = $1",
-    [SD_ADMIN_LINKED] = "SELECT o.id, o.name, o.created_at FROM players p JOIN players o"
-                        " ON o.reg_prefix = p.reg_prefix AND o.id <> p.id"
-                        " AND o.created_at BETWEEN p.created_at - $2 AND p.created_at + $2"
-                        " WHERE p.id = $1 AND p.reg_prefix IS NOT NULL"
-                        " ORDER BY o.created_at, o.id LIMIT 20",
-    [SD_ADMIN_BOARD_TIMES] = "SELECT seq, player_id, twin_times FROM scores"
-                             " WHERE game = $1 AND level = $2 AND version = $3 AND daily_date = $4"
-                             " AND twin_times IS NOT NULL"
-                             " AND (seq = $5 OR (status = 'ranked' AND voided_at IS NULL))"
-                             " ORDER BY seq = $5 DESC, seq DESC LIMIT $6",
-    [SD_ADMIN_PLAYER_RUNS] = "SELECT score_id, game, level, daily_date, score, status, suspicion,"
-                             " received_at, voided_at IS NOT NULL FROM scores WHERE player_id = $1"
-                             " ORDER BY received_at DESC, seq DESC LIMIT $2",
-    /* two nodes signing in with one new identity at once: the second
-     * waits for the first's commit, then finds its player */
-    [SD_IDENTITY_LOCK] = "SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 36))",
-    [SD_IDENTITY_GET] = "SELECT i.player_id, p.banned_at IS NOT NULL FROM identities i"
-                        " JOIN players p ON p.id = i.player_id WHERE i.provider = $1 AND i.subject = $2",
-    [SD_IDENTITY_OF_PLAYER] = "SELECT subject FROM identities WHERE player_id = $1 AND provider = $2",
-    [SD_IDENTITY_INSERT] = "INSERT INTO identities (provider, subject, player_id, created_at)"
-                           " VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING player_id",
-    [SD_IDENTITY_LIST] = "SELECT provider, created_at FROM identities WHERE player_id = $1 ORDER BY provider",
-    [SD_PLAYER_SET_TOKEN] = "UPDATE players SET token_hash = $1 WHERE id = $2",
-    [SD_NONCE_INSERT] = "INSERT INTO identity_nonces (nonce_hash, expires_at) VALUES ($1, $2)"
-                        " ON CONFLICT DO NOTHING",
-    [SD_NONCE_PURGE] = "DELETE FROM identity_nonces WHERE expires_at <= $1",
-    [SD_NONCE_TAKE] = "DELETE FROM identity_nonces WHERE nonce_hash = $1 AND expires_at > $2"
-                      " RETURNING expires_at",
-    [SD_PLAYER_APPROVED] = "SELECT COUNT(*) FROM scores WHERE player_id = $1 AND reviewed_at IS NOT NULL"
-                           " AND status = 'ranked' AND voided_at IS NULL",
-    /* the backend's own: NOTIFY, and a score's player for the lock order */
-    [PG_NOTIFY] = "SELECT pg_notify('" PG_CHANNEL "', $1)",
-    [PG_ADMIN_PLAYER_OF] = "SELECT player_id FROM seed_tokens WHERE nonce = $1",
+                          " FROM scores WHERE player_id = ?1 AND completed) f WHERE w IS NOT NULL",
+    /* an advisory lock: two nodes signing in with one new identity at
+     * once: the second waits for the first's commit, then finds its player */
+    [SD_IDENTITY_LOCK] = "SELECT pg_advisory_xact_lock(hashtextextended(?1::text || ':' || ?2::text, 36))",
+};
+
+/* Row locks after the table's text: the redeem check holds the token's
+ * row until the commit (a second node redeeming it waits here and then
+ * reads it redeemed); an operator's action holds the player's or the
+ * score's (NO KEY UPDATE: it does not wait for a score referring to this
+ * one, duplicate_of takes KEY SHARE). */
+static const char *const lock_suffix[SD_COUNT] = {
+    [SD_TOKEN_GET] = " FOR UPDATE OF seed_tokens",
+    [SD_SCORE_TOKEN] = " FOR UPDATE OF seed_tokens",
+    [SD_ADMIN_PLAYER_ROW] = " FOR NO KEY UPDATE",
+    [SD_ADMIN_SCORE_ROW] = " FOR NO KEY UPDATE OF s",
+};
+
+/* The backend's own statements, with their counts. */
+static const sd_sql pg_only[PG_STMT_COUNT - SD_COUNT] = {
+    /* a committed score's line to every node */
+    [PG_NOTIFY - SD_COUNT] = { "SELECT pg_notify('" PG_CHANNEL "', ?1)", 1, 1 },
+    /* a score's player, for the lock order */
+    [PG_ADMIN_PLAYER_OF - SD_COUNT] = { "SELECT player_id FROM seed_tokens WHERE nonce = ?1", 1, 1 },
     /* a batch's players, locked in id order before its writes run in
      * arrival order (store_txn.c, pg_txn.c) */
-    [PG_LOCK_PLAYERS] = "SELECT id FROM players WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE",
+    [PG_LOCK_PLAYERS - SD_COUNT] = { "SELECT id FROM players WHERE id = ANY(?1::bigint[])"
+                                     " ORDER BY id FOR NO KEY UPDATE", 1, 1 },
 };
+
+/* Statement id as PostgreSQL runs it: its text (?N parameters; NULL: the
+ * id has none) and declared counts. */
+static sd_sql statement(int id)
+{
+    if (id >= SD_COUNT)
+        return pg_only[id - SD_COUNT];
+    sd_sql q = sd_sql_of[id];
+    if (own_sql[id])
+        q.text = own_sql[id];
+    return q;
+}
 
 store_status pg_connect(pg_conn *c, const char *url, int busy_timeout_ms, char *err,
                         size_t err_len)
@@ -342,13 +193,49 @@ static bool prepare(pg_conn *c, int id)
         return true;
     char name[16];
     snprintf(name, sizeof name, "s%d", id);
-    PGresult *r = PQprepare(c->pg, name, stmt_sql[id], 0, NULL);
+    char *text = sd_sql_dollars(statement(id).text, id < SD_COUNT ? lock_suffix[id] : NULL);
+    PGresult *r = text ? PQprepare(c->pg, name, text, 0, NULL) : NULL;
+    free(text);
     bool ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
     if (!ok)
         failure(c, r, "prepare");
     PQclear(r);
     c->prepared[id] = ok;
     return ok;
+}
+
+store_status pg_check(pg_conn *c, const sd_sql *declared, char *err, size_t err_len)
+{
+    /* the transaction commands (no parameters, no columns) prepare on first use */
+    for (int id = SD_READ_END + 1; id < PG_STMT_COUNT; id++) {
+        static const char *const own_names[PG_STMT_COUNT - SD_COUNT] = {
+            [PG_NOTIFY - SD_COUNT] = "notify",
+            [PG_ADMIN_PLAYER_OF - SD_COUNT] = "admin_player_of",
+            [PG_LOCK_PLAYERS - SD_COUNT] = "lock_players",
+        };
+        const char *name = id < SD_COUNT ? sd_names[id] : own_names[id - SD_COUNT];
+        sd_sql q = statement(id);
+        if (id < SD_COUNT)
+            q = (sd_sql){ q.text, declared[id].params, declared[id].cols };
+        if (!q.text) {
+            snprintf(err, err_len, "statement %s: no text", name);
+            return STORE_ERROR;
+        }
+        if (!prepare(c, id)) {
+            const char *msg = PQerrorMessage(c->pg);
+            snprintf(err, err_len, "statement %s: %.*s", name, (int)strcspn(msg, "\n"), msg);
+            return STORE_ERROR;
+        }
+        char sname[16];
+        snprintf(sname, sizeof sname, "s%d", id);
+        PGresult *r = PQdescribePrepared(c->pg, sname);
+        bool described = r && PQresultStatus(r) == PGRES_COMMAND_OK;
+        int params = described ? PQnparams(r) : -1, cols = described ? PQnfields(r) : -1;
+        PQclear(r);
+        if (!sd_sql_counts_ok(name, &q, params, cols, err, err_len))
+            return STORE_ERROR;
+    }
+    return STORE_OK;
 }
 
 /* A connection that was idle (no transaction open) and found broken when
@@ -496,14 +383,10 @@ static sd_stmt *pq_start(sd_conn *sc, sd_id id)
 static sd_stmt *pq_start_sql(sd_conn *sc, const char *sql)
 {
     pg_conn *c = (pg_conn *)sc;
-    char *text = strdup(sql);
-    if (!text) {
-        c->last = STORE_ERROR;
-        return NULL;
-    }
-    for (char *q = text; (q = strchr(q, '?')) != NULL; q++)
-        *q = '$';
+    char *text = sd_sql_dollars(sql, NULL);
     c->last = STORE_ERROR;
+    if (!text)
+        return NULL;
     pg_stmt *s = &c->adhoc;
     memset(s, 0, sizeof *s);
     s->c = c;
@@ -545,7 +428,7 @@ static int pq_step(sd_stmt *st)
     if (!s->ran) {
         store_status res = STORE_ERROR;
         if (s->id >= 0 && s->id <= SD_READ_END) { /* a transaction's command */
-            res = pg_exec(c, stmt_sql[s->id], sd_names[s->id]);
+            res = pg_exec(c, statement(s->id).text, sd_names[s->id]);
             s->rows = 0;
         } else {
             s->r = s->id >= 0 ? pg_run(c, s->id, &s->a, sd_names[s->id], &res)

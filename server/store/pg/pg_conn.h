@@ -1,9 +1,11 @@
 /*
  * pg_conn: one libpq connection of the PostgreSQL backend, and the
- * PostgreSQL driver (store_driver.h) over it: the table of the store's
- * statements in PostgreSQL's dialect (prepared on a connection at first
- * use, again after a reconnect), parameter lists, SQLSTATE to
- * store_status and the column readers.
+ * PostgreSQL driver (store_driver.h) over it: the store's statements
+ * (their text in store_sql.c, written once for both backends with ?N,
+ * prepared with $N; PostgreSQL's own text and row locks in pg_conn.c),
+ * prepared on a connection at first use, again after a reconnect (the
+ * writer prepares them all at open, pg_check), parameter lists, SQLSTATE
+ * to store_status and the column readers.
  *
  * Ownership: a pg_conn owns its PGconn; pg_disconnect frees it. A pg_conn
  * is used by one thread at a time (the backend's pool, its writer thread or
@@ -19,6 +21,7 @@
 #include <stdint.h>
 
 #include "../store_driver.h"
+#include "../store_sql.h"
 
 /* Statement parameters, all sent as text but bytea (binary). */
 #define PG_ARGS_MAX 32
@@ -78,6 +81,14 @@ void pg_disconnect(pg_conn *c);
 /* Before use: a connection that broke is re-established (statements
  * prepare again). False when the database cannot be reached. */
 bool pg_usable(pg_conn *c);
+
+/* Prepares every statement on c (the transaction commands aside: they
+ * run unprepared) and checks its parameter and column counts
+ * (PQdescribePrepared) against declared (SD_COUNT entries: sd_sql_of, or
+ * a test's; the backend's own ids against pg_conn.c's); STORE_ERROR with
+ * err naming the statement when one fails to prepare or differs. Run once
+ * at open, after the migrations. */
+store_status pg_check(pg_conn *c, const sd_sql *declared, char *err, size_t err_len);
 
 void pa_int(pg_args *a, int64_t v);
 void pa_text(pg_args *a, const char *s); /* borrowed until the statement ran */

@@ -138,6 +138,8 @@ static store_status pg_open(const store_config *cfg, store_db **out, char *err, 
     st = schema_apply(&pg_schema, &s->writer, schema_pg_migrations, schema_pg_migration_count, "pg/",
                       err, err_len);
     err[strcspn(err, "\n")] = '\0';
+    if (st == STORE_OK)
+        st = pg_check(&s->writer, sd_sql_of, err, err_len);
     if (st != STORE_OK)
         goto fail;
     for (int i = 0; i < PG_READERS; i++) {

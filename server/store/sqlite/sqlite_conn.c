@@ -1,7 +1,9 @@
 /*
- * sqlite_conn: the SQLite driver and its statement table (see the header).
- * The table holds the SQL of every request the store serves; migrations
- * are apart (store_sqlite.c).
+ * sqlite_conn: the SQLite driver (see the header). The SQL of every
+ * request the store serves is in the one table of store_sql.c, prepared
+ * here as it is; own_sql below holds SQLite's text for the statements
+ * whose engines differ (BEGIN IMMEDIATE, JSON functions, the score's
+ * record as a list). Migrations are apart (store_sqlite.c).
  */
 #include "sqlite_conn.h"
 #include "../store_backend.h"
@@ -10,87 +12,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOKEN_ROW                                                                          \
-    "nonce, player_id, game, level, seed, version, issued_at, expires_at, daily_date, text, " \
-    "redeemed, rejections"
-#define BANNED "(SELECT banned_at IS NOT NULL FROM players WHERE id = player_id)"
-#define SCORE_COLS                                                                         \
-    "score_id, nonce, player_id, game, level, seed, version, daily_date, score, completed,"  \
-    " received_at, moves_hash, receipt, moves_json, result_json, status, signals, duplicate_of," \
-    " suspicion, shape_hash, twin_of, twin_times, claimed_ms"
-#define ON_BOARD_PLAYER "NOT EXISTS (SELECT 1 FROM players b WHERE b.id = s.player_id AND b.banned_at IS NOT NULL)"
-#define ON_BOARD "s.status = 'ranked' AND s.voided_at IS NULL AND " ON_BOARD_PLAYER
-
-/* Parameters and columns: store_driver.h, beside each name. An entry
- * without text (SD_PLAYER_LOCK) steps straight to SD_DONE: one writer
- * holds the whole file, so there is no row lock to take. */
-static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
+/* SQLite's own text, where its engine needs it to differ from the one
+ * table (store_sql.c); the counts are the table's. An entry there without
+ * text and none here (SD_PLAYER_LOCK, SD_TWIN_LOCK, SD_IDENTITY_LOCK)
+ * steps straight to SD_DONE: one writer holds the whole file, so there is
+ * no row lock to take. */
+static const char *const own_sql[SD_COUNT][SQ_PARTS] = {
+    /* the write lock at the start: a second writer waits here, not at its
+     * first write */
     [SD_BEGIN] = { "BEGIN IMMEDIATE" },
-    [SD_COMMIT] = { "COMMIT" },
-    [SD_ROLLBACK] = { "ROLLBACK" },
-    [SD_SAVEPOINT] = { "SAVEPOINT job" },
-    [SD_RELEASE] = { "RELEASE job" },
-    [SD_ROLLBACK_TO] = { "ROLLBACK TO job" },
-    [SD_READ_BEGIN] = { "BEGIN" },
-    [SD_READ_END] = { "COMMIT" },
-    [SD_PLAYER_INSERT] = { "INSERT INTO players (name, token_hash, created_at, reg_prefix)"
-                           " VALUES (?1, ?2, ?3, NULLIF(?4, ''))"
-                           " ON CONFLICT (token_hash) DO NOTHING RETURNING id" },
-    [SD_PLAYER_BY_HASH] = { "SELECT id, name, created_at, banned_at IS NOT NULL,"
-                            " COALESCE((SELECT i.provider FROM identities i WHERE i.player_id = players.id"
-                            " ORDER BY i.provider LIMIT 1), '') FROM players WHERE token_hash = ?1" },
+    /* JSON: SQLite's json_each */
     [SD_PLAYER_NAMES] = { "SELECT id, name FROM players WHERE id IN (SELECT value FROM json_each(?1))" },
-    [SD_TOKEN_INSERT] = { "INSERT INTO seed_tokens (nonce, player_id, game, level, seed, version,"
-                          " issued_at, expires_at, daily_date, text, redeemed)"
-                          " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0)" },
-    [SD_TOKEN_GET] = { "SELECT " TOKEN_ROW ", " BANNED " FROM seed_tokens WHERE nonce = ?1" },
-    /* the redeem check's row: the token, its player's ban and the earliest
-     * run of another player with the same seed, moves, game, level and
-     * version, in one lookup */
-    [SD_SCORE_TOKEN] = { "SELECT " TOKEN_ROW ", " BANNED ", COALESCE((SELECT d.seq FROM scores d"
-                         " WHERE d.seed = ?2 AND d.moves_hash = ?3 AND d.game = ?4 AND d.level = ?5"
-                         " AND d.version = ?6 AND d.player_id <> ?7 ORDER BY d.seq LIMIT 1), 0)"
-                         " FROM seed_tokens WHERE nonce = ?1" },
-    [SD_TOKEN_DAILY] = { "SELECT " TOKEN_ROW " FROM seed_tokens"
-                         " WHERE player_id = ?1 AND daily_date = ?2 AND daily_date <> ''" },
-    /* level tokens only: the daily is exempt from the caps. Of one (game,
-     * level) since the day's start: the forfeited, abandoned or open ones
-     * (the forfeit cap), and all of them (the draw cap) */
-    [SD_TOKEN_LIMITS] = { "SELECT (SELECT COUNT(*) FROM seed_tokens WHERE player_id = ?1"
-                          " AND redeemed = 0 AND expires_at > ?2 AND daily_date = ''),"
-                          " COALESCE(SUM(redeemed = 0 OR outcome = 'forfeit'), 0), COUNT(*)"
-                          " FROM seed_tokens WHERE player_id = ?1 AND game = ?3"
-                          " AND level = ?4 AND issued_at >= ?5 AND daily_date = ''" },
-    [SD_TOKEN_STATS] = { "SELECT COUNT(*), COALESCE(SUM(outcome = 'completed'), 0),"
-                         " COALESCE(SUM(outcome = 'incomplete'), 0),"
-                         " COALESCE(SUM(outcome = 'forfeit'), 0),"
-                         " COALESCE(SUM(redeemed = 0 AND expires_at > ?1), 0),"
-                         " COALESCE(SUM(redeemed = 0 AND expires_at <= ?1), 0),"
-                         /* the draws of level seeds since ?3 (the UTC day's start), and
-                          * the most of one (game, level) */
-                         " COALESCE(SUM(daily_date = '' AND issued_at >= ?3), 0),"
-                         " COALESCE((SELECT COUNT(*) FROM seed_tokens WHERE player_id = ?2"
-                         " AND daily_date = '' AND issued_at >= ?3 GROUP BY game, level"
-                         " ORDER BY 1 DESC LIMIT 1), 0)"
-                         " FROM seed_tokens WHERE player_id = ?2" },
-    /* joined on the token's primary key (its nonce is the score's) */
-    [SD_PLAYED_RUNS] = { "SELECT s.game, s.level, t.issued_at, s.received_at FROM scores s"
-                         " JOIN seed_tokens t ON t.nonce = s.nonce"
-                         " WHERE s.player_id = ?1 AND s.daily_date = '' AND s.completed = 1"
-                         " AND s.status = 'ranked' AND s.voided_at IS NULL"
-                         " ORDER BY s.seq DESC LIMIT ?2" },
-    /* the score; the player's level best (?20: it goes to a level board),
-     * replaced only by a strictly higher score; the token's redeem; the
-     * seq */
+    /* no data-modifying CTE in SQLite: a list run in order. The score; the
+     * player's level best (?20: it goes to a level board), replaced only
+     * by a strictly higher score; the token's redeem; the seq */
     [SD_SCORE_RECORD] = {
-        "INSERT INTO scores (" SCORE_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-        " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?21, ?22, ?23, ?24, ?25)",
-        "INSERT INTO level_bests (game, level, score, seq, player_id, received_at, nonce)"
-        " SELECT ?4, ?5, ?9, last_insert_rowid(), ?3, ?11, ?2 WHERE ?20"
-        " ON CONFLICT (game, level, player_id) DO UPDATE"
-        " SET score = excluded.score, seq = excluded.seq,"
-        " received_at = excluded.received_at, nonce = excluded.nonce"
-        " WHERE excluded.score > level_bests.score",
+        SD_SCORE_INSERT,
+        SD_BEST_INSERT " SELECT ?4, ?5, ?9, last_insert_rowid(), ?3, ?11, ?2 WHERE ?20" SD_BEST_IF_HIGHER,
         /* last_insert_rowid() is the score's seq to the end: level_bests
          * is WITHOUT ROWID (its insert leaves it) and an UPDATE does not
          * set it (scores has no index on nonce to look the seq up by) */
@@ -100,130 +38,19 @@ static const char *const stmt_sql[SD_COUNT][SQ_PARTS] = {
          * temporary table per statement) */
         "SELECT last_insert_rowid() WHERE changes() = 1",
     },
-    /* a twin link back: the earlier run of the pair learns of the later */
-    [SD_SCORE_TWIN] = { "UPDATE scores SET twin_of = COALESCE(twin_of, ?1), suspicion = suspicion + ?2,"
-                        " status = 'held', reviewed_at = NULL WHERE seq = ?3" },
-    [SD_TWIN_CANDIDATES] = { "SELECT seq, player_id, twin_times FROM scores"
-                             " WHERE seed = ?1 AND shape_hash = ?2 AND game = ?3 AND level = ?4"
-                             " AND version = ?5 AND player_id <> ?6 AND voided_at IS NULL"
-                             " AND twin_times IS NOT NULL AND seq > ?8 AND daily_date = ?9"
-                             " ORDER BY seq DESC LIMIT ?7" },
-    /* SD_TWIN_LOCK: one writer holds the file, nothing to lock */
-    [SD_PLAYER_WINDOWS] = { "SELECT seq, received_at, claimed_ms FROM scores"
-                            " WHERE player_id = ?1 AND received_at >= ?2 AND claimed_ms IS NOT NULL"
-                            " AND voided_at IS NULL ORDER BY received_at DESC LIMIT ?3" },
-    [SD_SCORE_BY_NONCE] = { "SELECT s.score_id, s.nonce, s.player_id, p.name, s.game, s.level,"
-                            " s.seed, s.version, s.daily_date, s.score, s.completed, s.received_at,"
-                            " s.seq, s.moves_hash, s.receipt, s.moves_json, s.result_json,"
-                            " s.status, s.signals, COALESCE(s.duplicate_of, 0), t.outcome,"
-                            " s.suspicion, COALESCE(s.voided_at, 0), s.void_reason"
-                            " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq"
-                            " JOIN players p ON p.id = s.player_id WHERE t.nonce = ?1" },
-    [SD_REJECTION_INSERT] = { "INSERT INTO rejections (nonce, player_id, game, level, seed, version,"
-                              " reason, move_index, received_at, moves_hash, moves_json)"
-                              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)" },
-    [SD_TOKEN_REJECTED] = { "UPDATE seed_tokens SET rejections = rejections + 1 WHERE nonce = ?1" },
-    [SD_QUOTA_PRUNE] = { "DELETE FROM rejection_moves_quota WHERE player_id = ?1 AND day < ?2" },
-    /* a row back when the quota had room (a row added or counted up) */
-    [SD_QUOTA_TAKE] = { "INSERT INTO rejection_moves_quota (player_id, day, kept) VALUES (?1, ?2, 1)"
-                        " ON CONFLICT (player_id, day) DO UPDATE SET kept = kept + 1"
-                        " WHERE kept < ?3 RETURNING kept" },
-    [SD_NET_QUOTA_PRUNE] = { "DELETE FROM rejection_moves_net_quota WHERE day < ?1" },
-    [SD_NET_QUOTA_TAKE] = { "INSERT INTO rejection_moves_net_quota (day, net, kept) VALUES (?1, ?2, 1)"
-                            " ON CONFLICT (day, net) DO UPDATE SET kept = kept + 1"
-                            " WHERE kept < ?3 RETURNING kept" },
-    [SD_KEY_RECORD] = { "INSERT INTO cluster_keys (key_id, fingerprint, recorded_at) VALUES (?1, ?2, ?3)"
-                        " ON CONFLICT (key_id) DO NOTHING" },
-    [SD_KEY_GET] = { "SELECT fingerprint FROM cluster_keys WHERE key_id = ?1" },
-    [SD_DAILY_ISSUED] = { "SELECT 1 FROM seed_tokens WHERE daily_date = ?1 LIMIT 1" },
-    [SD_LOAD_LEVEL] = { "SELECT score, seq, player_id, received_at, nonce FROM level_bests"
-                        " WHERE game = ?1 AND level = ?2 ORDER BY score DESC, seq ASC" },
-    /* the extra daily_date <> '' lets SQLite use the partial index */
-    [SD_LOAD_DAILY] = { "SELECT score, seq, player_id, received_at, nonce FROM scores"
-                        " WHERE daily_date = ?1 AND daily_date <> '' AND status = 'ranked'"
-                        " AND voided_at IS NULL"
-                        " AND player_id NOT IN (SELECT id FROM players WHERE banned_at IS NOT NULL)"
-                        " ORDER BY score DESC, seq ASC" },
-    /* re-verification: the columns of SD_SCORE_BY_NONCE without the joins
-     * (no name, no outcome), by seq */
-    [SD_SCORES_PAGE] = { "SELECT score_id, nonce, player_id, '', game, level, seed, version,"
-                         " daily_date, score, completed, received_at, seq, moves_hash, receipt,"
-                         " moves_json, result_json, status, signals, COALESCE(duplicate_of, 0), NULL,"
-                         " suspicion, COALESCE(voided_at, 0), void_reason"
-                         " FROM scores WHERE seq > ?1 AND (?2 IS NULL OR game = ?2)"
-                         " AND received_at >= ?3 ORDER BY seq LIMIT ?4" },
-    [SD_SCORES_COUNT] = { "SELECT COUNT(*) FROM scores WHERE (?1 IS NULL OR game = ?1)"
-                          " AND received_at >= ?2" },
-    [SD_BEST_DELETE] = { "DELETE FROM level_bests WHERE player_id = ?1 AND game = ?2 AND level = ?3" },
-    [SD_BEST_RECOMPUTE] = { "INSERT INTO level_bests (game, level, score, seq, player_id, received_at, nonce)"
-                            " SELECT s.game, s.level, s.score, s.seq, s.player_id, s.received_at, s.nonce"
-                            " FROM scores s WHERE s.player_id = ?1 AND s.game = ?2 AND s.level = ?3"
-                            " AND s.daily_date = '' AND " ON_BOARD
-                            " ORDER BY s.score DESC, s.seq ASC LIMIT 1"
-                            " RETURNING score, seq, received_at, nonce" },
-    [SD_DAILY_ENTRY] = { "SELECT s.score, s.seq, s.received_at, s.nonce FROM scores s"
-                         " WHERE s.player_id = ?1 AND s.daily_date = ?2 AND " ON_BOARD
-                         " ORDER BY s.score DESC, s.seq ASC LIMIT 1" },
-    [SD_PLAYER_BOARDS] = { "SELECT DISTINCT game, level, daily_date FROM scores WHERE player_id = ?1"
-                           " ORDER BY game, level, daily_date" },
-    [SD_ADMIN_LOG_INSERT] = { "INSERT INTO admin_log (at, actor, action, target, reason, detail)"
-                              " VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id" },
-    [SD_ADMIN_PLAYER_ROW] = { "SELECT banned_at IS NOT NULL, name FROM players WHERE id = ?1" },
-    [SD_ADMIN_SCORE_ROW] = { "SELECT s.seq, s.player_id, s.game, s.level, s.daily_date,"
-                             " s.status = 'ranked', s.voided_at IS NOT NULL,"
-                             " s.reviewed_at IS NOT NULL, s.score_id"
-                             " FROM seed_tokens t JOIN scores s ON s.seq = t.score_seq WHERE t.nonce = ?1" },
-    [SD_SCORE_VOID] = { "UPDATE scores SET voided_at = ?1, void_reason = ?2,"
-                        " reviewed_at = COALESCE(reviewed_at, ?1) WHERE seq = ?3" },
-    [SD_SCORE_RESTORE] = { "UPDATE scores SET voided_at = NULL, void_reason = '' WHERE seq = ?1" },
-    [SD_SCORE_APPROVE] = { "UPDATE scores SET status = 'ranked', reviewed_at = ?1 WHERE seq = ?2" },
-    [SD_PLAYER_RENAME] = { "UPDATE players SET name = ?1 WHERE id = ?2" },
-    [SD_PLAYER_BAN] = { "UPDATE players SET banned_at = ?1 WHERE id = ?2" },
-    [SD_PLAYER_UNBAN] = { "UPDATE players SET banned_at = NULL WHERE id = ?1" },
-    [SD_ADMIN_PLAYER] = { "SELECT p.name, p.created_at, p.banned_at,"
-                          " (SELECT COUNT(*) FROM rejections WHERE player_id = p.id),"
-                          " (SELECT COUNT(*) FROM scores WHERE player_id = p.id AND voided_at IS NOT NULL),"
-                          " (SELECT COUNT(*) FROM scores WHERE player_id = p.id AND status = 'held'"
-                          " AND voided_at IS NULL)"
-                          " FROM players p WHERE p.id = ?1" },
+    /* JSON: SQLite's json_extract */
     [SD_ADMIN_FEATURES] = { "SELECT COUNT(*), COALESCE(SUM(json_extract(signals, '$.features.wasted') = 0), 0)"
                             " FROM scores WHERE player_id = ?1 AND completed = 1"
                             " AND json_extract(signals, '$.features.wasted') IS NOT NULL" },
-    [SD_ADMIN_TOKENS] = { "SELECT COALESCE(SUM(outcome = 'forfeit'), 0),"
-                          " COALESCE(SUM(redeemed = 0 AND expires_at <= ?1), 0)"
-                          " FROM seed_tokens WHERE player_id = ?2" },
-    [SD_ADMIN_TWIN] = { "SELECT t.score_id, t.player_id, p.name, t.score, t.status, t.suspicion,"
-                        " t.received_at, t.voided_at IS NOT NULL, t.twin_times"
-                        " FROM scores t JOIN players p ON p.id = t.player_id WHERE t.seq = ?1" },
-    [SD_ADMIN_LINKED] = { "SELECT o.id, o.name, o.created_at FROM players p JOIN players o"
-                          " ON o.reg_prefix = p.reg_prefix AND o.id <> p.id"
-                          " AND o.created_at BETWEEN p.created_at - ?2 AND p.created_at + ?2"
-                          " WHERE p.id = ?1 AND p.reg_prefix IS NOT NULL"
-                          " ORDER BY o.created_at, o.id LIMIT 20" },
-    [SD_ADMIN_BOARD_TIMES] = { "SELECT seq, player_id, twin_times FROM scores"
-                               " WHERE game = ?1 AND level = ?2 AND version = ?3 AND daily_date = ?4"
-                               " AND twin_times IS NOT NULL"
-                               " AND (seq = ?5 OR (status = 'ranked' AND voided_at IS NULL))"
-                               " ORDER BY seq = ?5 DESC, seq DESC LIMIT ?6" },
-    [SD_ADMIN_PLAYER_RUNS] = { "SELECT score_id, game, level, daily_date, score, status, suspicion,"
-                               " received_at, voided_at IS NOT NULL FROM scores WHERE player_id = ?1"
-                               " ORDER BY received_at DESC, seq DESC LIMIT ?2" },
-    /* SD_IDENTITY_LOCK: one writer holds the file, nothing to lock */
-    [SD_IDENTITY_GET] = { "SELECT i.player_id, p.banned_at IS NOT NULL FROM identities i"
-                          " JOIN players p ON p.id = i.player_id WHERE i.provider = ?1 AND i.subject = ?2" },
-    [SD_IDENTITY_OF_PLAYER] = { "SELECT subject FROM identities WHERE player_id = ?1 AND provider = ?2" },
-    [SD_IDENTITY_INSERT] = { "INSERT INTO identities (provider, subject, player_id, created_at)"
-                             " VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING RETURNING player_id" },
-    [SD_IDENTITY_LIST] = { "SELECT provider, created_at FROM identities WHERE player_id = ?1 ORDER BY provider" },
-    [SD_PLAYER_SET_TOKEN] = { "UPDATE players SET token_hash = ?1 WHERE id = ?2" },
-    [SD_NONCE_INSERT] = { "INSERT INTO identity_nonces (nonce_hash, expires_at) VALUES (?1, ?2)"
-                          " ON CONFLICT DO NOTHING" },
-    [SD_NONCE_PURGE] = { "DELETE FROM identity_nonces WHERE expires_at <= ?1" },
-    [SD_NONCE_TAKE] = { "DELETE FROM identity_nonces WHERE nonce_hash = ?1 AND expires_at > ?2"
-                        " RETURNING expires_at" },
-    [SD_PLAYER_APPROVED] = { "SELECT COUNT(*) FROM scores WHERE player_id = ?1 AND reviewed_at IS NOT NULL"
-                             " AND status = 'ranked' AND voided_at IS NULL" },
 };
+
+/* Part n of statement id's text: SQLite's own, else the one table's. */
+static const char *part_sql(sd_id id, int n)
+{
+    if (own_sql[id][0])
+        return own_sql[id][n];
+    return n == 0 ? sd_sql_of[id].text : NULL;
+}
 
 store_status sq_status(int rc)
 {
@@ -256,8 +83,8 @@ static sd_stmt *sq_start(sd_conn *sc, sd_id id)
     sq_stmt *s = &c->st[id];
     if (s->n_parts < 0) {
         int n = 0;
-        for (; n < SQ_PARTS && stmt_sql[id][n]; n++) {
-            int rc = sqlite3_prepare_v3(c->db, stmt_sql[id][n], -1, SQLITE_PREPARE_PERSISTENT,
+        for (; n < SQ_PARTS && part_sql(id, n); n++) {
+            int rc = sqlite3_prepare_v3(c->db, part_sql(id, n), -1, SQLITE_PREPARE_PERSISTENT,
                                         &s->part[n], NULL);
             s->n_params[n] = rc == SQLITE_OK ? sqlite3_bind_parameter_count(s->part[n]) : 0;
             if (rc != SQLITE_OK) {
@@ -425,6 +252,26 @@ int sq_exec(conn *c, sd_id id)
     int rc = sq_step(s);
     sq_done(s);
     return rc == SD_FAIL ? (c->rc ? c->rc : SQLITE_ERROR) : SQLITE_OK;
+}
+
+store_status sq_check(conn *c, const sd_sql *declared, char *err, size_t err_len)
+{
+    for (int id = 0; id < SD_COUNT; id++) {
+        sq_stmt *s = (sq_stmt *)sq_start((sd_conn *)c, (sd_id)id);
+        if (!s) {
+            snprintf(err, err_len, "statement %s: %s", sd_names[id], c->err);
+            return STORE_ERROR;
+        }
+        if (s->n_parts == 0)
+            continue; /* a hook SQLite does not need */
+        int params = 0;
+        for (int i = 0; i < s->n_parts; i++)
+            params = s->n_params[i] > params ? s->n_params[i] : params;
+        if (!sd_sql_counts_ok(sd_names[id], &declared[id], params,
+                              sqlite3_column_count(rows_of((sd_stmt *)s)), err, err_len))
+            return STORE_ERROR;
+    }
+    return STORE_OK;
 }
 
 void sq_close(conn *c)

@@ -1,8 +1,10 @@
 /*
  * sqlite_conn: one SQLite connection of the store, and the SQLite driver
- * (store_driver.h) over it: the table of the store's statements in
- * SQLite's dialect (prepared on first use, kept until the connection
- * closes), result-code mapping and the column readers.
+ * (store_driver.h) over it: the store's statements (their text in
+ * store_sql.c, written once for both backends; SQLite's own text for the
+ * four that differ in sqlite_conn.c), prepared on first use and kept until
+ * the connection closes (the writer prepares them all at open, sq_check),
+ * result-code mapping and the column readers.
  *
  * A statement of the table may be a short list of SQL statements run in
  * order over the same numbered parameters (?N is the Nth parameter bound),
@@ -22,6 +24,7 @@
 #include <stdint.h>
 
 #include "../store_driver.h"
+#include "../store_sql.h"
 
 #define SQ_PARTS 4
 #define SQ_PARAMS 24
@@ -60,6 +63,13 @@ store_status sq_status(int rc);
 /* Runs statement id of the table (no rows wanted); SQLITE_OK or the error
  * code (c->rc, c->err). */
 int sq_exec(conn *c, sd_id id);
+
+/* Prepares every statement (store_sql.c's text or this backend's own) on
+ * c and checks its parameter and column counts against declared (SD_COUNT
+ * entries: sd_sql_of, or a test's); STORE_ERROR with err naming the
+ * statement when one fails to prepare or differs. Run once at open, after
+ * the migrations. */
+store_status sq_check(conn *c, const sd_sql *declared, char *err, size_t err_len);
 
 typedef enum sq_role { SQ_WRITER, SQ_READER, SQ_CHECKPOINTER } sq_role;
 

@@ -162,6 +162,8 @@ static store_status sqlite_open(const store_config *cfg, store_db **out, char *e
         goto fail;
     st = schema_apply(&sqlite_schema, &s->writer, schema_migrations, schema_migration_count, "",
                       err, err_len);
+    if (st == STORE_OK)
+        st = sq_check(&s->writer, sd_sql_of, err, err_len);
     if (st != STORE_OK)
         goto fail;
     for (int i = 0; i < SQLITE_READERS; i++) {
