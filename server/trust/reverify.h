@@ -8,6 +8,10 @@
  * recorded fields (when a keyring is given: a row edited consistently,
  * a whole other run with its own hash and score, still breaks the
  * signature). Used by `replayd reverify` and POST /v1/admin/reverify.
+ * The replay is the one a new submission's verification runs
+ * (verify_replay in verify.h); the rest of verify_submission (the time
+ * that passed, fair play, the holds) is about a run as it arrives and is
+ * not asked of a stored one.
  *
  * Scores are read a page at a time in seq order and each page is checked
  * by `jobs` threads; divergences are reported in seq order on the calling

@@ -116,6 +116,18 @@ static bool twin_measure(run *r, const int *outcomes)
     return r->times != NULL;
 }
 
+bool verify_replay(level_cache *levels, const play *p, const game_move *moves, size_t n, game_level *level,
+                   game_state *state, int *outcomes, replay_report *rep)
+{
+    const game *g = p->g;
+    gen_status gs = levels ? level_cache_get(levels, g, p->version, p->level, p->seed, level)
+                           : game_generate(g, level, p->version, p->level, p->seed);
+    if (gs != GEN_OK)
+        return false;
+    replay_run(g, level, state, moves, n, outcomes, rep);
+    return true;
+}
+
 /* The level rebuilt and the moves replayed into rep; a run the rules
  * accept is measured while the level and the outcomes are at hand. */
 static verify_result replay(run *r, replay_report *rep)
@@ -127,9 +139,7 @@ static verify_result replay(run *r, replay_report *rep)
     int *outcomes = malloc((r->n + 1) * sizeof *outcomes);
     bool measured = true;
     bool rebuilt = level && state && outcomes &&
-                   level_cache_get(r->ctx->levels, g, p->version, p->level, p->seed, level) == GEN_OK;
-    if (rebuilt)
-        replay_run(g, level, state, r->moves, r->n, outcomes, rep);
+                   verify_replay(r->ctx->levels, p, r->moves, r->n, level, state, outcomes, rep);
     if (rebuilt && !rep->rejected) {
         measure(r, level, outcomes, &rep->result);
         measured = twin_measure(r, outcomes);

@@ -38,6 +38,7 @@
 #include <jansson.h>
 
 #include "../../core/game.h"
+#include "../../core/replay.h"
 #include "../base/config.h"
 #include "../base/level_cache.h"
 #include "../store/store.h"
@@ -102,5 +103,14 @@ verify_result verify_submission(const verify_ctx *ctx, const store_player *playe
                                 verify_out *out);
 
 void verify_out_clear(verify_out *out);
+
+/* The replay every check of a score shares (a new submission here, a
+ * stored score in reverify.c): play p's level rebuilt (from levels when
+ * given, else by game_generate) into level, the n moves replayed from
+ * state into rep, each move's outcome into outcomes (NULL: not kept).
+ * false when the level could not be rebuilt. The buffers are the
+ * caller's, sized for p's game (level_size, state_size, n + 1). */
+bool verify_replay(level_cache *levels, const play *p, const game_move *moves, size_t n, game_level *level,
+                   game_state *state, int *outcomes, replay_report *rep);
 
 #endif
