@@ -3,6 +3,9 @@
 # defining a migration table (see server/store/schema.h), so the binary carries
 # its migrations and runs from any directory. `-n NAME` names the table
 # (default schema_migrations; the PostgreSQL ones are schema_pg_migrations).
+# A file's `-- store version: N` line says which version of the one store
+# schema it brings a database to (the PostgreSQL migrations: the SQLite
+# migration they match); without one it is NNN.
 set -eu
 name=schema_migrations
 if [ "${1:-}" = "-n" ]; then name=$2; shift 2; fi
@@ -13,7 +16,9 @@ for f in "$@"; do
   base=$(basename "$f")
   num=$(printf '%s' "$base" | sed -n 's/^\([0-9][0-9]*\)_.*\.sql$/\1/p')
   [ -n "$num" ] || { echo "embed_sql: $f: name must be NNN_name.sql" >&2; exit 1; }
-  printf '    { %d, "%s",\n' "$(expr "$num" + 0)" "$base"
+  store=$(sed -n 's/^-- store version: \([0-9][0-9]*\).*/\1/p' "$f" | head -n 1)
+  [ -n "$store" ] || store=$num
+  printf '    { %d, %d, "%s",\n' "$(expr "$num" + 0)" "$(expr "$store" + 0)" "$base"
   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/      "/' -e 's/$/\\n"/' "$f"
   echo '    },'
 done

@@ -3,6 +3,7 @@
 -- here; there is nothing older to carry along). Applied by store_open in one
 -- transaction under an advisory lock, then recorded in schema_version.
 -- Times are unix milliseconds; columns mean what they mean in schema/*.sql.
+-- store version: 4 (/healthz reports it: the SQLite migration this one matches)
 
 CREATE TABLE schema_version (
     version    integer PRIMARY KEY,

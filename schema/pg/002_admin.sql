@@ -11,6 +11,7 @@
 --   still in the review queue).
 -- A score is on its board when status = 'ranked', it is not voided and its
 -- player is not banned; level_bests holds each player's best such score.
+-- store version: 5 (/healthz reports it: the SQLite migration this one matches)
 
 CREATE TABLE admin_log (
     id      bigserial PRIMARY KEY,

@@ -1,6 +1,7 @@
 -- pg/005_twins: twin runs; the PostgreSQL form of schema/009_twins.sql
 -- (same columns, same meaning): scores.shape_hash (the moves without their
 -- times, server/trust/twins.h) and scores.twin_of (the seq of the linked run).
+-- store version: 9 (/healthz reports it: the SQLite migration this one matches)
 
 ALTER TABLE scores ADD COLUMN shape_hash bytea;
 ALTER TABLE scores ADD COLUMN twin_of bigint;

@@ -1,5 +1,6 @@
 -- pg/006_identity: Sign in with Apple and Google; the PostgreSQL form of
 -- schema/010_identity.sql (same tables, same meaning).
+-- store version: 10 (/healthz reports it: the SQLite migration this one matches)
 
 CREATE TABLE identities (
     provider   text NOT NULL,

@@ -1,13 +1,18 @@
 /*
  * schema: the SQL migrations built into the binary. The table is generated
  * at build time from schema/NNN_name.sql by schema/embed_sql.sh, in file
- * name order; version is NNN. Static data, nothing to free.
+ * name order; version is NNN. A backend's numbering is its own (the
+ * PostgreSQL backend started later, with fewer steps); store_version is
+ * the one schema version both report (/healthz, `replayd migrate`): the
+ * SQLite migration a PostgreSQL one matches, from its `-- store version`
+ * line. Static data, nothing to free.
  */
 #ifndef REPLAYD_SERVER_SCHEMA_H
 #define REPLAYD_SERVER_SCHEMA_H
 
 typedef struct schema_migration {
-    int version;
+    int version;       /* the backend's own: NNN of its file */
+    int store_version; /* the one store schema it brings a database to (both backends agree) */
     const char *name;
     const char *sql;
 } schema_migration;
@@ -22,21 +27,41 @@ extern const int schema_pg_migration_count;
 #include <stdio.h>
 
 /* The newest version of a migration table (0 when empty), or -1 (and err
- * says which) unless its versions strictly increase: both backends check
- * this before applying anything. `dir` prefixes the name in the message
- * ("" or "pg/"). */
+ * says which) unless its versions and its store versions strictly
+ * increase and its newest store version is the SQLite table's (the two
+ * backends of one build cannot disagree on the schema they report): both
+ * backends check this before applying anything. `dir` prefixes the name
+ * in the message ("" or "pg/"). */
 static inline int schema_newest(const schema_migration *list, int count, const char *dir,
                                 char *err, size_t err_len)
 {
-    int latest = 0;
+    int latest = 0, reached = 0;
     for (int i = 0; i < count; i++) {
-        if (list[i].version <= latest) {
+        if (list[i].version <= latest || list[i].store_version <= reached) {
             snprintf(err, err_len, "migration %s%s out of order", dir, list[i].name);
             return -1;
         }
         latest = list[i].version;
+        reached = list[i].store_version;
+    }
+    int sqlite_newest = schema_migration_count ? schema_migrations[schema_migration_count - 1].version : 0;
+    if (reached != sqlite_newest) {
+        snprintf(err, err_len, "migrations %s end at store version %d, the SQLite ones at %d", dir, reached,
+                 sqlite_newest);
+        return -1;
     }
     return latest;
+}
+
+/* The store version a database at a backend's own version has reached (0
+ * for a new one; a version this build does not know: itself, the newer
+ * database is refused before it is served). */
+static inline int schema_store_version(const schema_migration *list, int count, int version)
+{
+    for (int i = 0; i < count; i++)
+        if (list[i].version == version)
+            return list[i].store_version;
+    return version;
 }
 
 /* How a backend runs the protocol below: each hook on its own connection

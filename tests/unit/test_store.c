@@ -447,6 +447,8 @@ static void players_and_token_lookup(void)
     CHECK(s != NULL);
     if (!s)
         return;
+    /* one schema version for one build, whichever backend (schema.h) */
+    CHECK_EQ(store_schema_version(s), LATEST_SCHEMA);
     uint8_t h1[STORE_HASH_BYTES], h2[STORE_HASH_BYTES], h3[STORE_HASH_BYTES];
     hash_of(1, h1);
     hash_of(2, h2);

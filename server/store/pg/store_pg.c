@@ -90,7 +90,7 @@ static int pg_schema_version(store_db *s)
     pg_conn *c = (pg_conn *)reader_pool_get(&s->pool);
     int v = c->pg && PQstatus(c->pg) == CONNECTION_OK ? read_version(c) : -1;
     reader_pool_put(&s->pool, (sd_conn *)c);
-    return v;
+    return v < 0 ? v : schema_store_version(schema_pg_migrations, schema_pg_migration_count, v);
 }
 
 /* ---- open / close ---- */
