@@ -31,6 +31,8 @@ OPT_release := -O2 -g
 OPT_debug := -O0 -g
 OPT_O0 := -O0
 OPT_asan := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# make MODE=trace (tools/submission_trace/): server/ alone instrumented.
+OPT_trace := -O0 -g
 OPT := $(OPT_$(MODE))
 
 # ------------------------------------------------------------- dependencies
@@ -111,7 +113,7 @@ FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
         cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate \
         lib install-lib wasm deps-wasm new-game bench-kit client-deps programs wasm-files fresh-check \
-        browser-deps link-cycles
+        browser-deps link-cycles trace-submission
 
 # The build after the dependency install, never beside it (make -jN on a
 # fresh machine would start compiling before apt-get has installed cc).
@@ -200,7 +202,18 @@ $(WEB_OBJ): $(BUILD)/gen/web_assets.c
 	@$(if $(V),,echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS_ALL) -I. -c $< -o $@
 
-$(BUILD)/replayd: $(LIB_OBJ) $(BUILD)/server/main.o
+# The trace build (MODE=trace, tools/submission_trace/README.md): every
+# function of server/ calls the tracer's hooks (core/ and games/ are not
+# instrumented, nor inline functions of their headers or the system's),
+# linked at fixed addresses so that addr2line reads the trace.
+ifeq ($(MODE),trace)
+TRACE_OBJ := $(BUILD)/tools/submission_trace/tracer.o
+$(BUILD)/server/%.o: CFLAGS_ALL += -finstrument-functions \
+  -finstrument-functions-exclude-file-list=core/,games/,/usr/
+LDFLAGS_ALL += -no-pie
+endif
+
+$(BUILD)/replayd: $(LIB_OBJ) $(BUILD)/server/main.o $(TRACE_OBJ)
 	@$(if $(V),,echo "  LD      $@")
 	$(Q)$(CC) $^ -o $@ $(LDFLAGS_ALL)
 
@@ -475,6 +488,13 @@ mutate: deps
 new-game:
 	@test -n "$(NAME)" || { echo "usage: make new-game NAME=yourgame"; exit 2; }
 	@tools/new-game $(NAME)
+
+# Which server/ files one verified POST /v1/scores runs, and how often its
+# path calls back into a file it had left, measured on a traced build
+# (tools/submission_trace/README.md; gcc). TRACE_ARGS: e.g. --pg.
+trace-submission: deps
+	@$(MAKE) --no-print-directory MODE=trace build/$(CC)-trace/replayd
+	@tools/submission_trace/run.py --binary build/$(CC)-trace/replayd $(TRACE_ARGS)
 
 # RUN_ARGS: more options for replayd serve (e.g. --listen 127.0.0.1:8081).
 run: all
