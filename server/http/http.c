@@ -485,18 +485,50 @@ static bool health_check_of_proxy(const request *r)
            (strcmp(r->method, "GET") == 0 || strcmp(r->method, "HEAD") == 0);
 }
 
+/* The raw request target's path (before libmicrohttpd decodes it): an
+ * encoded NUL, '?' or '/' inside a segment ("%00", "%3F", "%2F", either
+ * case) would, decoded, cut the path short or move a segment's edge
+ * ("/v1/leaderboards/%00/1" read as the board index). */
+static bool raw_path_ok(const char *uri)
+{
+    for (const char *p = uri; *p && *p != '?'; p++) {
+        if (p[0] != '%' || !p[1] || !p[2])
+            continue;
+        char hi = p[1], lo = (char)(p[2] | 0x20);
+        if ((hi == '0' && lo == '0') || (hi == '3' && lo == 'f') || (hi == '2' && lo == 'f'))
+            return false;
+    }
+    return true;
+}
+
+/* A request whose path is refused, marked before libmicrohttpd decodes
+ * it (MHD_OPTION_URI_LOG_CALLBACK: its answer is the request's first
+ * *con_cls); on_request turns the mark into the request's bad_path. */
+static char bad_path_mark;
+
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    (void)cls;
+    (void)conn;
+    return raw_path_ok(uri) ? NULL : &bad_path_mark;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload,
                                   size_t *upload_size, void **con_cls)
 {
     app *a = cls;
     request *r = *con_cls;
+    bool bad_path = r == (void *)&bad_path_mark;
+    if (bad_path)
+        r = NULL;
     if (!r) {
         r = calloc(1, sizeof *r);
         if (!r)
             return MHD_NO;
         *con_cls = r;
         r->app = a;
+        r->bad_path = bad_path;
         r->conn = conn;
         r->method = method;
         r->started_us = now_us();
@@ -572,6 +604,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         reply_rate_limited(r, r->live->rate_per_ip, "too many requests from this address");
     else if (!query_ok(r))
         reply_error(r, 400, "bad_query", "a query parameter holds a control character (such as %00)");
+    else if (r->bad_path)
+        reply_error(r, 400, "bad_path", "a path segment holds an encoded NUL, '?' or '/' (%00, %3F, %2F)");
     else if (strcmp(r->method, "OPTIONS") == 0)
         preflight(r);
     else
@@ -590,8 +624,10 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     (void)conn;
     app *a = cls;
     request *r = *con_cls;
-    if (!r)
+    if (!r || r == (void *)&bad_path_mark) { /* never reached on_request */
+        *con_cls = NULL;
         return;
+    }
     conn_guard_answered(&a->guard, r->guard);
     int64_t micros = now_us() - r->started_us;
     metrics_request(&a->stats, r->route < 0 ? a->routes->other : r->route, r->status, micros);
@@ -723,6 +759,7 @@ http_daemon *http_start(app *a, int listen_fd, char *err, size_t err_len)
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, c->connection_memory,
         MHD_OPTION_STRICT_FOR_CLIENT, 1,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, a,
+        MHD_OPTION_URI_LOG_CALLBACK, on_uri, NULL,
         MHD_OPTION_ARRAY, tls_opts,
         MHD_OPTION_END);
     if (!hd->d) {

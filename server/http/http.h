@@ -41,6 +41,7 @@ typedef struct request {
     char *body;               /* NUL-terminated, owned */
     size_t body_len;
     bool body_too_large;
+    bool bad_path; /* a path segment held an encoded NUL, '?' or '/' (raw_path_ok) */
     /* the route's body limits (routes_body_limits), set before any byte of it */
     size_t body_cap;
     int body_depth;

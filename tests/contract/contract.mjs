@@ -225,7 +225,9 @@ function checkResponse(responses, res, label, problems, head = false) {
 
 // What the server answers where the document lists nothing.
 const UNMATCHED = {
-  path: { 404: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error', properties: { error: { properties: { code: { const: 'not_found' } } } } } } } } },
+  // a path segment with an encoded NUL, ? or / is refused before routing
+  path: { 400: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error', properties: { error: { properties: { code: { const: 'bad_path' } } } } } } } },
+    404: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error', properties: { error: { properties: { code: { const: 'not_found' } } } } } } } } },
   method: { 405: {
     headers: { Allow: { required: true, schema: { type: 'string' } } },
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error', properties: { error: { properties: { code: { const: 'method_not_allowed' } } } } } } } } },

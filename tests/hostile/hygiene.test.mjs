@@ -27,6 +27,24 @@ test('query values with NUL or control bytes are refused with 400 bad_query', as
     'a trailing space is not a number either (bad_limit)');
 });
 
+test('an encoded NUL, ? or / inside a path segment is refused with 400 bad_path', async () => {
+  // decoded, each cut the path short or moved a segment's edge:
+  // /v1/leaderboards/%00/1 answered 200 with the board index
+  for (const path of ['/v1/leaderboards/%00/1', '/v1/leaderboards/schulte%3F/1', '/v1/leaderboards/schulte%3f/1',
+    '/v1/leaderboards/schulte%2F1', '/v1/leaderboards/schulte%2f1', '/v1/leaderboards/schulte/1%00',
+    '/v1/leaderboards/%00', '/healthz%3Fx']) {
+    const r = await call(srv, 'GET', path, { offContract: true });
+    assert.equal(r.status, 400, `${path}: ${r.text}`);
+    assert.equal(r.json.error.code, 'bad_path', path);
+  }
+  const posted = await call(srv, 'POST', '/v1/scores%2F', { body: { seed_token: 'x', moves: [] }, offContract: true });
+  assert.equal(posted.status, 400, posted.text);
+  assert.equal(posted.json.error.code, 'bad_path');
+  // other encodings still decode: %31 is the level 1, and %2F in a query value is a value's /
+  assert.equal((await call(srv, 'GET', '/v1/leaderboards/schulte/%31', { offContract: true })).status, 200);
+  assert.equal((await call(srv, 'GET', '/v1/leaderboards/schulte/1?limit=5&x=%2F%3F', { offContract: true })).status, 200);
+});
+
 test('an admin secret in a file group or others may read stops the server at start', () => {
   const dir = mkdtempSync(join(tmpdir(), 'replayd-perm-'));
   try {
