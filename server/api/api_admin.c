@@ -30,7 +30,7 @@ bool api_admin_ok(request *r)
         reply_error(r, 404, "not_found", "no such endpoint");
         return false;
     }
-    if (!ratelimit_peek(&r->app->limits, "admin_fail", r->ip, c->admin_failures_per_minute,
+    if (!ratelimit_peek(&r->app->limits, "admin_fail", r->ip_key, c->admin_failures_per_minute,
                         r->started_us)) {
         reply_rate_limited(r, c->admin_failures_per_minute,
                            "too many failed admin attempts from this address");
@@ -41,7 +41,7 @@ bool api_admin_ok(request *r)
     crypto_generichash(a, sizeof a, (const unsigned char *)got, strlen(got), NULL, 0);
     crypto_generichash(b, sizeof b, (const unsigned char *)want, strlen(want), NULL, 0);
     if (!h || sodium_memcmp(a, b, sizeof a) != 0) {
-        ratelimit_allow(&r->app->limits, "admin_fail", r->ip, c->admin_failures_per_minute,
+        ratelimit_allow(&r->app->limits, "admin_fail", r->ip_key, c->admin_failures_per_minute,
                         r->started_us);
         reply_error(r, 401, "unauthorized", "the admin token is required");
         return false;

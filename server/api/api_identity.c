@@ -200,7 +200,7 @@ static void nonce_recorded(request *r)
 
 void api_identity_nonce(request *r)
 {
-    if (!ratelimit_allow(&r->app->limits, "nonce", r->ip, r->app->cfg.rate_nonces_per_ip, r->started_us)) {
+    if (!ratelimit_allow(&r->app->limits, "nonce", r->ip_key, r->app->cfg.rate_nonces_per_ip, r->started_us)) {
         reply_rate_limited(r, r->app->cfg.rate_nonces_per_ip, "too many sign-in nonces from this address");
         return;
     }

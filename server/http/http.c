@@ -312,6 +312,7 @@ static void client_ip(request *r)
     netaddr peer;
     memset(&peer, 0, sizeof peer);
     snprintf(r->ip, sizeof r->ip, "?");
+    snprintf(r->ip_key, sizeof r->ip_key, "?");
     if (!ci || !ci->client_addr)
         return;
     const struct sockaddr *sa = ci->client_addr;
@@ -329,6 +330,7 @@ static void client_ip(request *r)
     MHD_get_connection_values(r->conn, MHD_HEADER_KIND, add_hops, &chain);
     netaddr client = netaddr_client(&peer, &r->live->trusted_proxies, &chain);
     netaddr_format(&client, r->ip);
+    netaddr_bucket(&client, r->ip_key);
     /* a trusted proxy speaking for itself (its health checks): no hop named */
     r->from_proxy = chain.n == 0 && netaddr_nets_contain(&r->live->trusted_proxies, &peer);
 }
@@ -600,7 +602,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (r->body_too_large)
         reply_error(r, 413, "body_too_large", "the body is larger than the server accepts");
     else if (!health_check_of_proxy(r) &&
-             !ratelimit_allow(&a->limits, "ip", r->ip, r->live->rate_per_ip, r->started_us))
+             !ratelimit_allow(&a->limits, "ip", r->ip_key, r->live->rate_per_ip, r->started_us))
         reply_rate_limited(r, r->live->rate_per_ip, "too many requests from this address");
     else if (!query_ok(r))
         reply_error(r, 400, "bad_query", "a query parameter holds a control character (such as %00)");

@@ -36,6 +36,7 @@ typedef struct request {
     int n_seg;
     char path_buf[512];
     char ip[64];              /* the client's, behind trusted proxies */
+    char ip_key[64];          /* its budgets' key: the IPv4 address or the IPv6 /64 (netaddr_bucket) */
     bool from_proxy;          /* a trusted proxy itself (no forwarding header): its health checks */
     const live_settings *live; /* the settings snapshot this request uses */
     char *body;               /* NUL-terminated, owned */

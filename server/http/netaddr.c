@@ -58,6 +58,17 @@ void netaddr_prefix_of(const char *text, char out[NETADDR_TEXT + 4])
     snprintf(out, NETADDR_TEXT + 4, "%s/%d", t, v4 ? 24 : 64);
 }
 
+void netaddr_bucket(const netaddr *a, char out[NETADDR_TEXT + 4])
+{
+    netaddr net = *a;
+    bool v4 = netaddr_is_v4(&net);
+    if (!v4)
+        memset(net.b + 8, 0, 8);
+    char t[NETADDR_TEXT];
+    netaddr_format(&net, t);
+    snprintf(out, NETADDR_TEXT + 4, v4 ? "%s" : "%s/64", t);
+}
+
 static bool net_parse(const char *item, netaddr_net *out)
 {
     char host[NETADDR_TEXT + 2];

@@ -39,6 +39,12 @@ bool netaddr_is_v4(const netaddr *a);
  * ("192.0.2.0/24"), an IPv6 one's /64 ("2001:db8:1:2::/64"); text that
  * is not an address is copied as it is. */
 void netaddr_prefix_of(const char *text, char out[NETADDR_TEXT + 4]);
+/* The key of an address's per-address budgets (requests, the admin
+ * lockout, sign-in nonces; registrations have their own per-network
+ * budget, netaddr_prefix_of): an IPv4 address itself ("192.0.2.7",
+ * an IPv4-mapped IPv6 form alike), an IPv6 address's /64
+ * ("2001:db8:1:2::/64": one subscriber's network holds 2^64 addresses). */
+void netaddr_bucket(const netaddr *a, char out[NETADDR_TEXT + 4]);
 
 /* "10.0.0.0/8, 127.0.0.1, ::1/128": comma or space separated; a bare
  * address is a single host. false with a message on a bad entry. */
