@@ -169,15 +169,24 @@ void reply_rate_limited(request *r, int per_minute, const char *message)
     reply_error(r, 429, "rate_limited", message);
 }
 
-/* Depth of the deepest array/object and how many there are, counted
- * without parsing, so a body of 100,000 '[' never reaches the parser's
- * recursion and one of 100,000 "[]" never reaches its allocator. Stops
- * once either is past its limit. */
-static int json_depth(const char *s, size_t n, int limit, size_t max_containers, size_t *containers)
+/* What a body holds, counted without parsing: the deepest nesting of
+ * arrays and objects, how many there are, and how many values (each
+ * array element and each object member's value, containers and plain
+ * values alike), so that a body of 100,000 '[' never reaches the
+ * parser's recursion, one of 100,000 "[]" never reaches its allocator and
+ * a flat [0,0,...] of a body's worth of zeros is refused before it is
+ * parsed. Stops once any is past its limit. */
+typedef struct json_counts {
+    int deepest;
+    size_t containers, values;
+} json_counts;
+
+static json_counts json_scan(const char *s, size_t n, const body_limits *lim)
 {
-    int depth = 0, deepest = 0;
-    bool in_string = false;
-    *containers = 0;
+    json_counts k = { 0, 0, 0 };
+    int depth = 0;
+    uint64_t arrays = 0; /* bit d - 1: the container at depth d is an array (64 deep at most: refused) */
+    bool in_string = false, want = true; /* a value may start here (not a member's name) */
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
         if (in_string) {
@@ -187,17 +196,33 @@ static int json_depth(const char *s, size_t n, int limit, size_t max_containers,
                 in_string = false;
             continue;
         }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+            continue;
+        if (c == ']' || c == '}') {
+            depth--;
+            want = false;
+            continue;
+        }
+        if (c == ',' || c == ':') { /* an element or a member's value follows; a name after an object's ',' */
+            want = c == ':' || (depth > 0 && (arrays >> (depth - 1) & 1));
+            continue;
+        }
+        bool value = want;
+        want = false;
+        if (value && depth > 0 && ++k.values > lim->max_values)
+            return k;
         if (c == '"')
             in_string = true;
         else if (c == '[' || c == '{') {
-            if (++depth > deepest)
-                deepest = depth;
-            if (deepest > limit || ++*containers > max_containers)
-                return deepest;
-        } else if (c == ']' || c == '}')
-            depth--;
+            if (++depth > k.deepest)
+                k.deepest = depth;
+            if (k.deepest > lim->max_depth || depth > 64 || ++k.containers > lim->max_containers)
+                return k;
+            arrays = c == '[' ? arrays | (UINT64_C(1) << (depth - 1)) : arrays & ~(UINT64_C(1) << (depth - 1));
+            want = c == '['; /* an object's first token is a name */
+        }
     }
-    return deepest;
+    return k;
 }
 
 json_t *req_json_object(request *r)
@@ -212,13 +237,13 @@ json_t *req_json_object(request *r)
         reply_error(r, 400, "malformed_json", "the body is empty");
         return NULL;
     }
-    size_t containers;
-    if (json_depth(r->body, r->body_len, r->body_depth, r->body_containers, &containers) > r->body_depth) {
+    json_counts k = json_scan(r->body, r->body_len, &r->body_limits);
+    if (k.deepest > r->body_limits.max_depth) {
         reply_error(r, 400, "too_deep", "the JSON nests deeper than this endpoint's bodies do");
         return NULL;
     }
-    if (containers > r->body_containers) {
-        reply_error(r, 413, "too_many_values", "the JSON holds more arrays and objects than this endpoint's bodies do");
+    if (k.containers > r->body_limits.max_containers || k.values > r->body_limits.max_values) {
+        reply_error(r, 413, "too_many_values", "the JSON holds more values than this endpoint's bodies do");
         return NULL;
     }
     json_error_t jerr;
@@ -546,10 +571,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             conn_guard_request_done(&a->guard, r->guard);
             return send_reply(r);
         }
-        body_limits lim = r->app->routes->body_limits(r);
-        r->body_cap = lim.max_bytes;
-        r->body_depth = lim.max_depth;
-        r->body_containers = lim.max_containers;
+        r->body_limits = r->app->routes->body_limits(r);
+        r->body_cap = r->body_limits.max_bytes;
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
         int64_t declared;
         if (cl && parse_i64(cl, 0, INT64_MAX, &declared) && (uint64_t)declared > r->body_cap) {

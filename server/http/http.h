@@ -27,6 +27,14 @@
 #define PATH_SEGMENTS 8
 #define RESP_HEADERS 8
 
+/* What a route's body may be (routes.h says how each is chosen). */
+typedef struct body_limits {
+    size_t max_bytes;
+    int max_depth;         /* arrays and objects inside one another */
+    size_t max_containers; /* arrays and objects in all */
+    size_t max_values;     /* array elements and members' values in all, containers too */
+} body_limits;
+
 typedef struct request {
     app *app;
     struct MHD_Connection *conn;
@@ -44,9 +52,8 @@ typedef struct request {
     bool body_too_large;
     bool bad_path; /* a path segment held an encoded NUL, '?' or '/' (raw_path_ok) */
     /* the route's body limits (routes_body_limits), set before any byte of it */
-    size_t body_cap;
-    int body_depth;
-    size_t body_containers;
+    body_limits body_limits;
+    size_t body_cap; /* body_limits.max_bytes */
     int64_t started_us;
     int route;                /* metrics route index */
     struct guard_conn *guard; /* the connection's conn_guard entry, or NULL */

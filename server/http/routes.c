@@ -160,15 +160,18 @@ static size_t largest_move(const game *g)
 
 static body_limits score_limits(const config *c)
 {
-    size_t most = 0, moves = 0;
+    size_t most = 0, moves = 0, values = 0;
     for (size_t i = 0; i < game_catalog_count; i++) {
         const game *g = game_catalog[i];
         size_t cap = (size_t)(g->max_moves < c->max_moves ? g->max_moves : c->max_moves);
         size_t bytes = cap * largest_move(g);
+        size_t vals = cap * (size_t)(g->n_fields + 1); /* each move and each of its fields */
         most = bytes > most ? bytes : most;
         moves = cap > moves ? cap : moves;
+        values = vals > values ? vals : values;
     }
-    body_limits l = { most + TOKEN_TEXT_MAX + SCORE_BODY_SLACK, 3, moves + 2 };
+    /* the token and the moves array, and a few more the decoder refuses by name */
+    body_limits l = { most + TOKEN_TEXT_MAX + SCORE_BODY_SLACK, 3, moves + 2, values + 16 };
     return l;
 }
 
@@ -176,7 +179,7 @@ body_limits routes_body_limits(const request *r)
 {
     const config *c = &r->app->cfg;
     /* every other body is one flat object of a few short fields */
-    body_limits l = { ROUTE_SMALL_BODY, 2, 16 };
+    body_limits l = { ROUTE_SMALL_BODY, 2, 16, 256 };
     if (strcmp(r->method, "POST") == 0 && pattern_matches("v1/scores", r))
         l = score_limits(c);
     /* an ID token (identity.h) with room for the rest */

@@ -27,19 +27,14 @@ void routes_dispatch(request *r);
  * the path is unknown. */
 void routes_allowed(const request *r, char *out, size_t len);
 
-/* What a route's body may be, checked before the body is read (bytes,
- * against the declared Content-Length and as it arrives) and before it is
- * parsed (nesting depth and containers, by a scan), so that refusing a
+/* What a route's body may be (body_limits, http.h), checked before the
+ * body is read (bytes, against the declared Content-Length and as it
+ * arrives) and before it is parsed (nesting depth, containers and values,
+ * by a scan), so that refusing a
  * request costs about what sending it did. A submission's byte cap follows
  * from the move caps (routes.c says how); every other route gets
  * ROUTE_SMALL_BODY. None is above config max_body. */
 #define ROUTE_SMALL_BODY 8192
-
-typedef struct body_limits {
-    size_t max_bytes;
-    int max_depth;         /* arrays and objects inside one another */
-    size_t max_containers; /* arrays and objects in all */
-} body_limits;
 
 body_limits routes_body_limits(const request *r);
 

@@ -1,8 +1,8 @@
 // Issue 27, row 4: the cost of parsing. Each route has a body cap (a
 // submission's follows from the games' move caps and a move's largest
 // encoding; every other route 8 KiB), and a scan before parsing refuses
-// bodies that nest deeper or hold more arrays and objects than the route's
-// bodies can, so refusing costs about what sending cost. The server's CPU
+// bodies that nest deeper or hold more arrays and objects, or more values,
+// than the route's bodies can, so refusing costs about what sending cost. The server's CPU
 // per refused request is printed (measured from /proc, never asserted).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -75,6 +75,24 @@ test('a body under the submission cap but deeper than a submission is refused by
   assert.deepEqual(Object.keys(many), ['413 too_many_values']);
   const small = await post('/v1/players', '{"name":' + '['.repeat(3) + ']'.repeat(3) + '}');
   assert.equal(small.json?.error?.code, 'too_deep', 'a player body is one flat object');
+});
+
+test('a flat body of plain values under the submission cap is refused by the scan, unparsed', async (t) => {
+  // [0,0,...] as moves: about 29,000 values in 57 KiB, where the most any
+  // game's submission holds is its max_moves times (its fields + 1); the
+  // scan counted only arrays and objects, so this was parsed whole (6 ms)
+  const zeros = '{"seed_token":"x","moves":[' + Array(29000).fill('0').join(',') + ']}';
+  const flat = await measure(t, 'POST /v1/scores (29,000 zeros)', '/v1/scores', zeros, player.token, 20);
+  assert.deepEqual(Object.keys(flat), ['413 too_many_values']);
+  // 2,000 {} with zeros between them: within the container count, not the values
+  const mixed = '{"seed_token":"x","moves":[' + Array(2000).fill('{}').join(',') + ',' + Array(12000).fill('0').join(',') + ']}';
+  const both = await measure(t, 'POST /v1/scores (2,000 {} and 12,000 zeros)', '/v1/scores', mixed, player.token, 20);
+  assert.deepEqual(Object.keys(both), ['413 too_many_values']);
+  // an object's names are not values: 200 members of a flat player body
+  const names = '{' + Array.from({ length: 200 }, (_, i) => `"k${i}":0`).join(',') + '}';
+  assert.equal((await post('/v1/players', names)).json?.error?.code, 'bad_request', 'within 256 values, refused by its fields');
+  const over = '{' + Array.from({ length: 300 }, (_, i) => `"k${i}":0`).join(',') + '}';
+  assert.equal((await post('/v1/players', over)).json?.error?.code, 'too_many_values');
 });
 
 test('the largest honest submission fits: every game\'s max_moves at its widest encoding is not refused for size', async () => {

@@ -113,7 +113,9 @@ test('404 and 405', async () => {
   isError(await call(srv, 'GET', '/v1/nothing', off), 404, 'not_found');
   isError(await call(srv, 'GET', '/nothing', off), 404, 'not_found'); // / is the boards page (web.test.mjs)
   isError(await call(srv, 'GET', '/v1/scores/0123456789abcdef0123456789abcdef'), 404, 'not_found');
-  isError(await call(srv, 'GET', '/v1/scores/..%2f..%2fetc', off), 404);
+  // an encoded / inside a segment is refused before routing (hostile/hygiene)
+  isError(await call(srv, 'GET', '/v1/scores/..%2f..%2fetc', off), 400, 'bad_path');
+  isError(await call(srv, 'GET', '/v1/scores/..%2e..%2eetc', off), 404);
   isError(await call(srv, 'GET', '/v1/leaderboards/chess/1'), 404, 'unknown_game');
   isError(await call(srv, 'GET', '/v1/leaderboards/schulte/99'), 404, 'bad_level');
   isError(await call(srv, 'GET', '/v1/daily?date=2025-06-01'), 404, 'no_daily');
