@@ -5,7 +5,8 @@
  * to decide: GET /v1/admin/review (the queue, highest suspicion first;
  * its filters: api_review_items.c), /v1/admin/rejections and
  * /v1/admin/log (the append-only admin_log, either way, by action or
- * actor).
+ * actor), and GET /v1/admin/players/{id}: the queries and their errors
+ * here, the store's rows made JSON by api_admin_views.c.
  *
  * An action is one write handed to the store's writer like a submission
  * (store.h STORE_WRITE_ADMIN): its rows, the boards' rows and its admin_log
