@@ -62,8 +62,12 @@ void api_write(request *r, store_write *w, void (*then)(request *r));
  * admin token configured) or 401 and returns false. */
 bool api_admin_ok(request *r);
 /* api_review_items.c: adds held_reason and would_be_rank to every item of
- * a review page (GET /v1/admin/review). */
-void api_review_enrich(request *r, json_t *page);
+ * a review page (GET /v1/admin/review) built from a's rows. */
+void api_review_enrich(request *r, const store_admin_answer *a, json_t *page);
+/* api_admin_views.c: an operators' read's answer built from the store's
+ * rows: the player, or a page {items, next_cursor}. A new reference;
+ * NULL when memory runs out. */
+json_t *api_admin_view(const store_admin_answer *a);
 /* The review queue's filters from the query (reason, game, level, date,
  * status) into q, whose limit is set; date is the buffer q->date points
  * to. False after a 400/404 answer. */

@@ -5,7 +5,8 @@
  * to decide: GET /v1/admin/review (the queue, highest suspicion first;
  * its filters: api_review_items.c), /v1/admin/rejections and
  * /v1/admin/log (the append-only admin_log, either way, by action or
- * actor).
+ * actor), and GET /v1/admin/players/{id}: the queries and their errors
+ * here, the store's rows made JSON by api_admin_views.c.
  *
  * An action is one write handed to the store's writer like a submission
  * (store.h STORE_WRITE_ADMIN): its rows, the boards' rows and its admin_log
@@ -218,23 +219,27 @@ static bool page_args(request *r, store_admin_query *q)
     return true;
 }
 
-/* enrich, when given, adds to the page before it is sent */
-static void answer_read(request *r, const store_admin_query *q, void (*enrich)(request *r, json_t *page))
+/* A read's answer: its rows from the store, the JSON built from them
+ * (api_admin_views.c); enrich, when given, adds to the page from its rows
+ * before it is sent. */
+static void answer_read(request *r, const store_admin_query *q,
+                        void (*enrich)(request *r, const store_admin_answer *a, json_t *page))
 {
-    json_t *out = NULL;
-    store_status st = store_admin_read(r->app->db, q, &out);
-    if (st == STORE_OK && out) {
+    store_admin_answer a;
+    store_status st = store_admin_read(r->app->db, q, &a);
+    json_t *out = st == STORE_OK ? api_admin_view(&a) : NULL;
+    if (out) {
         if (enrich)
-            enrich(r, out);
+            enrich(r, &a, out);
         reply_json(r, 200, out);
     } else if (st == STORE_NOT_FOUND) {
         reply_error(r, 404, "not_found", "no such player");
     } else if (st == STORE_CONFLICT) {
         reply_error(r, 400, "bad_cursor", "the cursor is not one this endpoint gave");
     } else {
-        json_decref(out);
         api_store_error(r, st == STORE_OK ? STORE_ERROR : st);
     }
+    store_admin_answer_clear(&a);
 }
 
 void api_admin_review(request *r)
@@ -317,8 +322,12 @@ void api_admin_player(request *r)
         reply_error(r, 404, "not_found", "no such player");
         return;
     }
-    json_t *out = NULL;
-    store_status st = store_admin_read(r->app->db, &q, &out);
+    store_admin_answer a;
+    store_status st = store_admin_read(r->app->db, &q, &a);
+    json_t *out = st == STORE_OK ? api_admin_view(&a) : NULL;
+    store_admin_answer_clear(&a);
+    if (st == STORE_OK && !out)
+        st = STORE_ERROR;
     store_token_stats ts;
     if (st == STORE_OK)
         st = store_token_stats_for(r->app->db, q.player_id, q.now, &ts);

@@ -1,6 +1,7 @@
 /*
- * api_review_items: what GET /v1/admin/review adds to the store's queue
- * items for the operator's console and curl alike: each held run's
+ * api_review_items: what GET /v1/admin/review adds, from the store's queue
+ * rows, to the items api_admin_views.c builds, for the operator's console
+ * and curl alike: each held run's
  * "held_reason" (the one word a player's app was answered,
  * fairplay_hold_reason; "twin" for either run of a twin pair, which the
  * earlier run's own answer could not know yet) and "would_be_rank" (the
@@ -21,32 +22,28 @@
 #define REVIEW_SCAN_PER_ITEM 10
 #define REVIEW_SCAN_MAX 2000
 
-/* A held item's one word (fairplay_hold_reason); NULL for a ranked one.
+/* A held row's one word (fairplay_hold_reason); NULL for a ranked one.
  * The word is static. */
-static const char *item_reason(const json_t *item)
+static const char *item_reason(const store_review_item *row)
 {
-    const char *status = json_string_value(json_object_get(item, "status"));
-    if (!status || strcmp(status, "held") != 0)
+    if (strcmp(row->status, "held") != 0)
         return NULL;
-    char *signals = json_dumps(json_object_get(item, "signals"), JSON_COMPACT);
-    const char *word = fairplay_hold_reason(signals ? signals : "{}",
-                                            json_object_get(item, "duplicate_of_seq") != NULL);
-    free(signals);
+    const char *word = fairplay_hold_reason(row->signals_json && row->signals_json[0] ? row->signals_json : "{}",
+                                            row->duplicate_of != 0);
     /* the earlier run of a twin pair carries no signals.twin (the later
      * run's pass found the pair): it is held as a twin too, named in
-     * fairplay_hold_reason's order. A row has a twin exactly when the
-     * store's item carries gaps_ms (store_admin.c, review_item), already
-     * when the reason filter reads it, before the twin is attached. */
-    bool paired = json_object_get(item, "twin") || json_object_get(item, "gaps_ms");
-    if (paired && strcmp(word, "identity") != 0 && strcmp(word, "duplicate") != 0)
+     * fairplay_hold_reason's order. A row has a twin exactly when its
+     * twin_of is set, already when the reason filter reads it, before
+     * the twin's row is read. */
+    if (row->twin_of && strcmp(word, "identity") != 0 && strcmp(word, "duplicate") != 0)
         word = "twin";
     return word;
 }
 
 /* store_review_keep for reason=: ctx is the word asked for. */
-static bool keep_reason(const json_t *item, void *ctx)
+static bool keep_reason(const store_review_item *row, void *ctx)
 {
-    const char *word = item_reason(item);
+    const char *word = item_reason(row);
     return word && strcmp(word, ctx) == 0;
 }
 
@@ -105,44 +102,40 @@ bool api_review_filters(request *r, store_admin_query *q, char date[11])
     return true;
 }
 
-/* The board of a queue item: a daily by date, else game and level. */
-static bool item_board(const json_t *item, store_board *b)
+/* The board of a queue row: a daily by date, else game and level. */
+static bool item_board(const store_review_item *row, store_board *b)
 {
-    const char *date = json_string_value(json_object_get(item, "date"));
-    if (date) {
+    if (row->date[0]) {
         civil_date d;
-        if (!civil_parse(date, &d))
+        if (!civil_parse(row->date, &d))
             return false;
         b->day = (int32_t)civil_to_days(d);
         b->g = NULL;
         b->level = 0;
         return true;
     }
-    const game *g = game_find(json_string_value(json_object_get(item, "game")));
+    const game *g = game_find(row->game);
     if (!g)
         return false;
     b->day = -1;
     b->g = g;
-    b->level = (int)json_integer_value(json_object_get(item, "level"));
+    b->level = row->level;
     return true;
 }
 
-void api_review_enrich(request *r, json_t *page)
+void api_review_enrich(request *r, const store_admin_answer *a, json_t *page)
 {
     json_t *items = json_object_get(page, "items");
-    size_t i;
-    json_t *item;
-    json_array_foreach(items, i, item) {
-        const char *status = json_string_value(json_object_get(item, "status"));
-        bool held = status && strcmp(status, "held") == 0;
+    for (int i = 0; i < a->n; i++) {
+        const store_review_item *row = &a->review[i];
+        json_t *item = json_array_get(items, (size_t)i);
+        bool held = strcmp(row->status, "held") == 0;
         json_t *reason = json_null(), *would = json_null();
         if (held) {
-            reason = json_string(item_reason(item));
+            reason = json_string(item_reason(row));
             store_board b;
             int64_t rank;
-            if (item_board(item, &b) &&
-                store_board_would_rank(r->app->db, &b, json_integer_value(json_object_get(item, "score")),
-                                       &rank) == STORE_OK)
+            if (item_board(row, &b) && store_board_would_rank(r->app->db, &b, row->score, &rank) == STORE_OK)
                 would = json_integer(rank);
         }
         json_object_set_new(item, "held_reason", reason);

@@ -575,7 +575,7 @@ store_status store_board_size(store *s, const store_board *b, int64_t *out)
     return STORE_OK;
 }
 
-store_status store_admin_read(store *s, const store_admin_query *q, json_t **out)
+store_status store_admin_read(store *s, const store_admin_query *q, store_admin_answer *out)
 {
     sd_db x = reader_get(s);
     store_status st = store_rules_admin_read(&x, q, out);

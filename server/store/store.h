@@ -23,8 +23,9 @@
  * until `done` ran. Out-structs are filled by the store; the heap strings
  * in them are store_score's moves_json, result_json, signals_json and
  * twin_times (freed with store_score_clear), a twin candidate's times
- * (store_twin_candidates_clear) and an admin write's board changes
- * (store_admin_clear); the three are in store_clear.c, a leaf. Times are
+ * (store_twin_candidates_clear), an admin write's board changes
+ * (store_admin_clear) and an operators' read's rows (store_admin_answer_clear
+ * and each row's own _clear); all are in store_clear.c, a leaf. Times are
  * unix milliseconds.
  */
 #ifndef REPLAYD_SERVER_STORE_H
@@ -542,20 +543,155 @@ size_t store_board_bytes(store *s);
 store_status store_board_size(store *s, const store_board *b, int64_t *out);
 
 /* ---- operators' reads ----
- * Answers as JSON (a new reference the caller owns): these are listings an
- * operator reads, built once from rows and sent as they are. Pages go by
- * an opaque cursor string ("" for the first page); the answer's
- * "next_cursor" is null on the last page. */
+ * Rows, never an answer: the store reads them from one snapshot and the
+ * caller (server/api/) builds what it sends. Pages go by an opaque cursor
+ * string ("" for the first page) that the store parses and makes. */
 typedef enum store_admin_query_kind {
-    ADMIN_Q_PLAYER,     /* {player_id, name, created_at, banned_at, counts{...}}; STORE_NOT_FOUND */
-    ADMIN_Q_REJECTIONS, /* {items:[...], next_cursor}: newest first */
-    ADMIN_Q_REVIEW,     /* {items:[...], next_cursor}: highest suspicion first, then seq */
-    ADMIN_Q_LOG         /* {items:[...], next_cursor}: oldest first (newest_first: newest) */
+    ADMIN_Q_PLAYER,     /* one store_player_view; STORE_NOT_FOUND */
+    ADMIN_Q_REJECTIONS, /* store_rejection_row page: newest first */
+    ADMIN_Q_REVIEW,     /* store_review_item page: highest suspicion first, then seq */
+    ADMIN_Q_LOG         /* store_admin_log_row page: oldest first (newest_first: newest) */
 } store_admin_query_kind;
 
-/* REVIEW: says whether a queue item, as its row gives it (before the
- * player's features, twin and linked accounts are added), is kept. */
-typedef bool (*store_review_keep)(const json_t *item, void *ctx);
+#define STORE_GAME_NAME_MAX 31 /* a game's name as rows carry it (as the actions' boards do) */
+#define STORE_DATE_LEN 10      /* "YYYY-MM-DD" */
+
+/* A player's runs as the review sees them: completed runs and the perfect
+ * ones among them (no wasted moves), forfeits and abandons (at `now`). */
+typedef struct store_player_features {
+    int64_t completed_runs, perfect_runs, forfeits, abandons;
+} store_player_features;
+
+/* Another account registered from the player's network prefix within
+ * linked_window_ms of it (oldest first, at most 20). */
+typedef struct store_linked_account {
+    int64_t player_id;
+    char name[STORE_NAME_MAX + 1];
+    int64_t created_at;
+} store_linked_account;
+
+/* One of the player's identities (never the subject). */
+typedef struct store_identity_row {
+    char provider[STORE_PROVIDER_MAX + 1];
+    int64_t bound_at;
+} store_identity_row;
+
+/* One of the player's newest runs (at most 50). */
+typedef struct store_player_run {
+    char score_id[PLAY_ID_LEN + 1];
+    char game[STORE_GAME_NAME_MAX + 1];
+    int64_t level;
+    char date[STORE_DATE_LEN + 1]; /* "" for a level board's run */
+    int64_t score;
+    char status[8]; /* "ranked" or "held" */
+    bool voided;
+    int64_t suspicion, received_at;
+} store_player_run;
+
+/* PLAYER: the player's row and what other statements add. linked,
+ * identities and runs are heap arrays (store_player_view_clear). */
+typedef struct store_player_view {
+    int64_t player_id;
+    char name[STORE_NAME_MAX + 1];
+    int64_t created_at;
+    bool banned;
+    int64_t banned_at;
+    int64_t rejected, voided, held; /* the player's rejections, voided and held scores */
+    store_player_features features;
+    store_linked_account *linked;
+    int n_linked;
+    store_identity_row *identities;
+    int n_identities;
+    store_player_run *runs;
+    int n_runs;
+} store_player_view;
+
+/* REJECTIONS: one rejected replay. moves_json: heap, the moves as kept
+ * (NULL when they were not). */
+typedef struct store_rejection_row {
+    int64_t id;
+    uint8_t nonce[PLAY_NONCE_BYTES];
+    int64_t player_id;
+    char game[STORE_GAME_NAME_MAX + 1];
+    int level;
+    int64_t seed;
+    int version;
+    char reason[STORE_REASON_MAX + 1];
+    int64_t move_index, received_at;
+    uint8_t moves_hash[STORE_HASH_BYTES];
+    char *moves_json;
+} store_rejection_row;
+
+/* REVIEW: the twin beside an item (the other run of the pair and its
+ * player). times: heap, its progress times (twin_times' hex; NULL when
+ * none). */
+typedef struct store_review_twin {
+    char score_id[PLAY_ID_LEN + 1];
+    int64_t player_id;
+    char name[STORE_NAME_MAX + 1];
+    int64_t score;
+    char status[8];
+    int64_t suspicion, received_at;
+    bool voided;
+    char *times;
+} store_review_twin;
+
+/* REVIEW: a queue row (a run neither reviewed nor voided) and, for a kept
+ * one, what other statements add: the player's features, the twin (when
+ * twin_of and that run is still there: has_twin) and linked accounts.
+ * signals_json and times (the run's own progress times) are heap, and
+ * so is linked (store_review_item_clear). */
+typedef struct store_review_item {
+    int64_t seq;
+    char score_id[PLAY_ID_LEN + 1];
+    int64_t player_id;
+    char name[STORE_NAME_MAX + 1];
+    char game[STORE_GAME_NAME_MAX + 1];
+    int level;
+    char date[STORE_DATE_LEN + 1]; /* "" for a level board's run */
+    int64_t score;
+    char status[8];
+    int64_t suspicion;
+    char *signals_json;
+    int64_t received_at;
+    bool banned;
+    int64_t duplicate_of; /* 0: none */
+    int64_t twin_of;      /* 0: none */
+    char provider[STORE_PROVIDER_MAX + 1]; /* the first by name; "" for a guest */
+    char *times;
+    store_player_features features;
+    bool has_twin;
+    store_review_twin twin;
+    store_linked_account *linked;
+    int n_linked;
+} store_review_item;
+
+/* LOG: one admin_log row. actor, target, reason and detail_json (the
+ * action's detail as recorded) are heap. */
+typedef struct store_admin_log_row {
+    int64_t id, at;
+    char *actor, *action, *target, *reason, *detail_json;
+} store_admin_log_row;
+
+/* What a read filled: player for PLAYER; else one of the page's arrays
+ * (heap, n rows) with more (rows are left after it) and next_cursor (the
+ * cursor that continues after it; meaningful when more). Freed with
+ * store_admin_answer_clear. */
+typedef struct store_admin_answer {
+    store_admin_query_kind kind;
+    store_player_view player;
+    store_rejection_row *rejections;
+    store_review_item *review;
+    store_admin_log_row *log;
+    int n;
+    bool more;
+    char next_cursor[48];
+} store_admin_answer;
+
+/* REVIEW: says whether a queue row, as the queue's statement gives it
+ * (before the player's features, twin and linked accounts are added), is
+ * kept. */
+typedef bool (*store_review_keep)(const store_review_item *row, void *ctx);
 
 typedef struct store_admin_query {
     store_admin_query_kind kind;
@@ -564,7 +700,7 @@ typedef struct store_admin_query {
     int64_t since;     /* REJECTIONS: received at or after (unix ms), 0: any */
     int64_t now;       /* PLAYER: for the open/abandoned split */
     /* PLAYER, REVIEW: accounts registered from the player's prefix within
-     * this many ms either side are listed as linked_accounts (0: none) */
+     * this many ms either side are listed as linked accounts (0: none) */
     int64_t linked_window_ms;
     /* REVIEW filters, in SQL: level (with g: that level board's runs, no
      * daily's; 0: any), date (a daily board's day, "YYYY-MM-DD"; NULL:
@@ -574,8 +710,8 @@ typedef struct store_admin_query {
     const char *status;
     /* REVIEW: a filter over the rows (NULL: every row is kept). With one,
      * a page reads at most scan_max rows (at least limit) and may hold
-     * fewer than limit items while its next_cursor is not null: the
-     * cursor continues after the last row read, kept or not. */
+     * fewer than limit items while more is true: the cursor continues
+     * after the last row read, kept or not. */
     store_review_keep keep;
     void *keep_ctx;
     int scan_max;
@@ -589,7 +725,17 @@ typedef struct store_admin_query {
     int limit;
 } store_admin_query;
 
-/* STORE_NOT_FOUND (unknown player), STORE_CONFLICT (a malformed cursor). */
-store_status store_admin_read(store *s, const store_admin_query *q, json_t **out);
+/* Fills *out (zeroed first), which the caller frees with
+ * store_admin_answer_clear (after a failure it holds nothing, and clearing
+ * it is harmless). STORE_NOT_FOUND (unknown player), STORE_CONFLICT (a
+ * malformed cursor). */
+store_status store_admin_read(store *s, const store_admin_query *q, store_admin_answer *out);
+
+/* store_clear.c: what each row owns, freed (the struct zeroed). */
+void store_player_view_clear(store_player_view *v);
+void store_rejection_row_clear(store_rejection_row *r);
+void store_review_item_clear(store_review_item *it);
+void store_admin_log_row_clear(store_admin_log_row *r);
+void store_admin_answer_clear(store_admin_answer *a);
 
 #endif

@@ -95,7 +95,7 @@ typedef struct store_backend {
 
     const store_txn_hooks *txn;
 
-    /* Every read (store_reads.c, store_admin.c) runs once for all
+    /* Every read (store_reads.c, store_admin_reads.c) runs once for all
      * backends on a connection of this pool, through this driver. */
     const store_driver *driver;
     reader_pool *(*readers)(store_db *db);

@@ -6,7 +6,8 @@
  * the duplicate rule, the review hold, the level best) and each
  * operator's action (store_admin.c: void, restore, approve, ban, unban,
  * rename and the settling of each board they touch), and the reads every
- * backend answers the same way (store_reads.c).
+ * backend answers the same way (store_reads.c; the operators' reads,
+ * store_admin_reads.c).
  *
  * The store's one transaction loop (store_txn.c) runs each write of a
  * batch through store_rules_write inside the batch's transaction. A
@@ -41,10 +42,11 @@ store_status store_rules_player(const sd_db *x, store_write *w);
 store_status store_rules_identity(const sd_db *x, store_write *w);
 store_status store_rules_nonce(const sd_db *x, store_write *w);
 
-/* store_admin.c: an operator's action (in the transaction), and the
- * operators' reads (answered from one snapshot of x). */
+/* store_admin.c: an operator's action (in the transaction). */
 store_status store_rules_admin(const sd_db *x, store_write *w);
-store_status store_rules_admin_read(const sd_db *x, const store_admin_query *q, json_t **out);
+/* store_admin_reads.c: the operators' reads into rows (store.h's
+ * store_admin_read), from one snapshot of x. */
+store_status store_rules_admin_read(const sd_db *x, const store_admin_query *q, store_admin_answer *out);
 /* store_admin.c: recomputes the player's entry on one board (a game's
  * level board, date "" or NULL; or a day's board) from the scores, as an
  * action or a twin hold left them, into *out: a level board's level_bests
