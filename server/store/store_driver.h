@@ -2,8 +2,8 @@
  * store_driver: the small SQL interface the store's rules are written
  * against, in the manner of sqlite3_vfs: a struct of function pointers each
  * backend implements over its own connections. The rules (store_rules.c,
- * store_admin.c, store_reads.c) name a statement, bind its parameters in
- * order, step through its rows and read columns. The SQL text of every
+ * store_admin.c, store_admin_reads.c, store_reads.c) name a statement,
+ * bind its parameters in order, step through its rows and read columns. The SQL text of every
  * named statement is written once, for both backends, in store_sql.c
  * (?N parameters; PostgreSQL prepares it with $N), with the counts of the
  * parameters and columns this header lists beside each name; each backend
@@ -172,7 +172,7 @@ typedef enum sd_id {
     /* (now, player_id) -> forfeits, abandons */
     SD_ADMIN_TOKENS,
     /* (the review queue and the admin log are built at run time from
-     * their filters: store_admin.c review_sql, log_sql) */
+     * their filters: store_admin_reads.c review_sql, log_sql) */
     /* (seq) -> score_id, player_id, name, score, status, suspicion,
      * received_at, voided, twin_times or NULL: a review item's twin,
      * shown beside it */
