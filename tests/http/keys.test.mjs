@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, startServer, call, register, seed, solve, awaitRun } from './harness.mjs';
@@ -113,3 +113,47 @@ test('a node whose keys are not the ones its database was first used with refuse
     await srv.stop();
   } finally { rmSync(dir, { recursive: true, force: true }); rmSync(other, { recursive: true, force: true }); }
 });
+
+// Key files as ssh treats a private key (base/private_file.h, the admin
+// token file's rule): the keys directory and each *.key file in it must be
+// the service user's and private, a link's target checked; otherwise the
+// node does not start, naming the file and its mode. keygen makes them so
+// whatever the umask.
+test('a key file or the keys directory group or others may read stops the node at start, naming it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'replayd-keymode-'));
+  const elsewhere = mkdtempSync(join(tmpdir(), 'replayd-keymode-link-'));
+  let srv;
+  try {
+    execFileSync('sh', ['-c', 'umask 0 && exec "$0" keygen --data "$1"', BIN, dir], { encoding: 'utf8' });
+    const keys = join(dir, 'keys');
+    assert.equal(statSync(keys).mode & 0o777, 0o700, 'keygen under umask 0: the directory 0700');
+    for (const f of readdirSync(keys)) assert.equal(statSync(join(keys, f)).mode & 0o777, 0o600, `keygen under umask 0: ${f}`);
+    const cases = [['daily.key', 0o644], ['daily.key', 0o666], ['sign-1.key', 0o644], ['token-hash.key', 0o644],
+      ['mac-1.key', 0o640], ['', 0o777], ['', 0o755]];
+    for (const [name, mode] of cases) {
+      const path = name ? join(keys, name) : keys;
+      chmodSync(path, mode);
+      const shown = mode.toString(8).padStart(4, '0');
+      const fix = name ? '600' : '700';
+      const esc = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      await assert.rejects(startServer({ dataDir: dir }),
+        new RegExp(`${esc}: mode ${shown}, must not be readable or writable by group or others \\(chmod ${fix} `),
+        `${name || 'keys/'} at ${shown}`);
+      chmodSync(path, name ? 0o600 : 0o700);
+    }
+    // daily.key a link to a file others may read: the target is what counts
+    const target = join(elsewhere, 'daily.key');
+    renameSync(join(keys, 'daily.key'), target);
+    chmodSync(target, 0o644);
+    symlinkSync(target, join(keys, 'daily.key'));
+    await assert.rejects(startServer({ dataDir: dir }), /daily\.key \(a link to .*daily\.key\): mode 0644, must not be readable/);
+    chmodSync(target, 0o600);
+    srv = await startServer({ dataDir: dir });
+    assert.equal((await call(srv, 'GET', '/healthz')).status, 200, 'every file 0600, the directory 0700: it starts');
+  } finally {
+    await srv?.stop();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
+
