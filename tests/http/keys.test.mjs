@@ -157,3 +157,34 @@ test('a key file or the keys directory group or others may read stops the node a
   }
 });
 
+// A key the database records (a node started with it) and this node lacks
+// stops it at start: it would refuse every token MACed with it (400
+// unknown_key). One node's form: a key made and started with, then its
+// files taken away. A retired key (keygen --retire: pub-N.json kept) is held.
+test('a key the database records that this node lacks stops it at start, naming the key and the fix', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'replayd-keymissing-'));
+  const aside = mkdtempSync(join(tmpdir(), 'replayd-keymissing-aside-'));
+  let srv;
+  try {
+    srv = await startServer({ dataDir: dir });
+    await srv.stop();
+    execFileSync(BIN, ['keygen', '--data', dir], { encoding: 'utf8' });
+    srv = await startServer({ dataDir: dir }); // records key 2
+    await srv.stop();
+    for (const f of ['mac-2.key', 'sign-2.key']) renameSync(join(dir, 'keys', f), join(aside, f));
+    await assert.rejects(startServer({ dataDir: dir }),
+      /key 2 \(mac-2\.key, sign-2\.key\) is recorded in the database \(a node started with it\) but missing here: copy the keys directory of the node that made it to .*\/keys\//);
+    for (const f of ['mac-2.key', 'sign-2.key']) renameSync(join(aside, f), join(dir, 'keys', f));
+    execFileSync(BIN, ['keygen', '--data', dir], { encoding: 'utf8' });
+    srv = await startServer({ dataDir: dir }); // records key 3
+    await srv.stop();
+    execFileSync(BIN, ['keygen', '--retire', '2', '--data', dir], { encoding: 'utf8' });
+    srv = await startServer({ dataDir: dir });
+    const keys = (await call(srv, 'GET', '/v1/keys')).json.keys;
+    assert.deepEqual(keys.map((k) => [k.key_id, k.retired]), [[1, false], [2, true], [3, false]], 'a retired key is held by its record');
+  } finally {
+    await srv?.stop();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(aside, { recursive: true, force: true });
+  }
+});
