@@ -108,7 +108,8 @@ REPLAY_UPC := $(BUILD)/replay-uninstalled.pc
 FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
             $(addprefix server/,base/json_game.c trust/token.c trust/keys.c base/parse.c \
               trust/verify.c trust/fairplay.c trust/fairplay_book.c trust/twins.c trust/receipt.c \
-              base/level_cache.c base/config.c base/play.c store/store_clear.c store/store_board.c)
+              base/level_cache.c base/config.c base/private_file.c base/play.c store/store_clear.c \
+              store/store_board.c)
 
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
         cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate \

@@ -3,11 +3,11 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <sodium.h>
 
 #include "parse.h"
+#include "private_file.h"
 
 void config_defaults(config *c)
 {
@@ -232,24 +232,17 @@ static char *trim(char *s)
     return s;
 }
 
-/* As ssh does with a private key: a secret's file that its group or
- * anyone else may read or write is refused. fd is the open file. */
-static bool private_file(int fd, const char *what, const char *path, char *err, size_t err_len)
+/* A file holding the admin token follows private_file.h's rule (as ssh
+ * does with a private key). what names the setting, hint ends the
+ * message; f is the open file. */
+static bool token_file_private(FILE *f, const char *what, const char *path, const char *hint,
+                               char *err, size_t err_len)
 {
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        snprintf(err, err_len, "%s %s: cannot stat", what, path);
-        return false;
-    }
-    if (st.st_mode & 077) {
-        snprintf(err, err_len,
-                 "%s %s holds the admin token but its mode is %04o: group and others may not read "
-                 "or write it (chmod 600 %s, or keep the token in admin_token_file, mode 0600, "
-                 "owned by the service's user)",
-                 what, path, (unsigned)(st.st_mode & 07777), path);
-        return false;
-    }
-    return true;
+    char why[1024];
+    if (private_file_fd(fileno(f), path, why, sizeof why))
+        return true;
+    snprintf(err, err_len, "%s %s%s", what, why, hint);
+    return false;
 }
 
 bool config_load_file(config *c, const char *path, char *err, size_t err_len)
@@ -287,7 +280,9 @@ bool config_load_file(config *c, const char *path, char *err, size_t err_len)
     }
     /* a file that sets admin_token is a secret's file */
     if (ok && c->admin_token[0] && strcmp(c->admin_token, token_before) != 0)
-        ok = private_file(fileno(f), "the config file", path, err, err_len);
+        ok = token_file_private(f, "the config file", path,
+                                "; it holds the admin token (or keep the token in admin_token_file)",
+                                err, err_len);
     sodium_memzero(token_before, sizeof token_before);
     fclose(f);
     return ok;
@@ -301,7 +296,7 @@ bool config_admin_token(config *c, char *err, size_t err_len)
             snprintf(err, err_len, "admin_token_file %s: cannot open", c->admin_token_file);
             return false;
         }
-        if (!private_file(fileno(f), "admin_token_file", c->admin_token_file, err, err_len)) {
+        if (!token_file_private(f, "admin_token_file", c->admin_token_file, "", err, err_len)) {
             fclose(f);
             return false;
         }

@@ -210,13 +210,73 @@ store_status serve_open_store(const config *c, store **db)
     return st;
 }
 
+/* A key as messages name it: id 0 (token-hash.key), DAILY_SEAL_KEY_ID
+ * (daily.key) or a key id n (its mac-n.key and sign-n.key). */
+static void key_name(uint32_t id, char *out, size_t n)
+{
+    if (id == 0)
+        snprintf(out, n, "token-hash.key");
+    else if (id == DAILY_SEAL_KEY_ID)
+        snprintf(out, n, "daily.key (with daily.json's sealed_from)");
+    else
+        snprintf(out, n, "key %u (mac-%u.key, sign-%u.key)", (unsigned)id, (unsigned)id, (unsigned)id);
+}
+
+/* Whether this node holds a key the database records. A key id n is held
+ * when the keyring has it: with its secrets, or retired (its pub-n.json
+ * says valid_until; keygen --retire). token-hash.key is always held (made
+ * when missing, and then compared), and daily.key too when dailies are
+ * sealed; a node with public dailies does not use one. */
+static bool holds_key(const app *a, int64_t id)
+{
+    if (id == 0 || id == DAILY_SEAL_KEY_ID)
+        return true;
+    return id > 0 && id < DAILY_SEAL_KEY_ID && keys_public_by_id(&a->keys, (uint32_t)id) != NULL;
+}
+
+/* Every key the database records (one another node started with) that
+ * this node lacks: it would refuse that node's tokens (400 unknown_key)
+ * and receipts, so it does not start. Checked before this node records
+ * its own. false after one line on stderr. */
+static bool no_recorded_key_missing(app *a)
+{
+    int64_t ids[KEYS_MAX + 2];
+    int n = 0;
+    if (store_key_ids(a->db, ids, KEYS_MAX + 2, &n) != STORE_OK) {
+        fprintf(stderr, "replayd: cannot read the keys the database records\n");
+        return false;
+    }
+    if (n > KEYS_MAX + 2) {
+        fprintf(stderr, "replayd: the database records %d keys, more than a node holds (%d)\n", n,
+                KEYS_MAX + 2);
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        if (holds_key(a, ids[i]))
+            continue;
+        char what[96];
+        key_name((uint32_t)ids[i], what, sizeof what);
+        fprintf(stderr,
+                "replayd: %s is recorded in the database (a node started with it) but missing "
+                "here: copy the keys directory of the node that made it to %s/keys/ (every node "
+                "of a database needs each key id it records, a retired one as its pub-%u.json; "
+                "docs/OPERATIONS.md, \"Several nodes on PostgreSQL\")\n",
+                what, a->cfg.data_dir, (unsigned)ids[i]);
+        return false;
+    }
+    return true;
+}
+
 /* Every key this node signs, MACs and hashes bearer tokens with against
  * the fingerprint the database records for it (the first node to start
  * with a key records it): nodes of one database that hold different keys
  * would each refuse the others' tokens and players, so a node whose keys
- * differ does not start. false after one line on stderr. */
+ * differ, or that lacks one the database records, does not start. false
+ * after one line on stderr. */
 static bool same_keys_as_recorded(app *a)
 {
+    if (!no_recorded_key_missing(a))
+        return false;
     uint32_t ids[KEYS_MAX + 2];
     int n = 0;
     ids[n++] = 0; /* token-hash.key */
@@ -237,14 +297,8 @@ static bool same_keys_as_recorded(app *a)
             return false;
         }
         if (!matches) {
-            char what[64];
-            if (ids[i] == 0)
-                snprintf(what, sizeof what, "token-hash.key");
-            else if (ids[i] == DAILY_SEAL_KEY_ID)
-                snprintf(what, sizeof what, "daily.key (with daily.json's sealed_from)");
-            else
-                snprintf(what, sizeof what, "key %u (mac-%u.key, sign-%u.key)", (unsigned)ids[i],
-                         (unsigned)ids[i], (unsigned)ids[i]);
+            char what[96];
+            key_name(ids[i], what, sizeof what);
             fprintf(stderr,
                     "replayd: %s in %s/keys is not the one this database was first used with "
                     "(fingerprint %.16s..., recorded %.16s...): every node of a database needs the "

@@ -365,6 +365,14 @@ store_status store_daily_issued(store *s, const char *date, bool *issued)
     return st;
 }
 
+store_status store_key_ids(store *s, int64_t *ids, int max, int *n)
+{
+    sd_db x = reader_get(s);
+    store_status st = store_read_key_ids(&x, ids, max, n);
+    reader_put(s, &x);
+    return st;
+}
+
 store_status store_board_times(store *s, const play *p, int64_t seq, int limit, store_twin_candidate *out,
                                int *n)
 {

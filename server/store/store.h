@@ -420,6 +420,10 @@ store_status store_write_wait(store *s, store_write *w);
  * every node of a shared database checks its keys against the first. */
 store_status store_key_check(store *s, int64_t key_id, const char *fingerprint, int64_t now,
                              bool *matches, char recorded[STORE_KEY_FP_HEX + 1]);
+/* The key ids the database records a fingerprint for (store_key_check's
+ * first writes), in order: the first max in ids, their count in *n (which
+ * may exceed max). */
+store_status store_key_ids(store *s, int64_t *ids, int max, int *n);
 
 /* ---- reads ---- */
 

@@ -7,6 +7,7 @@ const char *const sd_names[SD_COUNT] = {
     [SD_NET_QUOTA_TAKE] = "net_quota_take",
     [SD_KEY_RECORD] = "key_record",
     [SD_KEY_GET] = "key_get",
+    [SD_KEY_IDS] = "key_ids",
     [SD_DAILY_ISSUED] = "daily_issued",
     [SD_BEGIN] = "begin",
     [SD_COMMIT] = "commit",

@@ -131,6 +131,8 @@ typedef enum sd_id {
     SD_KEY_RECORD,
     /* (key_id) -> the recorded fingerprint */
     SD_KEY_GET,
+    /* () -> key_id of every recorded key, in order */
+    SD_KEY_IDS,
     /* (daily_date) -> a row when a daily token of that date was issued */
     SD_DAILY_ISSUED,
     /* (game, level) / (daily_date) -> score, seq, player_id, received_at, nonce */

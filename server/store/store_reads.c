@@ -105,6 +105,25 @@ store_status store_read_daily_issued(const sd_db *x, const char *date, bool *iss
     return STORE_OK;
 }
 
+store_status store_read_key_ids(const sd_db *x, int64_t *ids, int max, int *n)
+{
+    const store_driver *d = x->d;
+    sd_stmt *s = d->start(x->c, SD_KEY_IDS);
+    if (!s)
+        return sd_failed(x, NULL, SD_KEY_IDS);
+    int rc;
+    *n = 0;
+    while ((rc = d->step(s)) == SD_ROW) {
+        if (*n < max)
+            ids[*n] = d->col_int(s, 0);
+        ++*n;
+    }
+    if (rc == SD_FAIL)
+        return sd_failed(x, s, SD_KEY_IDS);
+    d->done(s);
+    return STORE_OK;
+}
+
 store_status store_read_token_stats(const sd_db *x, int64_t player_id, int64_t now,
                                     store_token_stats *out)
 {

@@ -102,6 +102,7 @@ store_status store_read_player_names(const sd_db *x, int n, const int64_t *ids,
                                      char (*names)[STORE_NAME_MAX + 1]);
 store_status store_read_player_approved(const sd_db *x, int64_t player_id, int64_t *count);
 store_status store_read_daily_issued(const sd_db *x, const char *date, bool *issued);
+store_status store_read_key_ids(const sd_db *x, int64_t *ids, int max, int *n);
 store_status store_read_token_stats(const sd_db *x, int64_t player_id, int64_t now,
                                     store_token_stats *out);
 store_status store_read_play_time(const sd_db *x, int64_t player_id, store_play_time *out);

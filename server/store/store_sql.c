@@ -122,6 +122,7 @@ const sd_sql sd_sql_of[SD_COUNT] = {
     [SD_KEY_RECORD] = { "INSERT INTO cluster_keys (key_id, fingerprint, recorded_at) VALUES (?1, ?2, ?3)"
                         " ON CONFLICT (key_id) DO NOTHING", 3, 0 },
     [SD_KEY_GET] = { "SELECT fingerprint FROM cluster_keys WHERE key_id = ?1", 1, 1 },
+    [SD_KEY_IDS] = { "SELECT key_id FROM cluster_keys ORDER BY key_id", 0, 1 },
     [SD_DAILY_ISSUED] = { "SELECT 1 FROM seed_tokens WHERE daily_date = ?1 LIMIT 1", 1, 1 },
     /* in board order: the board's load appends each entry at its tail (rank.c) */
     [SD_LOAD_LEVEL] = { "SELECT score, seq, player_id, received_at, nonce FROM level_bests"

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "../base/parse.h"
+#include "../base/private_file.h"
 
 static bool sync_dir(const char *dir);
 
@@ -29,6 +30,13 @@ static bool ensure_dir(const char *path, mode_t mode, char *err, size_t err_len)
         return true;
     snprintf(err, err_len, "cannot create %s: %s", path, strerror(errno));
     return false;
+}
+
+/* <data_dir>/keys into dir, both made (0700) when missing. */
+static bool keys_dir(const char *data_dir, char *dir, size_t dir_len, char *err, size_t err_len)
+{
+    snprintf(dir, dir_len, "%s/keys", data_dir);
+    return ensure_dir(data_dir, 0700, err, err_len) && ensure_dir(dir, 0700, err, err_len);
 }
 
 /* fsync of a directory, so a rename or a new entry in it is durable. */
@@ -219,8 +227,7 @@ uint32_t keys_generate(const char *data_dir, char *err, size_t err_len)
         snprintf(err, err_len, "libsodium failed to initialise");
         return 0;
     }
-    snprintf(dir, sizeof dir, "%s/keys", data_dir);
-    if (!ensure_dir(data_dir, 0700, err, err_len) || !ensure_dir(dir, 0700, err, err_len))
+    if (!keys_dir(data_dir, dir, sizeof dir, err, err_len))
         return 0;
     /* every key a node needs: a copy of this directory is a whole key set */
     if (!ensure_token_hash_key(dir, path, sizeof path, err, err_len))
@@ -254,8 +261,7 @@ static bool load_once(keyring *kr, const char *data_dir, char *err, size_t err_l
         snprintf(err, err_len, "libsodium failed to initialise");
         return false;
     }
-    snprintf(dir, sizeof dir, "%s/keys", data_dir);
-    if (!ensure_dir(data_dir, 0700, err, err_len) || !ensure_dir(dir, 0700, err, err_len))
+    if (!keys_dir(data_dir, dir, sizeof dir, err, err_len))
         return false;
     if (!ensure_token_hash_key(dir, path, sizeof path, err, err_len))
         return false;
@@ -316,6 +322,14 @@ static bool load_once(keyring *kr, const char *data_dir, char *err, size_t err_l
     return true;
 }
 
+/* A secret's name in <data_dir>/keys: <anything>.key (mac-, sign-,
+ * token-hash, daily). */
+static bool is_secret_name(const char *name)
+{
+    size_t len = strlen(name);
+    return len > 4 && strcmp(name + len - 4, ".key") == 0;
+}
+
 /* Removes every key file (and leftover .tmp) of an interrupted first start. */
 static bool remove_key_files(const char *dir)
 {
@@ -326,7 +340,7 @@ static bool remove_key_files(const char *dir)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         size_t len = strlen(e->d_name);
-        bool ours = (len > 4 && strcmp(e->d_name + len - 4, ".key") == 0) ||
+        bool ours = is_secret_name(e->d_name) ||
                     (len > 8 && strcmp(e->d_name + len - 8, ".key.tmp") == 0) ||
                     id_of_name(e->d_name, "pub-", ".json") != 0 ||
                     id_of_name(e->d_name, "pub-", ".json.tmp") != 0;
@@ -340,10 +354,43 @@ static bool remove_key_files(const char *dir)
     return ok && sync_dir(dir);
 }
 
+/* Whether <data_dir>/keys (when it exists) and each *.key file in it
+ * follow private_file.h's rule, a link's target checked; false with a
+ * message naming the first that does not, its mode or owner. */
+static bool keys_private(const char *data_dir, char *err, size_t err_len)
+{
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/keys", data_dir);
+    if (access(dir, F_OK) != 0 && errno == ENOENT)
+        return true; /* nothing yet: keys_load makes it, private */
+    if (!private_file_path(dir, err, err_len))
+        return false;
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, err_len, "cannot read %s: %s", dir, strerror(errno));
+        return false;
+    }
+    bool ok = true;
+    struct dirent *e;
+    while (ok && (e = readdir(d)) != NULL) {
+        if (!is_secret_name(e->d_name))
+            continue;
+        char path[900];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        ok = private_file_path(path, err, err_len);
+    }
+    closedir(d);
+    return ok;
+}
+
 bool keys_load(keyring *kr, const char *data_dir, bool nothing_signed_yet, bool *repaired,
                char *err, size_t err_len)
 {
     *repaired = false;
+    /* before anything is read, made or repaired: a key set others may read
+     * is refused, never replaced */
+    if (!keys_private(data_dir, err, err_len))
+        return false;
     if (load_once(kr, data_dir, err, err_len))
         return true;
     if (!nothing_signed_yet)
@@ -514,10 +561,10 @@ bool keys_write_file(const char *data_dir, const char *name, const void *data, s
                      char *err, size_t err_len)
 {
     char dir[600], path[700];
-    snprintf(dir, sizeof dir, "%s/keys", data_dir);
+    if (!keys_dir(data_dir, dir, sizeof dir, err, err_len))
+        return false;
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    return ensure_dir(data_dir, 0700, err, err_len) && ensure_dir(dir, 0700, err, err_len) &&
-           write_secret(dir, path, data, len, err, err_len);
+    return write_secret(dir, path, data, len, err, err_len);
 }
 
 bool keys_read_file(const char *data_dir, const char *name, void *data, size_t len, char *err,

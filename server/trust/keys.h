@@ -17,6 +17,11 @@
  * record is written with its key (valid_from: the id's creation); an id
  * made before records existed gets one at its first load, dated from its
  * signing key file. The keyring is loaded once and then read-only.
+ *
+ * The directory and every *.key file in it (daily.key too) must be the
+ * service user's and private (base/private_file.h: what ssh asks of a
+ * private key): keys_load refuses them otherwise, before it reads, makes
+ * or repairs anything.
  */
 #ifndef REPLAYD_SERVER_KEYS_H
 #define REPLAYD_SERVER_KEYS_H

@@ -56,14 +56,14 @@ test('an admin secret in a file group or others may read stops the server at sta
       chmodSync(file, mode);
       const r = serve('--set', `admin_token_file=${file}`);
       assert.equal(r.status, 2, `mode ${mode.toString(8)}: ${r.stderr}`);
-      assert.match(r.stderr, /admin_token_file .* mode is 0[0-7]{3}: group and others may not read or write it \(chmod 600/);
+      assert.match(r.stderr, /admin_token_file .*admin\.token: mode 0[0-7]{3}, must not be readable or writable by group or others \(chmod 600 /);
     }
     const conf = join(dir, 'replayd.conf');
     writeFileSync(conf, `admin_token = ${ADMIN_TOKEN}\n`);
     chmodSync(conf, 0o644);
     let r = serve('--config', conf);
     assert.equal(r.status, 2, r.stderr);
-    assert.match(r.stderr, /the config file .* holds the admin token but its mode is 0644/);
+    assert.match(r.stderr, /the config file .*replayd\.conf: mode 0644, must not be readable .*; it holds the admin token/);
     // a config file without the token may be world-readable
     writeFileSync(conf, 'rate_per_ip = 100\n');
     chmodSync(file, 0o600);

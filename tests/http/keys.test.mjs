@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, startServer, call, register, seed, solve, awaitRun } from './harness.mjs';
@@ -112,4 +112,79 @@ test('a node whose keys are not the ones its database was first used with refuse
     assert.equal((await call(srv, 'GET', '/healthz')).status, 200);
     await srv.stop();
   } finally { rmSync(dir, { recursive: true, force: true }); rmSync(other, { recursive: true, force: true }); }
+});
+
+// Key files as ssh treats a private key (base/private_file.h, the admin
+// token file's rule): the keys directory and each *.key file in it must be
+// the service user's and private, a link's target checked; otherwise the
+// node does not start, naming the file and its mode. keygen makes them so
+// whatever the umask.
+test('a key file or the keys directory group or others may read stops the node at start, naming it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'replayd-keymode-'));
+  const elsewhere = mkdtempSync(join(tmpdir(), 'replayd-keymode-link-'));
+  let srv;
+  try {
+    execFileSync('sh', ['-c', 'umask 0 && exec "$0" keygen --data "$1"', BIN, dir], { encoding: 'utf8' });
+    const keys = join(dir, 'keys');
+    assert.equal(statSync(keys).mode & 0o777, 0o700, 'keygen under umask 0: the directory 0700');
+    for (const f of readdirSync(keys)) assert.equal(statSync(join(keys, f)).mode & 0o777, 0o600, `keygen under umask 0: ${f}`);
+    const cases = [['daily.key', 0o644], ['daily.key', 0o666], ['sign-1.key', 0o644], ['token-hash.key', 0o644],
+      ['mac-1.key', 0o640], ['', 0o777], ['', 0o755]];
+    for (const [name, mode] of cases) {
+      const path = name ? join(keys, name) : keys;
+      chmodSync(path, mode);
+      const shown = mode.toString(8).padStart(4, '0');
+      const fix = name ? '600' : '700';
+      const esc = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      await assert.rejects(startServer({ dataDir: dir }),
+        new RegExp(`${esc}: mode ${shown}, must not be readable or writable by group or others \\(chmod ${fix} `),
+        `${name || 'keys/'} at ${shown}`);
+      chmodSync(path, name ? 0o600 : 0o700);
+    }
+    // daily.key a link to a file others may read: the target is what counts
+    const target = join(elsewhere, 'daily.key');
+    renameSync(join(keys, 'daily.key'), target);
+    chmodSync(target, 0o644);
+    symlinkSync(target, join(keys, 'daily.key'));
+    await assert.rejects(startServer({ dataDir: dir }), /daily\.key \(a link to .*daily\.key\): mode 0644, must not be readable/);
+    chmodSync(target, 0o600);
+    srv = await startServer({ dataDir: dir });
+    assert.equal((await call(srv, 'GET', '/healthz')).status, 200, 'every file 0600, the directory 0700: it starts');
+  } finally {
+    await srv?.stop();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
+
+// A key the database records (a node started with it) and this node lacks
+// stops it at start: it would refuse every token MACed with it (400
+// unknown_key). One node's form: a key made and started with, then its
+// files taken away. A retired key (keygen --retire: pub-N.json kept) is held.
+test('a key the database records that this node lacks stops it at start, naming the key and the fix', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'replayd-keymissing-'));
+  const aside = mkdtempSync(join(tmpdir(), 'replayd-keymissing-aside-'));
+  let srv;
+  try {
+    srv = await startServer({ dataDir: dir });
+    await srv.stop();
+    execFileSync(BIN, ['keygen', '--data', dir], { encoding: 'utf8' });
+    srv = await startServer({ dataDir: dir }); // records key 2
+    await srv.stop();
+    for (const f of ['mac-2.key', 'sign-2.key']) renameSync(join(dir, 'keys', f), join(aside, f));
+    await assert.rejects(startServer({ dataDir: dir }),
+      /key 2 \(mac-2\.key, sign-2\.key\) is recorded in the database \(a node started with it\) but missing here: copy the keys directory of the node that made it to .*\/keys\//);
+    for (const f of ['mac-2.key', 'sign-2.key']) renameSync(join(aside, f), join(dir, 'keys', f));
+    execFileSync(BIN, ['keygen', '--data', dir], { encoding: 'utf8' });
+    srv = await startServer({ dataDir: dir }); // records key 3
+    await srv.stop();
+    execFileSync(BIN, ['keygen', '--retire', '2', '--data', dir], { encoding: 'utf8' });
+    srv = await startServer({ dataDir: dir });
+    const keys = (await call(srv, 'GET', '/v1/keys')).json.keys;
+    assert.deepEqual(keys.map((k) => [k.key_id, k.retired]), [[1, false], [2, true], [3, false]], 'a retired key is held by its record');
+  } finally {
+    await srv?.stop();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(aside, { recursive: true, force: true });
+  }
 });

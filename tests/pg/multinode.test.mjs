@@ -488,3 +488,47 @@ test('a copy sent to another node at the same instant as its source is linked an
     rmSync(troot, { recursive: true, force: true });
   }
 });
+
+// A rotation made on one node only (the issue's case): keygen on node 1,
+// node 1 started (the database records key 2), node 2 started with the old
+// keys refuses, naming key 2 and the fix, instead of answering 400
+// unknown_key to every seed node 1 draws; with node 1's keys directory
+// copied it starts, and redeems a token node 1 MACed with key 2. On a
+// database of its own.
+test('a node lacking a key another node made and started with refuses to start, naming it; with the keys copied it starts', { skip }, async () => {
+  const kurl = pgDatabase('keys_' + process.pid);
+  const kroot = mkdtempSync(join(tmpdir(), 'replayd-multi-keys-'));
+  const kdirs = [0, 1].map((i) => join(kroot, `node${i}`));
+  const kargs = ['--set', `database=${kurl}`, ...ARGS];
+  const node = (i) => startServer({ dataDir: kdirs[i], args: kargs });
+  const copyKeys = () => {
+    rmSync(join(kdirs[1], 'keys'), { recursive: true, force: true });
+    cpSync(join(kdirs[0], 'keys'), join(kdirs[1], 'keys'), { recursive: true });
+  };
+  let a, b;
+  try {
+    execFileSync(BIN, ['keygen', '--data', kdirs[0]], { encoding: 'utf8' });
+    mkdirSync(kdirs[1], { recursive: true });
+    copyKeys();
+    [a, b] = [await node(0), await node(1)];
+    await b.stop();
+    await a.stop();
+    b = undefined;
+    execFileSync(BIN, ['keygen', '--data', kdirs[0]], { encoding: 'utf8' });
+    a = await node(0);
+    const p = await register(a, 'rotated');
+    const s = await seed(a, p.token, { game: 'schulte', level: 1 });
+    assert.equal(Buffer.from(s.seed_token.slice(4), 'base64url').readUInt32BE(1), 2, 'node 1 MACs with key 2');
+    await assert.rejects(node(1),
+      /key 2 \(mac-2\.key, sign-2\.key\) is recorded in the database \(a node started with it\) but missing here: copy the keys directory of the node that made it to .*node1\/keys\//);
+    copyKeys();
+    b = await node(1);
+    const moves = solve('schulte', 1, s.seed);
+    const r = await call(b, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
+    assert.equal(r.status, 200, r.text);
+  } finally {
+    await a?.stop();
+    await b?.stop();
+    rmSync(kroot, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,63 @@
+#include "private_file.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* path as a refusal names it: with its target when it is a link. */
+static void describe(const char *path, char *out, size_t n)
+{
+    struct stat ls;
+    char target[PATH_MAX];
+    ssize_t len = -1;
+    if (lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode))
+        len = readlink(path, target, sizeof target - 1);
+    if (len >= 0) {
+        target[len] = '\0';
+        snprintf(out, n, "%s (a link to %s)", path, target);
+    } else {
+        snprintf(out, n, "%s", path);
+    }
+}
+
+static bool check(const struct stat *st, const char *path, char *err, size_t err_len)
+{
+    bool dir = S_ISDIR(st->st_mode);
+    bool owned = st->st_uid == geteuid();
+    if (owned && !(st->st_mode & 077))
+        return true;
+    char name[2 * PATH_MAX + 16];
+    describe(path, name, sizeof name);
+    if (!owned)
+        snprintf(err, err_len,
+                 "%s: owned by uid %u, must be owned by the user replayd runs as (uid %u): chown it",
+                 name, (unsigned)st->st_uid, (unsigned)geteuid());
+    else
+        snprintf(err, err_len,
+                 "%s: mode %04o, must not be readable or writable by group or others (chmod %s %s)",
+                 name, (unsigned)(st->st_mode & 07777), dir ? "700" : "600", path);
+    return false;
+}
+
+bool private_file_fd(int fd, const char *path, char *err, size_t err_len)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        snprintf(err, err_len, "%s: cannot stat: %s", path, strerror(errno));
+        return false;
+    }
+    return check(&st, path, err, err_len);
+}
+
+bool private_file_path(const char *path, char *err, size_t err_len)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(err, err_len, "%s: cannot stat: %s", path, strerror(errno));
+        return false;
+    }
+    return check(&st, path, err, err_len);
+}
