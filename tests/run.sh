@@ -44,7 +44,7 @@ total_limit=$(( ${TEST_TOTAL_TIMEOUT_S:-2400} * factor ))
 # The few long jobs, in seconds before the factor (their usual time on a
 # quiet 2-core machine is a third of this or less).
 declare -A limit_of=(
-  [vectors/port]=900 [wasm/vectors]=900 [clients/js]=600 [pg/multinode]=600
+  [vectors/port]=900 [wasm/vectors]=900 [clients/js]=600 [pg/multinode]=600 [pg/rolling]=600
   [unit/test_store]=600 [sh/install]=600 [sh/new_game]=600 [sh/conform]=600
   [http/newaccount]=600 [http-pg/newaccount]=600 [http/identity]=600 [http-pg/identity]=600
 )

@@ -72,6 +72,7 @@ void config_defaults(config *c)
     snprintf(c->daily_requires, sizeof c->daily_requires, "any");
     snprintf(c->level_requires, sizeof c->level_requires, "any");
     c->keepalive = true;
+    c->drain_grace_s = 5;
 }
 
 typedef enum { K_STR, K_INT, K_SIZE, K_BOOL } kind;
@@ -146,6 +147,7 @@ static const key_def keys[] = {
     INT(parallel_overlap_ms, 0, 3600000),
     INT(linked_window_s, 0, 30 * 86400),
     BOOL(keepalive),
+    INT(drain_grace_s, 0, 600),
     STR(trusted_proxies),
     STR(cors_origins),
     STR(metrics_listen),

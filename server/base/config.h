@@ -102,6 +102,10 @@ typedef struct config {
      * linked (admin views); 0: not shown. */
     int linked_window_s;
     bool keepalive;            /* false: every answer closes its connection */
+    /* SIGTERM: /healthz answers 503 this many seconds while everything
+     * else is served (Connection: close) before the listener stops, so a
+     * balancer takes the node out first; 0: the listener stops at once. */
+    int drain_grace_s;
     char trusted_proxies[512]; /* CIDR list: only these may say who the client is */
     char cors_origins[1024];   /* origins browsers may call from; "*" for any */
     /* /metrics: on its own listener ("ADDR:PORT", e.g. 127.0.0.1:9090), or

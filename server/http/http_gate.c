@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,8 @@
 #define MAX_TARGET 4096
 #define MAX_HEADERS 100
 #define SHED_GRACE_MS 500
+#define QUEUED_MAX 4096     /* connections refused at shutdown, at most */
+#define QUEUED_WAIT_MS 100  /* for each one's request, and then its close */
 
 typedef struct waiting {
     int fd;
@@ -101,18 +104,38 @@ int http_raw_error(char *out, size_t cap, int status, const char *code, const ch
     return n > 0 && (size_t)n < cap ? n : -1;
 }
 
-/* Answers with a JSON error and closes: what the client sent so far is
- * read first, so the close does not reset the connection under the answer. */
-static void refuse(http_gate *g, waiting *w, int status, const char *code, const char *message)
+/* Reads (and drops) what the client sent so far; false at its end of file. */
+static bool discard_input(int fd)
 {
-    char sink[4096], out[700];
-    for (int i = 0; i < 64 && recv(w->fd, sink, sizeof sink, MSG_DONTWAIT) > 0; i++)
-        ;
+    char sink[4096];
+    for (int i = 0; i < 64; i++) {
+        ssize_t n = recv(fd, sink, sizeof sink, MSG_DONTWAIT);
+        if (n == 0)
+            return false;
+        if (n < 0)
+            return true;
+    }
+    return true;
+}
+
+/* Sends a JSON error answer (Connection: close) and shuts the writing side;
+ * what the client sent so far is read first, so the close that follows
+ * does not reset the connection under the answer. */
+static void answer_error(int fd, int status, const char *code, const char *message)
+{
+    char out[700];
+    discard_input(fd);
     int n = http_raw_error(out, sizeof out, status, code, message);
     if (n > 0)
-        (void)!send(w->fd, out, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
-    shutdown(w->fd, SHUT_WR);
+        (void)!send(fd, out, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+    shutdown(fd, SHUT_WR);
+}
+
+/* Answers with a JSON error and closes. */
+static void refuse(http_gate *g, waiting *w, int status, const char *code, const char *message)
+{
     epoll_ctl(g->epoll_fd, EPOLL_CTL_DEL, w->fd, NULL);
+    answer_error(w->fd, status, code, message);
     close(w->fd);
     w->fd = -1;
 }
@@ -424,4 +447,30 @@ void http_gate_stop(http_gate *g)
     free(g->held);
     free(g->peek);
     free(g);
+}
+
+/* Waits up to ms for fd to become readable (a request, or the client's
+ * end of file). */
+static void await_input(int fd, int64_t ms)
+{
+    struct pollfd p = { .fd = fd, .events = POLLIN | POLLRDHUP };
+    (void)!poll(&p, 1, ms > 0 ? (int)ms : 0);
+}
+
+void http_gate_refuse_queued(int listen_fd, int limit_ms)
+{
+    int64_t until = mono_ms() + limit_ms;
+    for (int i = 0; i < QUEUED_MAX && mono_ms() < until; i++) {
+        int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0)
+            return; /* the queue is empty */
+        int64_t left = until - mono_ms();
+        int64_t wait = left < QUEUED_WAIT_MS ? left : QUEUED_WAIT_MS;
+        await_input(fd, wait); /* its request, sent just after the connect */
+        answer_error(fd, 503, "draining", "the server is shutting down; retry");
+        /* the client closes after reading a Connection: close answer */
+        for (int64_t end = mono_ms() + wait; discard_input(fd) && mono_ms() < end;)
+            await_input(fd, end - mono_ms());
+        close(fd);
+    }
 }

@@ -76,4 +76,14 @@ verdict http_framing_verdict(bool http11, int fields, int hosts, int content_len
  * Safe on NULL and on a gate that never ran. */
 void http_gate_stop(http_gate *g);
 
+/* After the gate stopped, at shutdown: every connection still queued on
+ * listen_fd (accepted by the kernel, never by the gate) is accepted, its
+ * request read, and answered 503 draining (Connection: close,
+ * Retry-After: 1) instead of being reset when the socket closes; a
+ * balancer retries it on another node. Returns once accept finds the
+ * queue empty, or after limit_ms (each connection waits at most 100 ms
+ * for its request, and as long for its client to close), whichever comes
+ * first; the caller then closes listen_fd at once. */
+void http_gate_refuse_queued(int listen_fd, int limit_ms);
+
 #endif

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,8 @@
 #include "listener.h"
 
 #define DRAIN_LIMIT_MS 10000     /* in-flight requests at shutdown */
-#define DRAIN_GRACE_MS 1000      /* idle keep-alive connections at shutdown */
+#define IDLE_GRACE_MS 1000       /* idle keep-alive connections at shutdown */
+#define QUEUED_LIMIT_MS 1000     /* connections queued on the listener at shutdown */
 #define RETIRING_MAX 8
 
 typedef struct serving {
@@ -24,6 +26,13 @@ typedef struct serving {
     http_daemon *retiring[RETIRING_MAX]; /* quiesced by a reload, finishing */
     int n_retiring;
 } serving;
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static void sleep_ms(long ms)
 {
@@ -92,25 +101,70 @@ static void reload(serving *s, config_reader reread)
     log_event("reloaded", "live settings and TLS certificate");
 }
 
-/* SIGTERM: /healthz says draining at once, the listener stops, in-flight
+/* Waits for signals until until_ms (mono_ms; -1: no deadline), applying
+ * SIGHUP and reaping retired daemons meanwhile. Returns the SIGTERM or
+ * SIGINT that came, or 0 at the deadline. */
+static int serve_until(serving *s, const sigset_t *set, config_reader reread, int64_t until_ms)
+{
+    for (;;) {
+        int64_t tick = 200;
+        if (until_ms >= 0 && until_ms - mono_ms() < tick)
+            tick = until_ms - mono_ms();
+        if (tick <= 0)
+            return 0;
+        struct timespec ts = { 0, (long)tick * 1000000 };
+        int sig = sigtimedwait(set, NULL, &ts);
+        if (sig == SIGTERM || sig == SIGINT)
+            return sig;
+        if (sig == SIGHUP)
+            reload(s, reread);
+        else
+            reap_retired(s, false);
+    }
+}
+
+/* The first SIGTERM/SIGINT: /healthz says draining at once, while every
+ * other request is still served (answered Connection: close, so a kept-
+ * alive client comes back through its balancer, to another node) for
+ * drain_grace_s, long enough for the balancer's health check to take the
+ * node out. A second signal ends the grace. */
+static void drain_grace(serving *s, int sig, const sigset_t *set, config_reader reread)
+{
+    int grace_s = s->a->cfg.drain_grace_s;
+    atomic_store(&s->a->draining, true);
+    fprintf(stderr, "{\"event\":\"draining\",\"signal\":%d,\"grace_s\":%d}\n", sig, grace_s);
+    if (grace_s <= 0)
+        return;
+    int again = serve_until(s, set, reread, mono_ms() + (int64_t)grace_s * 1000);
+    if (again)
+        fprintf(stderr, "{\"event\":\"grace_ended\",\"signal\":%d}\n", again);
+}
+
+/* After the grace: the listener stops (connections already queued on it
+ * are answered 503 draining, not reset, and the socket closes, so a new
+ * one is refused at once and a balancer tries another node), in-flight
  * requests get DRAIN_LIMIT_MS and suspended ones as long as their writes
  * take (libmicrohttpd must not stop with a suspended connection); idle
  * keep-alive connections get a short grace, answered Connection: close. */
 static void drain(serving *s)
 {
     app *a = s->a;
-    atomic_store(&a->draining, true);
+    bool gated = s->gate != NULL;
     http_gate_stop(s->gate); /* no new connections */
     s->gate = NULL;
     http_quiesce(s->current);
     for (int i = 0; i < s->n_retiring; i++)
         http_quiesce(s->retiring[i]);
+    if (gated)
+        http_gate_refuse_queued(s->listen_fd, QUEUED_LIMIT_MS);
+    close(s->listen_fd);
+    s->listen_fd = -1;
     for (int waited = 0; atomic_load(&a->in_flight) > 0; waited += 10) {
         if (waited >= DRAIN_LIMIT_MS && atomic_load(&a->suspended) == 0)
             break;
         sleep_ms(10);
     }
-    for (int waited = 0; waited < DRAIN_GRACE_MS && http_connections(s->current) > 0; waited += 10)
+    for (int waited = 0; waited < IDLE_GRACE_MS && http_connections(s->current) > 0; waited += 10)
         sleep_ms(10);
     while (atomic_load(&a->suspended) > 0)
         sleep_ms(10);
@@ -175,19 +229,7 @@ int serving_run(app *a, config_reader reread, unsigned metrics_port)
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGHUP);
-    for (;;) {
-        struct timespec tick = { 0, 200 * 1000000 };
-        int sig = sigtimedwait(&set, NULL, &tick);
-        if (sig == SIGHUP) {
-            reload(&s, reread);
-        } else if (sig == SIGTERM || sig == SIGINT) {
-            fprintf(stderr, "{\"event\":\"draining\",\"signal\":%d}\n", sig);
-            break;
-        } else {
-            reap_retired(&s, false);
-        }
-    }
+    drain_grace(&s, serve_until(&s, &set, reread, -1), &set, reread);
     drain(&s);
-    close(s.listen_fd);
     return 0;
 }

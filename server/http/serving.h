@@ -21,7 +21,8 @@ typedef bool (*config_reader)(config *out);
  * the separate metrics listener's port or 0) before anything can be
  * served, starts the daemon (behind the connection gate for plain HTTP),
  * then waits for signals: SIGHUP reloads (live settings and TLS files),
- * SIGTERM/SIGINT drain and stop. The signals must already be blocked in
+ * SIGTERM/SIGINT drain (after drain_grace_s) and stop; a second one during
+ * the grace ends it. The signals must already be blocked in
  * every thread. Returns 0 after a clean drain, 1 when serving could not
  * start. */
 int serving_run(app *a, config_reader reread, unsigned metrics_port);

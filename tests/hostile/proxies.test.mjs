@@ -8,59 +8,15 @@
 // a diagnostic (the before/after table of the issue's note comes from it).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, ADMIN_TOKEN, sleep } from './lib.mjs';
+import { req, startHaproxy as haproxy, startNginx as nginx, skipHaproxy, skipNginx } from './proxy_procs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const deploy = join(root, 'deploy', 'multinode');
-const have = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
-const skipHaproxy = have('haproxy') ? false : 'needs haproxy (apt install haproxy)';
-const skipNginx = have('nginx') ? false : 'needs nginx (apt install nginx-light)';
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
-  });
-}
-
-async function waitPort(port, ms = 10000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    const ok = await new Promise((resolve) => {
-      const c = net.connect(port, '127.0.0.1', () => { c.destroy(); resolve(true); });
-      c.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await sleep(50);
-  }
-  throw new Error(`nothing listens on ${port}`);
-}
-
-// One request through a proxy on a fresh connection from localAddress;
-// header values may be arrays (each element its own header line).
-function req(port, method, path, { headers = {}, body, from = '127.0.0.1', timeoutMs = 5000 } = {}) {
-  return new Promise((resolve) => {
-    const h = { Connection: 'close', ...headers };
-    let payload;
-    if (body !== undefined) { payload = JSON.stringify(body); h['Content-Type'] = 'application/json'; h['Content-Length'] = Buffer.byteLength(payload); }
-    const r = http.request({ host: '127.0.0.1', port, method, path, headers: h, localAddress: from, agent: false, timeout: timeoutMs }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => { text += c; });
-      res.on('end', () => { let json = null; try { json = JSON.parse(text); } catch { /* not JSON */ } resolve({ status: res.statusCode, json, text }); });
-    });
-    r.on('timeout', () => r.destroy(new Error('timeout')));
-    r.on('error', (e) => resolve({ status: 0, error: e.message }));
-    if (payload) r.write(payload);
-    r.end();
-  });
-}
 
 // The three header defects of issue 27, each as a way to name address
 // `spoof` for the node: the client's own X-Forwarded-For (HAProxy appends
@@ -77,51 +33,21 @@ let node, work;
 before(async () => {
   work = mkdtempSync(join(tmpdir(), 'replayd-proxies-'));
   node = await startServer({ admin: ADMIN_TOKEN, args: ['--config', join(deploy, 'node.conf'), '--set', 'database=',
-    '--set', 'log_requests=true', '--set', 'rate_per_ip=120'] });
+    '--set', 'log_requests=true', '--set', 'rate_per_ip=120', '--set', 'drain_grace_s=0'] });
 });
 after(async () => {
   if (node) { await node.stop(); node.cleanup(); }
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-// Starts a proxy process; resolves once its port accepts. stop() ends it.
-async function startProxy(cmd, args, port) {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (c) => { err += c; });
-  process.on('exit', () => { try { child.kill('SIGKILL'); } catch { /* gone */ } });
-  try { await waitPort(port); } catch (e) { child.kill('SIGKILL'); throw new Error(`${cmd}: ${e.message}: ${err}`); }
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  return { child, stderr: () => err, async stop() { child.kill('SIGTERM'); await exited; } };
-}
-
 // deploy/multinode/haproxy.cfg with its ports and one node (this one).
-async function startHaproxy() {
-  const port = await freePort();
-  const cfg = readFileSync(join(deploy, 'haproxy.cfg'), 'utf8')
-    .replace('bind 127.0.0.1:8080', `bind 127.0.0.1:${port}`)
-    .replace('127.0.0.1:8081', `127.0.0.1:${node.port}`)
-    .split('\n').filter((l) => !/server node[23] /.test(l)).join('\n');
-  const file = join(work, `haproxy-${port}.cfg`);
-  writeFileSync(file, cfg);
-  return { port, ...(await startProxy('haproxy', ['-f', file, '-db'], port)) };
-}
+const startHaproxy = () => haproxy(deploy, work, (cfg) => cfg.replace('127.0.0.1:8081', `127.0.0.1:${node.port}`)
+  .split('\n').filter((l) => !/server node[23] /.test(l)).join('\n'));
 
 // deploy/multinode/nginx.conf with its ports and one node, run unprivileged
-// paths under the work directory.
-async function startNginx() {
-  const port = await freePort();
-  const prefix = mkdtempSync(join(work, 'nginx-'));
-  const cfg = readFileSync(join(deploy, 'nginx.conf'), 'utf8')
-    .replace('listen 127.0.0.1:8080', `listen 127.0.0.1:${port}`)
-    .replace('127.0.0.1:8081', `127.0.0.1:${node.port}`)
-    .replace('worker_processes auto;', 'worker_processes 1;')
-    .split('\n').filter((l) => !/127\.0\.0\.1:808[23]/.test(l)).join('\n')
-    .replace('http {', `http {\n    client_body_temp_path ${prefix}/body;\n    proxy_temp_path ${prefix}/proxy;`);
-  const file = join(prefix, 'nginx.conf');
-  writeFileSync(file, cfg);
-  return { port, ...(await startProxy('nginx', ['-p', prefix, '-e', 'stderr', '-c', file, '-g', `daemon off; pid ${prefix}/nginx.pid;`], port)) };
-}
+// with its paths under the work directory.
+const startNginx = () => nginx(deploy, work, (cfg) => cfg.replace('127.0.0.1:8081', `127.0.0.1:${node.port}`)
+  .split('\n').filter((l) => !/127\.0\.0\.1:808[23]/.test(l)).join('\n'));
 
 // The four things the spoofs bought, through the proxy on `port`, by an
 // attacker and an operator on addresses of their own under 127.<net>.

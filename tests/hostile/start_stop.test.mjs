@@ -14,7 +14,7 @@ const KILLS = LONG ? 200 : 30;
 const TERMS = LONG ? 100 : 20;
 
 function spawnServe(dir) {
-  return spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--data', dir, '--set', 'log_requests=false'],
+  return spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--data', dir, '--set', 'log_requests=false', '--set', 'drain_grace_s=0'],
     { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 

@@ -1,7 +1,8 @@
 // The production edge: the client's address behind trusted proxies,
 // Retry-After, CORS and preflights, HEAD, Allow, caching and ETags, IPv6,
 // SIGHUP reloads (settings and a new TLS certificate on the same socket),
-// a draining /healthz, and every log line JSON. The exchanges go through
+// a draining /healthz (and the drain grace: everything else still served),
+// and every log line JSON. The exchanges go through
 // call(), so each is checked against docs/openapi.yaml (headers included);
 // raw clients only where fetch cannot do it (TLS, a kept-alive socket).
 import { test } from 'node:test';
@@ -218,6 +219,33 @@ test('SIGHUP: a new TLS certificate and new live settings without a restart; bad
     for (const l of lines) assert.doesNotThrow(() => JSON.parse(l), `a JSON log line: ${l}`);
     assert.equal(JSON.parse(lines[0]).event, 'listening', 'the listening line comes first');
     assert.ok(lines.some((l) => JSON.parse(l).event === 'reloaded'));
+  } finally { await srv.stop(); srv.cleanup(); }
+});
+
+test('drain grace: after SIGTERM /healthz answers 503 while the rest is served on new connections, Connection: close; a second SIGTERM ends the grace', async () => {
+  const srv = await startServer({ args: ['--set', 'drain_grace_s=60'] });
+  try {
+    assert.equal((await call(srv, 'GET', '/healthz')).status, 200);
+    srv.child.kill('SIGTERM');
+    await sleep(300);
+    const h = await call(srv, 'GET', '/healthz');
+    assert.equal(h.status, 503);
+    assert.equal(h.json.status, 'draining');
+    // the listener still accepts: each call below is on a new connection
+    // (Connection: close ended the last one), a read and a write
+    const games = await call(srv, 'GET', '/v1/games');
+    assert.equal(games.status, 200, 'a read is served during the grace');
+    assert.equal(games.headers.get('connection'), 'close', 'clients are told to reconnect (elsewhere)');
+    const p = await call(srv, 'POST', '/v1/players', { body: { name: 'during-grace' } });
+    assert.equal(p.status, 201, 'a write is served during the grace');
+    assert.match(srv.stderr(), /\{"event":"draining","signal":15,"grace_s":60\}/);
+    const t0 = Date.now();
+    srv.child.kill('SIGTERM');
+    const { code } = await srv.exited;
+    assert.equal(code, 0);
+    assert.ok(Date.now() - t0 < 15000, `the second SIGTERM ended the 60 s grace (${Date.now() - t0} ms)`);
+    assert.match(srv.stderr(), /\{"event":"grace_ended","signal":15\}/);
+    assert.match(srv.stderr(), /"event":"stopped"/);
   } finally { await srv.stop(); srv.cleanup(); }
 });
 

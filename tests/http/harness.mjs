@@ -97,6 +97,11 @@ export async function startServer({ dataDir, args = [], env = {}, host = '127.0.
   if (!holdDefault && !args.some((a) => String(a).startsWith('parallel_overlap_ms='))) {
     args = ['--set', 'parallel_overlap_ms=0', ...args];
   }
+  // and the drain grace (5 s by default): a test's server stops at once
+  // unless the test asks for the grace (tests/pg/rolling.test.mjs does)
+  if (!args.some((a) => String(a).startsWith('drain_grace_s='))) {
+    args = ['--set', 'drain_grace_s=0', ...args];
+  }
   if (admin) {
     const file = join(dir, 'admin_token');
     writeFileSync(file, admin + '\n', { mode: 0o600 });

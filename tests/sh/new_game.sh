@@ -62,7 +62,7 @@ fi
 
 port=$((20000 + RANDOM % 20000))
 "$build/replayd" serve --listen "127.0.0.1:$port" --data "$tmp/data" \
-  --set plausibility_slack_ms=600000 >"$tmp/server.log" 2>&1 &
+  --set plausibility_slack_ms=600000 --set drain_grace_s=0 >"$tmp/server.log" 2>&1 &
 pid=$!
 games=""
 for _ in $(seq 1 50); do

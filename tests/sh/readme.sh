@@ -34,7 +34,7 @@ ok "the session block is $(wc -l <"$tmp/session.sh") lines of README.md"
 
 for _ in 1 2 3 4 5; do
   port=$((20000 + RANDOM % 30000))
-  "$bin" serve --listen "127.0.0.1:$port" --data "$tmp/data" --set log_requests=false >"$tmp/server.log" 2>&1 &
+  "$bin" serve --listen "127.0.0.1:$port" --data "$tmp/data" --set log_requests=false --set drain_grace_s=0 >"$tmp/server.log" 2>&1 &
   pid=$!
   for _ in $(seq 1 100); do
     grep -q '"event":"listening"' "$tmp/server.log" && break
