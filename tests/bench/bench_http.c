@@ -297,7 +297,8 @@ static pid_t start_replayd(const char *dir, int *port)
 {
     /* BENCH_SET="key=value key=value" adds settings (for experiments) */
     const char *argv[64] = { "bin/replayd", "serve", "--listen", "127.0.0.1:0", "--data", dir,
-                             "--set", "log_requests=false", "--set", "rate_seeds_per_player=0",
+                             "--set", "log_requests=false", "--set", "drain_grace_s=0",
+                             "--set", "rate_seeds_per_player=0",
                              "--set", "rate_scores_per_player=0", "--set", "rate_per_ip=0",
                              "--set", "rate_register_per_ip=0", "--set", "max_outstanding_tokens=100000",
                              "--set", "max_connections_per_ip=1000", "--set", "max_forfeits_per_level_day=0",
