@@ -303,7 +303,9 @@ static pid_t start_replayd(const char *dir, int *port)
                              "--set", "rate_register_per_ip=0", "--set", "max_outstanding_tokens=100000",
                              "--set", "max_connections_per_ip=1000", "--set", "max_forfeits_per_level_day=0",
                              "--set", "max_draws_per_level_day=0" };
-    int argc = 26;
+    int argc = 0;
+    while (argv[argc]) /* the settings above */
+        argc++;
     char *extra = getenv("BENCH_SET") ? strdup(getenv("BENCH_SET")) : NULL;
     for (char *kv = extra ? strtok(extra, " ") : NULL; kv && argc < 62; kv = strtok(NULL, " ")) {
         argv[argc++] = "--set";
