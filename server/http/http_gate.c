@@ -24,6 +24,10 @@
 #define SHED_GRACE_MS 500
 #define QUEUED_MAX 4096     /* connections refused at shutdown, at most */
 #define QUEUED_WAIT_MS 100  /* for each one's request, and then its close */
+/* a refused connection is read and dropped this long, or this much, after
+ * its answer, so a client still sending reads the answer, not a reset */
+#define LINGER_MS 1000
+#define LINGER_BYTES (1024 * 1024)
 
 typedef struct waiting {
     int fd;
@@ -31,6 +35,8 @@ typedef struct waiting {
     socklen_t addr_len;
     int64_t since_ms;
     size_t seen; /* bytes peeked so far */
+    int64_t linger_until; /* answered and lingering until then; 0: not yet */
+    size_t lingered;      /* bytes read and dropped while lingering */
 } waiting;
 
 struct http_gate {
@@ -104,42 +110,6 @@ int http_raw_error(char *out, size_t cap, int status, const char *code, const ch
     return n > 0 && (size_t)n < cap ? n : -1;
 }
 
-/* Reads (and drops) what the client sent so far; false at its end of file. */
-static bool discard_input(int fd)
-{
-    char sink[4096];
-    for (int i = 0; i < 64; i++) {
-        ssize_t n = recv(fd, sink, sizeof sink, MSG_DONTWAIT);
-        if (n == 0)
-            return false;
-        if (n < 0)
-            return true;
-    }
-    return true;
-}
-
-/* Sends a JSON error answer (Connection: close) and shuts the writing side;
- * what the client sent so far is read first, so the close that follows
- * does not reset the connection under the answer. */
-static void answer_error(int fd, int status, const char *code, const char *message)
-{
-    char out[700];
-    discard_input(fd);
-    int n = http_raw_error(out, sizeof out, status, code, message);
-    if (n > 0)
-        (void)!send(fd, out, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
-    shutdown(fd, SHUT_WR);
-}
-
-/* Answers with a JSON error and closes. */
-static void refuse(http_gate *g, waiting *w, int status, const char *code, const char *message)
-{
-    epoll_ctl(g->epoll_fd, EPOLL_CTL_DEL, w->fd, NULL);
-    answer_error(w->fd, status, code, message);
-    close(w->fd);
-    w->fd = -1;
-}
-
 static void release(http_gate *g, int slot)
 {
     waiting *w = g->held[slot];
@@ -149,6 +119,73 @@ static void release(http_gate *g, int slot)
     }
     free(w);
     g->held[slot] = NULL;
+}
+
+/* Reads and drops what the client sent, up to budget bytes (ending at EOF
+ * or EAGAIN); the bytes read, and *gone when the client is gone (its end
+ * of file, or an error). */
+static size_t drain(int fd, size_t budget, bool *gone)
+{
+    char sink[4096];
+    size_t got = 0;
+    *gone = false;
+    while (got < budget) {
+        ssize_t n = recv(fd, sink, sizeof sink, MSG_DONTWAIT);
+        if (n > 0) {
+            got += (size_t)n;
+            continue;
+        }
+        *gone = n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+        break;
+    }
+    return got;
+}
+
+/* Reads (and drops) what the client sent so far, up to 256 KiB; false
+ * once the client is gone. */
+static bool discard_input(int fd)
+{
+    bool gone;
+    drain(fd, 64 * 4096, &gone);
+    return !gone;
+}
+
+/* Sends a JSON error answer (Connection: close) and shuts the writing side;
+ * what the client sent so far is read first, so the close that follows
+ * does not reset the connection under the answer. False when the client
+ * is gone (nothing more can come to reset it). */
+static bool answer_error(int fd, int status, const char *code, const char *message)
+{
+    char out[700];
+    bool here = discard_input(fd);
+    int n = http_raw_error(out, sizeof out, status, code, message);
+    if (n > 0)
+        (void)!send(fd, out, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+    shutdown(fd, SHUT_WR);
+    return here;
+}
+
+/* Answers, then lingers: the slot stays held while the client's bytes are
+ * read and dropped (linger), so a client still sending a body it was
+ * refused for (chunked: 411; too large: 413) reads the answer instead of a
+ * reset, which a close with unread bytes would send. */
+static void refuse(http_gate *g, int slot, int status, const char *code, const char *message)
+{
+    waiting *w = g->held[slot];
+    w->linger_until = mono_ms() + LINGER_MS;
+    if (!answer_error(w->fd, status, code, message))
+        release(g, slot);
+}
+
+/* A lingering connection's bytes: dropped, until the client is gone or
+ * LINGER_BYTES are read (the deadline is expire's). */
+static void linger(http_gate *g, int slot)
+{
+    waiting *w = g->held[slot];
+    bool gone;
+    w->lingered += drain(w->fd, LINGER_BYTES - w->lingered, &gone);
+    if (gone || w->lingered >= LINGER_BYTES)
+        release(g, slot);
 }
 
 /* ---- framing ---- */
@@ -272,6 +309,10 @@ verdict http_framing_verdict(bool http11, int fields, int hosts, int content_len
 static void look_at(http_gate *g, int slot)
 {
     waiting *w = g->held[slot];
+    if (w->linger_until) {
+        linger(g, slot);
+        return;
+    }
     ssize_t n = recv(w->fd, g->peek, g->cfg.max_header_bytes, MSG_PEEK | MSG_DONTWAIT);
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
         release(g, slot); /* the client left */
@@ -286,24 +327,20 @@ static void look_at(http_gate *g, int slot)
     size_t head_len = end ? (size_t)(end - g->peek) + 4 : (size_t)n;
     for (size_t i = 0; i < head_len; i++) {
         if (g->peek[i] == '\n' && (i == 0 || g->peek[i - 1] != '\r')) {
-            refuse(g, w, 400, "bad_request", "header lines must end in CRLF");
-            release(g, slot);
+            refuse(g, slot, 400, "bad_request", "header lines must end in CRLF");
             return;
         }
     }
     if (!end) {
         if ((size_t)n > MAX_TARGET + 64 && !memmem(g->peek, (size_t)n, "\r\n", 2))
-            refuse(g, w, 414, "uri_too_long", "the request target is longer than the server accepts");
+            refuse(g, slot, 414, "uri_too_long", "the request target is longer than the server accepts");
         else if ((size_t)n == g->cfg.max_header_bytes)
-            refuse(g, w, 431, "headers_too_large", "the request headers are larger than the server accepts");
-        if (w->fd < 0)
-            release(g, slot);
+            refuse(g, slot, 431, "headers_too_large", "the request headers are larger than the server accepts");
         return;
     }
     verdict v = check_head(g->peek, (size_t)(end - g->peek) + 4, &g->cfg);
     if (v.status) {
-        refuse(g, w, v.status, v.code, v.message);
-        release(g, slot);
+        refuse(g, slot, v.status, v.code, v.message);
         return;
     }
     epoll_ctl(g->epoll_fd, EPOLL_CTL_DEL, w->fd, NULL);
@@ -314,9 +351,10 @@ static void look_at(http_gate *g, int slot)
     release(g, slot);
 }
 
-/* The oldest-slowest waiting connection: among those waiting longer than
- * SHED_GRACE_MS (a client that just connected has had no time to send),
- * the fewest bytes a second, then the oldest; else simply the oldest. */
+/* A lingering connection (already answered), else the oldest-slowest
+ * waiting one: among those waiting longer than SHED_GRACE_MS (a client
+ * that just connected has had no time to send), the fewest bytes a
+ * second, then the oldest; else simply the oldest. */
 static int pick_victim(http_gate *g, int64_t now)
 {
     int worst = -1, oldest = -1;
@@ -325,6 +363,8 @@ static int pick_victim(http_gate *g, int64_t now)
         waiting *w = g->held[i];
         if (!w)
             continue;
+        if (w->linger_until)
+            return i;
         if (oldest < 0 || w->since_ms < g->held[oldest]->since_ms)
             oldest = i;
         int64_t age = now - w->since_ms;
@@ -354,7 +394,8 @@ static void accept_all(http_gate *g)
                 slot = i;
         if (slot < 0) {
             slot = pick_victim(g, now);
-            refuse(g, g->held[slot], 503, "connection_shed", "the server needed this connection for another client");
+            if (!g->held[slot]->linger_until) /* the slot is needed now: no lingering */
+                (void)answer_error(g->held[slot]->fd, 503, "connection_shed", "the server needed this connection for another client");
             release(g, slot);
         }
         waiting *w = calloc(1, sizeof *w);
@@ -381,10 +422,10 @@ static void expire(http_gate *g)
     int64_t now = mono_ms();
     for (int i = 0; i < g->cfg.max_waiting; i++) {
         waiting *w = g->held[i];
-        if (w && now - w->since_ms > g->cfg.header_timeout_ms) {
-            refuse(g, w, 408, "request_timeout", "the request headers did not arrive in time");
+        if (w && w->linger_until && now >= w->linger_until)
             release(g, i);
-        }
+        else if (w && !w->linger_until && now - w->since_ms > g->cfg.header_timeout_ms)
+            refuse(g, i, 408, "request_timeout", "the request headers did not arrive in time");
     }
 }
 
@@ -467,7 +508,7 @@ void http_gate_refuse_queued(int listen_fd, int limit_ms)
         int64_t left = until - mono_ms();
         int64_t wait = left < QUEUED_WAIT_MS ? left : QUEUED_WAIT_MS;
         await_input(fd, wait); /* its request, sent just after the connect */
-        answer_error(fd, 503, "draining", "the server is shutting down; retry");
+        (void)answer_error(fd, 503, "draining", "the server is shutting down; retry");
         /* the client closes after reading a Connection: close answer */
         for (int64_t end = mono_ms() + wait; discard_input(fd) && mono_ms() < end;)
             await_input(fd, end - mono_ms());

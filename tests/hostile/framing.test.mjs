@@ -4,6 +4,7 @@
 // page, no doubled status line. Read from raw sockets.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { startServer, rawExchange, parseResponse } from './lib.mjs';
 
 let srv;
@@ -124,6 +125,49 @@ test('framing (issue 27): the second request of a kept-alive or pipelined pair i
     const two = oneJsonAnswer(one.rest, status, code);
     assert.equal(two.headers.connection, 'close', `${label}: and the connection closed`);
   }
+});
+
+// A client still sending a body it is refused for reads the answer: the
+// gate answers, shuts its write side, and reads and drops (up to 1 s and
+// 1 MiB) before closing, so no reset overtakes the answer. The client here
+// reads only once it has sent everything, as a simple client does.
+function streamRefused(port, head, piece, { everyMs = 20, forMs = 600 } = {}) {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    let text = '', error = null, sent = 0;
+    s.pause();
+    const t0 = Date.now();
+    const writer = setInterval(() => {
+      if (Date.now() - t0 >= forMs) {
+        clearInterval(writer);
+        s.resume();
+      } else if (!s.destroyed) {
+        s.write(piece);
+        sent += piece.length;
+      }
+    }, everyMs);
+    const t = setTimeout(() => s.destroy(), forMs + 3000);
+    s.on('data', (d) => { text += d.toString('latin1'); });
+    s.on('error', (e) => { error = e.code; });
+    s.on('close', () => { clearInterval(writer); clearTimeout(t); resolve({ text, error, sent }); });
+    s.write(head);
+  });
+}
+
+test('framing: a streaming chunked upload reads its 411, not a reset', async () => {
+  const { text, error, sent } = await streamRefused(srv.port,
+    'POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+    `400\r\n${'x'.repeat(1024)}\r\n`);
+  assert.equal(error, null, `no reset (${sent} bytes sent)`);
+  oneJsonAnswer(text, 411, 'length_required');
+});
+
+test('framing: a body over max_body streamed slowly reads its 413, not a reset', async () => {
+  const { text, error, sent } = await streamRefused(srv.port,
+    'POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n',
+    'x'.repeat(1024));
+  assert.equal(error, null, `no reset (${sent} bytes sent)`);
+  oneJsonAnswer(text, 413, 'body_too_large');
 });
 
 test('framing (issue 27): the metrics listener is behind the same gate', async () => {
