@@ -209,9 +209,8 @@ static verdict check_field(const char *line, size_t len, const http_gate_config 
     const char *colon = memchr(line, ':', len);
     if (!colon || colon == line)
         return bad(400, "bad_request", "a header line is not name: value");
-    for (const char *p = line; p < colon; p++)
-        if (!is_token_char(*p))
-            return bad(400, "bad_request", "a header name holds a character it may not");
+    if (!http_is_token(line, (size_t)(colon - line)))
+        return bad(400, "bad_request", "a header name holds a character it may not");
     size_t name_len = (size_t)(colon - line);
     const char *v = colon + 1, *end = line + len;
     while (v < end && (*v == ' ' || *v == '\t'))
@@ -244,8 +243,27 @@ static verdict check_field(const char *line, size_t len, const http_gate_config 
     return bad(0, NULL, NULL);
 }
 
-/* The request line and headers in head[0..len) (ending with the blank line). */
-static verdict check_head(const char *head, size_t len, const http_gate_config *cfg)
+verdict http_version_verdict(const char *version, size_t len, bool *http11)
+{
+    *http11 = len == 8 && memcmp(version, "HTTP/1.1", 8) == 0;
+    if (*http11 || (len == 8 && memcmp(version, "HTTP/1.0", 8) == 0))
+        return bad(0, NULL, NULL);
+    return len >= 5 && memcmp(version, "HTTP/", 5) == 0
+               ? bad(505, "http_version_not_supported", "only HTTP/1.0 and HTTP/1.1 are served")
+               : bad(400, "bad_request", "the request line does not end in an HTTP version");
+}
+
+bool http_is_token(const char *name, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!is_token_char(name[i]))
+            return false;
+    return len > 0;
+}
+
+/* The request line and headers in head[0..len) (ending with the blank
+ * line); *body_len is the declared Content-Length (0 without one). */
+static verdict check_head(const char *head, size_t len, const http_gate_config *cfg, int64_t *body_len)
 {
     const char *eol = memmem(head, len, "\r\n", 2);
     if (!eol)
@@ -254,19 +272,14 @@ static verdict check_head(const char *head, size_t len, const http_gate_config *
     const char *sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(eol - sp1 - 1)) : NULL;
     if (!sp1 || !sp2 || sp1 == head || sp2 == sp1 + 1)
         return bad(400, "bad_request", "the request line is not METHOD TARGET VERSION");
-    for (const char *p = head; p < sp1; p++)
-        if (!is_token_char(*p))
-            return bad(400, "bad_request", "the method is not a token");
+    if (!http_is_token(head, (size_t)(sp1 - head)))
+        return bad(400, "bad_request", "the method is not a token");
     if ((size_t)(sp2 - sp1 - 1) > MAX_TARGET)
         return bad(414, "uri_too_long", "the request target is longer than the server accepts");
-    size_t vlen = (size_t)(eol - sp2 - 1);
-    bool http11 = vlen == 8 && memcmp(sp2 + 1, "HTTP/1.1", 8) == 0;
-    bool http10 = vlen == 8 && memcmp(sp2 + 1, "HTTP/1.0", 8) == 0;
-    if (!http11 && !http10) {
-        bool looks_http = vlen >= 5 && memcmp(sp2 + 1, "HTTP/", 5) == 0;
-        return looks_http ? bad(505, "http_version_not_supported", "only HTTP/1.0 and HTTP/1.1 are served")
-                          : bad(400, "bad_request", "the request line does not end in an HTTP version");
-    }
+    bool http11;
+    verdict version = http_version_verdict(sp2 + 1, (size_t)(eol - sp2 - 1), &http11);
+    if (version.status)
+        return version;
     int fields = 0, host = 0, content_length = 0;
     int64_t declared = 0;
     bool chunked = false;
@@ -284,6 +297,7 @@ static verdict check_head(const char *head, size_t len, const http_gate_config *
             return v;
         p = e + 2;
     }
+    *body_len = declared;
     return http_framing_verdict(http11, fields, host, content_length, chunked);
 }
 
@@ -304,6 +318,43 @@ verdict http_framing_verdict(bool http11, int fields, int hosts, int content_len
 
 /* ---- the thread ---- */
 
+/* libmicrohttpd ends a line at a bare LF too: a line end only it sees
+ * could hide a header from the checks, so a bare LF is refused at once. */
+static bool has_bare_lf(const char *head, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (head[i] == '\n' && (i == 0 || head[i - 1] != '\r'))
+            return true;
+    return false;
+}
+
+/* Every request in peek[0..n), in turn (each complete head's
+ * Content-Length says where the next begins): a pipelined request meets
+ * the rules a first one does, since libmicrohttpd reads it unchecked once
+ * it has the connection. Of an incomplete last head, the bare LF rule.
+ * *first_len: the first request's head length, 0 while incomplete. */
+static verdict check_requests(const http_gate *g, size_t n, size_t *first_len)
+{
+    *first_len = 0;
+    for (size_t pos = 0; pos < n;) {
+        const char *head = g->peek + pos;
+        const char *end = memmem(head, n - pos, "\r\n\r\n", 4);
+        size_t head_len = end ? (size_t)(end - head) + 4 : n - pos;
+        if (has_bare_lf(head, head_len))
+            return bad(400, "bad_request", "header lines must end in CRLF");
+        if (!end)
+            break;
+        int64_t body_len = 0;
+        verdict v = check_head(head, head_len, &g->cfg, &body_len);
+        if (v.status)
+            return v;
+        if (pos == 0)
+            *first_len = head_len;
+        pos += head_len + (size_t)body_len; /* at most max_body */
+    }
+    return bad(0, NULL, NULL);
+}
+
 /* Peeks at a waiting connection: hands it over, refuses it, or leaves it
  * waiting for more bytes. */
 static void look_at(http_gate *g, int slot)
@@ -321,26 +372,17 @@ static void look_at(http_gate *g, int slot)
     if (n < 0)
         return;
     w->seen = (size_t)n;
-    const char *end = memmem(g->peek, (size_t)n, "\r\n\r\n", 4);
-    /* libmicrohttpd ends a line at a bare LF too: a line end only it sees
-     * could hide a header from the checks, so a bare LF is refused at once */
-    size_t head_len = end ? (size_t)(end - g->peek) + 4 : (size_t)n;
-    for (size_t i = 0; i < head_len; i++) {
-        if (g->peek[i] == '\n' && (i == 0 || g->peek[i - 1] != '\r')) {
-            refuse(g, slot, 400, "bad_request", "header lines must end in CRLF");
-            return;
-        }
+    size_t first_len;
+    verdict v = check_requests(g, (size_t)n, &first_len);
+    if (v.status) {
+        refuse(g, slot, v.status, v.code, v.message);
+        return;
     }
-    if (!end) {
+    if (!first_len) {
         if ((size_t)n > MAX_TARGET + 64 && !memmem(g->peek, (size_t)n, "\r\n", 2))
             refuse(g, slot, 414, "uri_too_long", "the request target is longer than the server accepts");
         else if ((size_t)n == g->cfg.max_header_bytes)
             refuse(g, slot, 431, "headers_too_large", "the request headers are larger than the server accepts");
-        return;
-    }
-    verdict v = check_head(g->peek, (size_t)(end - g->peek) + 4, &g->cfg);
-    if (v.status) {
-        refuse(g, slot, v.status, v.code, v.message);
         return;
     }
     epoll_ctl(g->epoll_fd, EPOLL_CTL_DEL, w->fd, NULL);
