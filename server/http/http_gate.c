@@ -318,20 +318,28 @@ verdict http_framing_verdict(bool http11, int fields, int hosts, int content_len
 
 /* ---- the thread ---- */
 
-/* libmicrohttpd ends a line at a bare LF too: a line end only it sees
- * could hide a header from the checks, so a bare LF is refused at once. */
-static bool has_bare_lf(const char *head, size_t len)
+/* What in head[0..len) one parser could read differently from another,
+ * NULL when nothing: libmicrohttpd ends a line at a bare LF too (a line
+ * end only it sees could hide a header from the checks, so a bare LF is
+ * refused at once); a bare CR it keeps inside the line, where others end
+ * the line or read a space (RFC 9112 2.2); a NUL ends its string. */
+static const char *ambiguous_bytes(const char *head, size_t len)
 {
-    for (size_t i = 0; i < len; i++)
+    for (size_t i = 0; i < len; i++) {
         if (head[i] == '\n' && (i == 0 || head[i - 1] != '\r'))
-            return true;
-    return false;
+            return "header lines must end in CRLF";
+        if (head[i] == '\r' && i + 1 < len && head[i + 1] != '\n')
+            return "a bare CR is not accepted in the request head";
+        if (head[i] == '\0')
+            return "a NUL byte is not accepted in the request head";
+    }
+    return NULL;
 }
 
 /* Every request in peek[0..n), in turn (each complete head's
  * Content-Length says where the next begins): a pipelined request meets
  * the rules a first one does, since libmicrohttpd reads it unchecked once
- * it has the connection. Of an incomplete last head, the bare LF rule.
+ * it has the connection. Of an incomplete last head, ambiguous_bytes.
  * *first_len: the first request's head length, 0 while incomplete. */
 static verdict check_requests(const http_gate *g, size_t n, size_t *first_len)
 {
@@ -340,8 +348,9 @@ static verdict check_requests(const http_gate *g, size_t n, size_t *first_len)
         const char *head = g->peek + pos;
         const char *end = memmem(head, n - pos, "\r\n\r\n", 4);
         size_t head_len = end ? (size_t)(end - head) + 4 : n - pos;
-        if (has_bare_lf(head, head_len))
-            return bad(400, "bad_request", "header lines must end in CRLF");
+        const char *ambiguous = ambiguous_bytes(head, head_len);
+        if (ambiguous)
+            return bad(400, "bad_request", ambiguous);
         if (!end)
             break;
         int64_t body_len = 0;

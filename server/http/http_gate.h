@@ -13,8 +13,9 @@
  * end, a folded header line and "Name : value" it serves. The gate answers
  * those itself, as JSON, well-formed, and closes:
  * 400 bad_request (request line, a header line, a bare LF line end, at
- * once: libmicrohttpd would end a line there, a folded line, a name that
- * is not a token, Content-Length, Transfer-Encoding, Host), 411
+ * once: libmicrohttpd would end a line there, a bare CR or a NUL in a
+ * head, a folded line, a name that is not a token, Content-Length,
+ * Transfer-Encoding, Host), 411
  * length_required (a chunked body), 408 request_timeout (headers not
  * complete within header_timeout_ms), 413 body_too_large (Content-Length
  * over max_body), 414 uri_too_long, 431 headers_too_large, 505
@@ -33,7 +34,8 @@
  * What stays libmicrohttpd's: a request that comes after the gate looked
  * (on a kept-alive connection after an answer, or pipelined past what was
  * in the socket buffer then) is read by libmicrohttpd directly. http.c
- * applies http_version_verdict, http_is_token to the field names and
+ * applies http_version_verdict, http_is_token to the field names, the
+ * bare CR rule to their values (libmicrohttpd keeps one there) and
  * http_framing_verdict to what libmicrohttpd parsed of it (JSON, then the
  * connection closes); what libmicrohttpd answers itself before that (HTTP/2
  * and up, a malformed Content-Length value, a missing Host, a line without

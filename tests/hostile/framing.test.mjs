@@ -27,6 +27,8 @@ const cases = [
   ['5,000 headers', 'GET /healthz HTTP/1.1\r\nHost: x\r\n' + Array.from({ length: 5000 }, (_, i) => `X-${i}: y\r\n`).join('') + '\r\n', 431, 'headers_too_large'],
   ['150 small headers', 'GET /healthz HTTP/1.1\r\nHost: x\r\n' + Array.from({ length: 150 }, (_, i) => `X-${i}: y\r\n`).join('') + '\r\n', 431, 'headers_too_large'],
   ['a header line without a colon', 'GET /healthz HTTP/1.1\r\nHost: x\r\nnonsense\r\n\r\n', 400, 'bad_request'],
+  ['a bare CR inside a header line', 'POST /v1/players HTTP/1.1\r\nHost: x\r\nX-A: 1\rTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n{}', 400, 'bad_request'],
+  ['a NUL in a header value', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\0b\r\n\r\n', 400, 'bad_request'],
 ];
 
 for (const [label, payload, status, code] of cases) {
@@ -157,6 +159,7 @@ const laterRules = [
   ['two Host headers', 'GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n', 400, 'bad_request'],
   ['a space before the colon (Name : value)', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A : 1\r\n\r\n', 400, 'bad_request'],
   ['HTTP/1.5 (libmicrohttpd serves it as 1.1)', 'GET /healthz HTTP/1.5\r\nHost: x\r\n\r\n', 505, 'http_version_not_supported'],
+  ['a bare CR (libmicrohttpd keeps it in the value)', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: 1\rX-B: 2\r\n\r\n', 400, 'bad_request'],
 ];
 
 test('framing (issue 27): the second request of a kept-alive pair is held to the same rules', async () => {
