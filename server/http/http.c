@@ -276,14 +276,17 @@ static enum MHD_Result add_hops(void *cls, enum MHD_ValueKind kind, const char *
 /* What the framing rules count, as libmicrohttpd parsed the headers. */
 typedef struct field_counts {
     int fields, hosts, content_lengths;
-    bool transfer_encoding;
+    bool transfer_encoding, bad_field;
 } field_counts;
 
 static enum MHD_Result count_field(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
     (void)kind;
-    (void)value;
     field_counts *c = cls;
+    /* libmicrohttpd keeps a space or tab before the colon in the name
+     * ("Name : value"), and a bare CR in the value ("a\rX-B: 1"), both of
+     * which the gate refuses */
+    c->bad_field = c->bad_field || !http_is_token(key, strlen(key)) || (value && strchr(value, '\r'));
     c->fields++;
     c->hosts += strcasecmp(key, "Host") == 0;
     c->content_lengths += strcasecmp(key, "Content-Length") == 0;
@@ -296,10 +299,17 @@ static enum MHD_Result count_field(void *cls, enum MHD_ValueKind kind, const cha
  * too. Answers and returns false when one is broken. */
 static bool framing_ok(request *r, const char *version)
 {
-    field_counts c = { 0, 0, 0, false };
+    field_counts c = { 0, 0, 0, false, false };
     MHD_get_connection_values(r->conn, MHD_HEADER_KIND, count_field, &c);
-    verdict v = http_framing_verdict(strcmp(version, "HTTP/1.1") == 0, c.fields, c.hosts,
-                                     c.content_lengths, c.transfer_encoding);
+    bool http11;
+    /* libmicrohttpd serves HTTP/1.2 to HTTP/1.9 as 1.1 (HTTP/2 and up it
+     * answers itself, in HTML: only the gate sees those) */
+    verdict v = http_version_verdict(version, strlen(version), &http11);
+    if (!v.status && c.bad_field)
+        v = (verdict){ 400, "bad_request",
+                       "a header field holds a character it may not (a space before the colon, a bare CR)" };
+    if (!v.status)
+        v = http_framing_verdict(http11, c.fields, c.hosts, c.content_lengths, c.transfer_encoding);
     if (!v.status)
         return true;
     reply_error(r, v.status, v.code, v.message);

@@ -24,6 +24,10 @@
 #define SHED_GRACE_MS 500
 #define QUEUED_MAX 4096     /* connections refused at shutdown, at most */
 #define QUEUED_WAIT_MS 100  /* for each one's request, and then its close */
+/* a refused connection is read and dropped this long, or this much, after
+ * its answer, so a client still sending reads the answer, not a reset */
+#define LINGER_MS 1000
+#define LINGER_BYTES (1024 * 1024)
 
 typedef struct waiting {
     int fd;
@@ -31,6 +35,8 @@ typedef struct waiting {
     socklen_t addr_len;
     int64_t since_ms;
     size_t seen; /* bytes peeked so far */
+    int64_t linger_until; /* answered and lingering until then; 0: not yet */
+    size_t lingered;      /* bytes read and dropped while lingering */
 } waiting;
 
 struct http_gate {
@@ -104,42 +110,6 @@ int http_raw_error(char *out, size_t cap, int status, const char *code, const ch
     return n > 0 && (size_t)n < cap ? n : -1;
 }
 
-/* Reads (and drops) what the client sent so far; false at its end of file. */
-static bool discard_input(int fd)
-{
-    char sink[4096];
-    for (int i = 0; i < 64; i++) {
-        ssize_t n = recv(fd, sink, sizeof sink, MSG_DONTWAIT);
-        if (n == 0)
-            return false;
-        if (n < 0)
-            return true;
-    }
-    return true;
-}
-
-/* Sends a JSON error answer (Connection: close) and shuts the writing side;
- * what the client sent so far is read first, so the close that follows
- * does not reset the connection under the answer. */
-static void answer_error(int fd, int status, const char *code, const char *message)
-{
-    char out[700];
-    discard_input(fd);
-    int n = http_raw_error(out, sizeof out, status, code, message);
-    if (n > 0)
-        (void)!send(fd, out, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
-    shutdown(fd, SHUT_WR);
-}
-
-/* Answers with a JSON error and closes. */
-static void refuse(http_gate *g, waiting *w, int status, const char *code, const char *message)
-{
-    epoll_ctl(g->epoll_fd, EPOLL_CTL_DEL, w->fd, NULL);
-    answer_error(w->fd, status, code, message);
-    close(w->fd);
-    w->fd = -1;
-}
-
 static void release(http_gate *g, int slot)
 {
     waiting *w = g->held[slot];
@@ -149,6 +119,73 @@ static void release(http_gate *g, int slot)
     }
     free(w);
     g->held[slot] = NULL;
+}
+
+/* Reads and drops what the client sent, up to budget bytes (ending at EOF
+ * or EAGAIN); the bytes read, and *gone when the client is gone (its end
+ * of file, or an error). */
+static size_t drain(int fd, size_t budget, bool *gone)
+{
+    char sink[4096];
+    size_t got = 0;
+    *gone = false;
+    while (got < budget) {
+        ssize_t n = recv(fd, sink, sizeof sink, MSG_DONTWAIT);
+        if (n > 0) {
+            got += (size_t)n;
+            continue;
+        }
+        *gone = n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+        break;
+    }
+    return got;
+}
+
+/* Reads (and drops) what the client sent so far, up to 256 KiB; false
+ * once the client is gone. */
+static bool discard_input(int fd)
+{
+    bool gone;
+    drain(fd, 64 * 4096, &gone);
+    return !gone;
+}
+
+/* Sends a JSON error answer (Connection: close) and shuts the writing side;
+ * what the client sent so far is read first, so the close that follows
+ * does not reset the connection under the answer. False when the client
+ * is gone (nothing more can come to reset it). */
+static bool answer_error(int fd, int status, const char *code, const char *message)
+{
+    char out[700];
+    bool here = discard_input(fd);
+    int n = http_raw_error(out, sizeof out, status, code, message);
+    if (n > 0)
+        (void)!send(fd, out, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+    shutdown(fd, SHUT_WR);
+    return here;
+}
+
+/* Answers, then lingers: the slot stays held while the client's bytes are
+ * read and dropped (linger), so a client still sending a body it was
+ * refused for (chunked: 411; too large: 413) reads the answer instead of a
+ * reset, which a close with unread bytes would send. */
+static void refuse(http_gate *g, int slot, int status, const char *code, const char *message)
+{
+    waiting *w = g->held[slot];
+    w->linger_until = mono_ms() + LINGER_MS;
+    if (!answer_error(w->fd, status, code, message))
+        release(g, slot);
+}
+
+/* A lingering connection's bytes: dropped, until the client is gone or
+ * LINGER_BYTES are read (the deadline is expire's). */
+static void linger(http_gate *g, int slot)
+{
+    waiting *w = g->held[slot];
+    bool gone;
+    w->lingered += drain(w->fd, LINGER_BYTES - w->lingered, &gone);
+    if (gone || w->lingered >= LINGER_BYTES)
+        release(g, slot);
 }
 
 /* ---- framing ---- */
@@ -172,9 +209,8 @@ static verdict check_field(const char *line, size_t len, const http_gate_config 
     const char *colon = memchr(line, ':', len);
     if (!colon || colon == line)
         return bad(400, "bad_request", "a header line is not name: value");
-    for (const char *p = line; p < colon; p++)
-        if (!is_token_char(*p))
-            return bad(400, "bad_request", "a header name holds a character it may not");
+    if (!http_is_token(line, (size_t)(colon - line)))
+        return bad(400, "bad_request", "a header name holds a character it may not");
     size_t name_len = (size_t)(colon - line);
     const char *v = colon + 1, *end = line + len;
     while (v < end && (*v == ' ' || *v == '\t'))
@@ -207,8 +243,27 @@ static verdict check_field(const char *line, size_t len, const http_gate_config 
     return bad(0, NULL, NULL);
 }
 
-/* The request line and headers in head[0..len) (ending with the blank line). */
-static verdict check_head(const char *head, size_t len, const http_gate_config *cfg)
+verdict http_version_verdict(const char *version, size_t len, bool *http11)
+{
+    *http11 = len == 8 && memcmp(version, "HTTP/1.1", 8) == 0;
+    if (*http11 || (len == 8 && memcmp(version, "HTTP/1.0", 8) == 0))
+        return bad(0, NULL, NULL);
+    return len >= 5 && memcmp(version, "HTTP/", 5) == 0
+               ? bad(505, "http_version_not_supported", "only HTTP/1.0 and HTTP/1.1 are served")
+               : bad(400, "bad_request", "the request line does not end in an HTTP version");
+}
+
+bool http_is_token(const char *name, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!is_token_char(name[i]))
+            return false;
+    return len > 0;
+}
+
+/* The request line and headers in head[0..len) (ending with the blank
+ * line); *body_len is the declared Content-Length (0 without one). */
+static verdict check_head(const char *head, size_t len, const http_gate_config *cfg, int64_t *body_len)
 {
     const char *eol = memmem(head, len, "\r\n", 2);
     if (!eol)
@@ -217,19 +272,14 @@ static verdict check_head(const char *head, size_t len, const http_gate_config *
     const char *sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(eol - sp1 - 1)) : NULL;
     if (!sp1 || !sp2 || sp1 == head || sp2 == sp1 + 1)
         return bad(400, "bad_request", "the request line is not METHOD TARGET VERSION");
-    for (const char *p = head; p < sp1; p++)
-        if (!is_token_char(*p))
-            return bad(400, "bad_request", "the method is not a token");
+    if (!http_is_token(head, (size_t)(sp1 - head)))
+        return bad(400, "bad_request", "the method is not a token");
     if ((size_t)(sp2 - sp1 - 1) > MAX_TARGET)
         return bad(414, "uri_too_long", "the request target is longer than the server accepts");
-    size_t vlen = (size_t)(eol - sp2 - 1);
-    bool http11 = vlen == 8 && memcmp(sp2 + 1, "HTTP/1.1", 8) == 0;
-    bool http10 = vlen == 8 && memcmp(sp2 + 1, "HTTP/1.0", 8) == 0;
-    if (!http11 && !http10) {
-        bool looks_http = vlen >= 5 && memcmp(sp2 + 1, "HTTP/", 5) == 0;
-        return looks_http ? bad(505, "http_version_not_supported", "only HTTP/1.0 and HTTP/1.1 are served")
-                          : bad(400, "bad_request", "the request line does not end in an HTTP version");
-    }
+    bool http11;
+    verdict version = http_version_verdict(sp2 + 1, (size_t)(eol - sp2 - 1), &http11);
+    if (version.status)
+        return version;
     int fields = 0, host = 0, content_length = 0;
     int64_t declared = 0;
     bool chunked = false;
@@ -247,6 +297,7 @@ static verdict check_head(const char *head, size_t len, const http_gate_config *
             return v;
         p = e + 2;
     }
+    *body_len = declared;
     return http_framing_verdict(http11, fields, host, content_length, chunked);
 }
 
@@ -267,11 +318,61 @@ verdict http_framing_verdict(bool http11, int fields, int hosts, int content_len
 
 /* ---- the thread ---- */
 
+/* What in head[0..len) one parser could read differently from another,
+ * NULL when nothing: libmicrohttpd ends a line at a bare LF too (a line
+ * end only it sees could hide a header from the checks, so a bare LF is
+ * refused at once); a bare CR it keeps inside the line, where others end
+ * the line or read a space (RFC 9112 2.2); a NUL ends its string. */
+static const char *ambiguous_bytes(const char *head, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (head[i] == '\n' && (i == 0 || head[i - 1] != '\r'))
+            return "header lines must end in CRLF";
+        if (head[i] == '\r' && i + 1 < len && head[i + 1] != '\n')
+            return "a bare CR is not accepted in the request head";
+        if (head[i] == '\0')
+            return "a NUL byte is not accepted in the request head";
+    }
+    return NULL;
+}
+
+/* Every request in peek[0..n), in turn (each complete head's
+ * Content-Length says where the next begins): a pipelined request meets
+ * the rules a first one does, since libmicrohttpd reads it unchecked once
+ * it has the connection. Of an incomplete last head, ambiguous_bytes.
+ * *first_len: the first request's head length, 0 while incomplete. */
+static verdict check_requests(const http_gate *g, size_t n, size_t *first_len)
+{
+    *first_len = 0;
+    for (size_t pos = 0; pos < n;) {
+        const char *head = g->peek + pos;
+        const char *end = memmem(head, n - pos, "\r\n\r\n", 4);
+        size_t head_len = end ? (size_t)(end - head) + 4 : n - pos;
+        const char *ambiguous = ambiguous_bytes(head, head_len);
+        if (ambiguous)
+            return bad(400, "bad_request", ambiguous);
+        if (!end)
+            break;
+        int64_t body_len = 0;
+        verdict v = check_head(head, head_len, &g->cfg, &body_len);
+        if (v.status)
+            return v;
+        if (pos == 0)
+            *first_len = head_len;
+        pos += head_len + (size_t)body_len; /* at most max_body */
+    }
+    return bad(0, NULL, NULL);
+}
+
 /* Peeks at a waiting connection: hands it over, refuses it, or leaves it
  * waiting for more bytes. */
 static void look_at(http_gate *g, int slot)
 {
     waiting *w = g->held[slot];
+    if (w->linger_until) {
+        linger(g, slot);
+        return;
+    }
     ssize_t n = recv(w->fd, g->peek, g->cfg.max_header_bytes, MSG_PEEK | MSG_DONTWAIT);
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
         release(g, slot); /* the client left */
@@ -280,30 +381,17 @@ static void look_at(http_gate *g, int slot)
     if (n < 0)
         return;
     w->seen = (size_t)n;
-    const char *end = memmem(g->peek, (size_t)n, "\r\n\r\n", 4);
-    /* libmicrohttpd ends a line at a bare LF too: a line end only it sees
-     * could hide a header from the checks, so a bare LF is refused at once */
-    size_t head_len = end ? (size_t)(end - g->peek) + 4 : (size_t)n;
-    for (size_t i = 0; i < head_len; i++) {
-        if (g->peek[i] == '\n' && (i == 0 || g->peek[i - 1] != '\r')) {
-            refuse(g, w, 400, "bad_request", "header lines must end in CRLF");
-            release(g, slot);
-            return;
-        }
-    }
-    if (!end) {
-        if ((size_t)n > MAX_TARGET + 64 && !memmem(g->peek, (size_t)n, "\r\n", 2))
-            refuse(g, w, 414, "uri_too_long", "the request target is longer than the server accepts");
-        else if ((size_t)n == g->cfg.max_header_bytes)
-            refuse(g, w, 431, "headers_too_large", "the request headers are larger than the server accepts");
-        if (w->fd < 0)
-            release(g, slot);
+    size_t first_len;
+    verdict v = check_requests(g, (size_t)n, &first_len);
+    if (v.status) {
+        refuse(g, slot, v.status, v.code, v.message);
         return;
     }
-    verdict v = check_head(g->peek, (size_t)(end - g->peek) + 4, &g->cfg);
-    if (v.status) {
-        refuse(g, w, v.status, v.code, v.message);
-        release(g, slot);
+    if (!first_len) {
+        if ((size_t)n > MAX_TARGET + 64 && !memmem(g->peek, (size_t)n, "\r\n", 2))
+            refuse(g, slot, 414, "uri_too_long", "the request target is longer than the server accepts");
+        else if ((size_t)n == g->cfg.max_header_bytes)
+            refuse(g, slot, 431, "headers_too_large", "the request headers are larger than the server accepts");
         return;
     }
     epoll_ctl(g->epoll_fd, EPOLL_CTL_DEL, w->fd, NULL);
@@ -314,9 +402,10 @@ static void look_at(http_gate *g, int slot)
     release(g, slot);
 }
 
-/* The oldest-slowest waiting connection: among those waiting longer than
- * SHED_GRACE_MS (a client that just connected has had no time to send),
- * the fewest bytes a second, then the oldest; else simply the oldest. */
+/* A lingering connection (already answered), else the oldest-slowest
+ * waiting one: among those waiting longer than SHED_GRACE_MS (a client
+ * that just connected has had no time to send), the fewest bytes a
+ * second, then the oldest; else simply the oldest. */
 static int pick_victim(http_gate *g, int64_t now)
 {
     int worst = -1, oldest = -1;
@@ -325,6 +414,8 @@ static int pick_victim(http_gate *g, int64_t now)
         waiting *w = g->held[i];
         if (!w)
             continue;
+        if (w->linger_until)
+            return i;
         if (oldest < 0 || w->since_ms < g->held[oldest]->since_ms)
             oldest = i;
         int64_t age = now - w->since_ms;
@@ -354,7 +445,8 @@ static void accept_all(http_gate *g)
                 slot = i;
         if (slot < 0) {
             slot = pick_victim(g, now);
-            refuse(g, g->held[slot], 503, "connection_shed", "the server needed this connection for another client");
+            if (!g->held[slot]->linger_until) /* the slot is needed now: no lingering */
+                (void)answer_error(g->held[slot]->fd, 503, "connection_shed", "the server needed this connection for another client");
             release(g, slot);
         }
         waiting *w = calloc(1, sizeof *w);
@@ -381,10 +473,10 @@ static void expire(http_gate *g)
     int64_t now = mono_ms();
     for (int i = 0; i < g->cfg.max_waiting; i++) {
         waiting *w = g->held[i];
-        if (w && now - w->since_ms > g->cfg.header_timeout_ms) {
-            refuse(g, w, 408, "request_timeout", "the request headers did not arrive in time");
+        if (w && w->linger_until && now >= w->linger_until)
             release(g, i);
-        }
+        else if (w && !w->linger_until && now - w->since_ms > g->cfg.header_timeout_ms)
+            refuse(g, i, 408, "request_timeout", "the request headers did not arrive in time");
     }
 }
 
@@ -467,7 +559,7 @@ void http_gate_refuse_queued(int listen_fd, int limit_ms)
         int64_t left = until - mono_ms();
         int64_t wait = left < QUEUED_WAIT_MS ? left : QUEUED_WAIT_MS;
         await_input(fd, wait); /* its request, sent just after the connect */
-        answer_error(fd, 503, "draining", "the server is shutting down; retry");
+        (void)answer_error(fd, 503, "draining", "the server is shutting down; retry");
         /* the client closes after reading a Connection: close answer */
         for (int64_t end = mono_ms() + wait; discard_input(fd) && mono_ms() < end;)
             await_input(fd, end - mono_ms());

@@ -4,6 +4,7 @@
 // page, no doubled status line. Read from raw sockets.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { startServer, rawExchange, parseResponse } from './lib.mjs';
 
 let srv;
@@ -26,6 +27,8 @@ const cases = [
   ['5,000 headers', 'GET /healthz HTTP/1.1\r\nHost: x\r\n' + Array.from({ length: 5000 }, (_, i) => `X-${i}: y\r\n`).join('') + '\r\n', 431, 'headers_too_large'],
   ['150 small headers', 'GET /healthz HTTP/1.1\r\nHost: x\r\n' + Array.from({ length: 150 }, (_, i) => `X-${i}: y\r\n`).join('') + '\r\n', 431, 'headers_too_large'],
   ['a header line without a colon', 'GET /healthz HTTP/1.1\r\nHost: x\r\nnonsense\r\n\r\n', 400, 'bad_request'],
+  ['a bare CR inside a header line', 'POST /v1/players HTTP/1.1\r\nHost: x\r\nX-A: 1\rTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n{}', 400, 'bad_request'],
+  ['a NUL in a header value', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\0b\r\n\r\n', 400, 'bad_request'],
 ];
 
 for (const [label, payload, status, code] of cases) {
@@ -49,14 +52,53 @@ test('a well-formed request still works, and HTTP/1.0 without Host too', async (
   }
 });
 
-// The case that stays libmicrohttpd's: a later request on a kept-alive
-// connection. With keepalive = false there is no later request: the first
-// answer closes the connection, so nothing malformed can follow.
+// Writes `first`; once its whole answer has come, `second` on the same
+// connection (a kept-alive client's next request, which libmicrohttpd
+// reads itself: the gate sees a connection once). Reads until the server
+// closes or `ms` passes: { text, closed }.
+function afterAnswer(port, first, second, ms = 3000) {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    let text = '', sent = false, closed = false;
+    const t = setTimeout(() => s.destroy(), ms);
+    s.on('data', (d) => {
+      text += d.toString('latin1');
+      const one = parseResponse(text);
+      if (!sent && one && one.body.length === Number(one.headers['content-length'])) {
+        sent = true;
+        s.write(second);
+      }
+    });
+    s.on('error', () => {});
+    s.on('end', () => { closed = true; });
+    s.on('close', () => { clearTimeout(t); resolve({ text, closed }); });
+    s.write(first);
+  });
+}
+
+// Writes `payload` at once and reads until the server closes or `ms`
+// passes: { text, closed } (closed: the server ended the connection).
+function exchange(port, payload, ms = 3000) {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    let text = '', closed = false;
+    const t = setTimeout(() => s.destroy(), ms);
+    s.on('data', (d) => { text += d.toString('latin1'); });
+    s.on('error', () => {});
+    s.on('end', () => { closed = true; });
+    s.on('close', () => { clearTimeout(t); resolve({ text, closed }); });
+    s.write(payload);
+  });
+}
+
+// A later request on a kept-alive connection is read by libmicrohttpd.
+// With keepalive = false there is no later request: the first answer
+// closes the connection, so nothing malformed can follow.
 test('keepalive = false: a second request on the connection gets no answer, the first closed it', async () => {
   const closing = await startServer({ args: ['--set', 'keepalive=false'] });
   try {
-    const text = await rawExchange(closing.port,
-      'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1x\r\n\r\n');
+    const { text } = await afterAnswer(closing.port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n',
+      'GET /healthz HTTP/1.1\nHost: x\n\n');
     const r = parseResponse(text);
     assert.ok(r, `an HTTP response: ${JSON.stringify(text.slice(0, 200))}`);
     assert.equal(r.status, 200);
@@ -109,21 +151,118 @@ for (const [label, body] of chunkedBodies) {
   });
 }
 
-test('framing (issue 27): the second request of a kept-alive or pipelined pair is held to the same rules', async () => {
-  const first = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n';
-  const later = [
-    ['150 header fields', 'GET /healthz HTTP/1.1\r\nHost: x\r\n' + Array.from({ length: 150 }, (_, i) => `X-${i}: y\r\n`).join('') + '\r\n', 431, 'headers_too_large'],
-    ['a malformed chunked body', 'POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', 411, 'length_required'],
-    ['Content-Length with Transfer-Encoding', 'POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 400, 'bad_request'],
-    ['two Host headers', 'GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n', 400, 'bad_request'],
-  ];
-  for (const [label, payload, status, code] of later) {
-    const text = await rawExchange(srv.port, first + payload);
+const goodFirst = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n';
+const laterRules = [
+  ['150 header fields', 'GET /healthz HTTP/1.1\r\nHost: x\r\n' + Array.from({ length: 150 }, (_, i) => `X-${i}: y\r\n`).join('') + '\r\n', 431, 'headers_too_large'],
+  ['a malformed chunked body', 'POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', 411, 'length_required'],
+  ['Content-Length with Transfer-Encoding', 'POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 400, 'bad_request'],
+  ['two Host headers', 'GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n', 400, 'bad_request'],
+  ['a space before the colon (Name : value)', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A : 1\r\n\r\n', 400, 'bad_request'],
+  ['HTTP/1.5 (libmicrohttpd serves it as 1.1)', 'GET /healthz HTTP/1.5\r\nHost: x\r\n\r\n', 505, 'http_version_not_supported'],
+  ['a bare CR (libmicrohttpd keeps it in the value)', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: 1\rX-B: 2\r\n\r\n', 400, 'bad_request'],
+];
+
+test('framing (issue 27): the second request of a kept-alive pair is held to the same rules', async () => {
+  for (const [label, payload, status, code] of laterRules) {
+    const { text, closed } = await afterAnswer(srv.port, goodFirst, payload);
     const one = parseResponse(text);
     assert.equal(one?.status, 200, `${label}: the first is served`);
     const two = oneJsonAnswer(one.rest, status, code);
     assert.equal(two.headers.connection, 'close', `${label}: and the connection closed`);
+    assert.ok(closed, `${label}: the server ended the connection`);
   }
+});
+
+// Sent together with a good first request, a bad pipelined one is in the
+// socket when the gate looks: the connection is refused whole, with the
+// bad request's JSON error, before libmicrohttpd reads any of it. Every
+// first-request case above that fits in the gate's look (the 100 KB ones
+// reach past it: libmicrohttpd reads the rest, as a later request), and
+// what libmicrohttpd would serve.
+const pipelined = [
+  ...laterRules,
+  ...cases.filter(([, payload]) => payload.length < 4096),
+  ['bare-LF line ends', 'GET /healthz HTTP/1.1\nHost: x\n\n', 400, 'bad_request'],
+  ['one bare LF among CRLFs', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: 1\nX-B: 2\r\n\r\n', 400, 'bad_request'],
+  ['a folded header line (obs-fold)', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n  folded\r\n\r\n', 400, 'bad_request'],
+];
+for (const [label, payload, status, code] of pipelined) {
+  test(`framing: pipelined after a good request, ${label} → ${status} ${code} in JSON, the connection closed`, async () => {
+    const { text, closed } = await exchange(srv.port, goodFirst + payload);
+    const r = oneJsonAnswer(text, status, code);
+    assert.equal(r.headers.connection, 'close');
+    assert.ok(closed, 'the server ended the connection');
+    assert.doesNotMatch(text, /<html/i);
+  });
+}
+
+test('framing: the bad request may come third, after a body', async () => {
+  const post = 'POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\nGET / HTTP/9.9';
+  const { text } = await exchange(srv.port, goodFirst + post + 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A : 1\r\n\r\n');
+  oneJsonAnswer(text, 400, 'bad_request'); // the body is skipped by its length, not read as a request line
+});
+
+test('framing: a good pipelined pair is served, both on the kept-alive connection', async () => {
+  const { text } = await exchange(srv.port, goodFirst + goodFirst, 1500);
+  const one = parseResponse(text);
+  assert.equal(one?.status, 200);
+  const two = parseResponse(one.rest);
+  assert.equal(two?.status, 200);
+  assert.equal(JSON.parse(two.body).status, 'ok');
+});
+
+// What stays libmicrohttpd's (docs/THREAT-MODEL.md): a later request it
+// answers itself before the handler (HTTP/2 and up: its HTML 505) is still
+// refused and closes the connection; it is never served.
+test('framing: HTTP/9.9 as a kept-alive connection\'s later request is refused and closes', async () => {
+  const { text, closed } = await afterAnswer(srv.port, goodFirst, 'GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n');
+  const one = parseResponse(text);
+  assert.equal(one?.status, 200);
+  assert.equal(parseResponse(one.rest)?.status, 505);
+  assert.ok(closed);
+});
+
+// A client still sending a body it is refused for reads the answer: the
+// gate answers, shuts its write side, and reads and drops (up to 1 s and
+// 1 MiB) before closing, so no reset overtakes the answer. The client here
+// reads only once it has sent everything, as a simple client does.
+function streamRefused(port, head, piece, { everyMs = 20, forMs = 600 } = {}) {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    let text = '', error = null, sent = 0;
+    s.pause();
+    const t0 = Date.now();
+    const writer = setInterval(() => {
+      if (Date.now() - t0 >= forMs) {
+        clearInterval(writer);
+        s.resume();
+      } else if (!s.destroyed) {
+        s.write(piece);
+        sent += piece.length;
+      }
+    }, everyMs);
+    const t = setTimeout(() => s.destroy(), forMs + 3000);
+    s.on('data', (d) => { text += d.toString('latin1'); });
+    s.on('error', (e) => { error = e.code; });
+    s.on('close', () => { clearInterval(writer); clearTimeout(t); resolve({ text, error, sent }); });
+    s.write(head);
+  });
+}
+
+test('framing: a streaming chunked upload reads its 411, not a reset', async () => {
+  const { text, error, sent } = await streamRefused(srv.port,
+    'POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+    `400\r\n${'x'.repeat(1024)}\r\n`);
+  assert.equal(error, null, `no reset (${sent} bytes sent)`);
+  oneJsonAnswer(text, 411, 'length_required');
+});
+
+test('framing: a body over max_body streamed slowly reads its 413, not a reset', async () => {
+  const { text, error, sent } = await streamRefused(srv.port,
+    'POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n',
+    'x'.repeat(1024));
+  assert.equal(error, null, `no reset (${sent} bytes sent)`);
+  oneJsonAnswer(text, 413, 'body_too_large');
 });
 
 test('framing (issue 27): the metrics listener is behind the same gate', async () => {

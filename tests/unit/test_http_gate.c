@@ -58,9 +58,33 @@ static void framing_rules(void)
     CHECK(n > 0 && strncmp(out, "HTTP/1.1 411 Length Required\r\n", 30) == 0);
 }
 
+/* The version and field-name rules, on every request (issue 27). */
+static void version_and_name_rules(void)
+{
+    bool http11 = false;
+    CHECK_EQ(http_version_verdict("HTTP/1.1", 8, &http11).status, 0);
+    CHECK(http11);
+    CHECK_EQ(http_version_verdict("HTTP/1.0", 8, &http11).status, 0);
+    CHECK(!http11);
+    CHECK_EQ(http_version_verdict("HTTP/1.5", 8, &http11).status, 505); /* libmicrohttpd serves it */
+    CHECK_EQ(http_version_verdict("HTTP/9.9", 8, &http11).status, 505);
+    CHECK_EQ(http_version_verdict("HTTP/1.1 ", 9, &http11).status, 505);
+    CHECK_EQ(http_version_verdict("HTTP/1.", 7, &http11).status, 505);
+    CHECK_EQ(http_version_verdict("http/1.1", 8, &http11).status, 400);
+    CHECK_EQ(http_version_verdict("", 0, &http11).status, 400);
+    CHECK(http_is_token("X-A", 3));
+    CHECK(http_is_token("Content-Length", 14));
+    CHECK(!http_is_token("X-A ", 4)); /* "X-A : 1" as libmicrohttpd keeps it */
+    CHECK(!http_is_token("X-A\t", 4));
+    CHECK(!http_is_token("X A", 3));
+    CHECK(!http_is_token("X:A", 3));
+    CHECK(!http_is_token("", 0));
+}
+
 int main(void)
 {
     RUN(framing_rules);
+    RUN(version_and_name_rules);
     RUN(a_timeout_is_json_and_closes);
     RUN(shedding_says_when_to_retry);
     RUN(too_small_a_buffer_is_refused);
