@@ -582,10 +582,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return send_reply(r);
         }
         r->body_limits = r->app->routes->body_limits(r);
-        r->body_cap = r->body_limits.max_bytes;
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
         int64_t declared;
-        if (cl && parse_i64(cl, 0, INT64_MAX, &declared) && (uint64_t)declared > r->body_cap) {
+        if (cl && parse_i64(cl, 0, INT64_MAX, &declared) && (uint64_t)declared > r->body_limits.max_bytes) {
             r->body_too_large = true; /* nothing of it is kept or parsed */
             /* A body up to BODY_DRAIN_MAX is read and dropped before the
              * 413: a close with unread bytes resets the connection, and a
@@ -602,7 +601,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (*upload_size) {
         conn_guard_body(&a->guard, r->guard, *upload_size);
         if (!r->body_too_large) {
-            if (r->body_len + *upload_size > r->body_cap) {
+            if (r->body_len + *upload_size > r->body_limits.max_bytes) {
                 r->body_too_large = true;
                 free(r->body);
                 r->body = NULL;

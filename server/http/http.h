@@ -53,7 +53,6 @@ typedef struct request {
     bool bad_path; /* a path segment held an encoded NUL, '?' or '/' (raw_path_ok) */
     /* the route's body limits (routes_body_limits), set before any byte of it */
     body_limits body_limits;
-    size_t body_cap; /* body_limits.max_bytes */
     int64_t started_us;
     int route;                /* metrics route index */
     struct guard_conn *guard; /* the connection's conn_guard entry, or NULL */
