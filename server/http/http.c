@@ -218,7 +218,8 @@ static json_counts json_scan(const char *s, size_t n, const body_limits *lim)
                 k.deepest = depth;
             if (k.deepest > lim->max_depth || depth > 64 || ++k.containers > lim->max_containers)
                 return k;
-            arrays = c == '[' ? arrays | (UINT64_C(1) << (depth - 1)) : arrays & ~(UINT64_C(1) << (depth - 1));
+            uint64_t bit = UINT64_C(1) << (depth - 1);
+            arrays = c == '[' ? arrays | bit : arrays & ~bit;
             want = c == '['; /* an object's first token is a name */
         }
     }
