@@ -51,7 +51,7 @@ PKGS := $(foreach l,$(LIBS),$(word 1,$(subst =, ,$(l))))
 # command is missing (Node.js and npm may not come from Debian).
 APT_BUILD := $(foreach l,$(LIBS),$(word 2,$(subst =, ,$(l)))) pkg-config gcc libc6-dev
 APT_TEST := nodejs:node npm:npm curl sqlite3 openssl man-db:man systemd:systemd-analyze python3:python3 \
-            postgresql procps chromium jq haproxy nginx-light
+            postgresql procps chromium jq haproxy nginx-light iproute2:ip util-linux:unshare
 APT_CHECK := clang libclang-rt-14-dev cppcheck gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
              qemu-user
 # better-sqlite3 (the bench's Node.js reference) builds from source with node-gyp.

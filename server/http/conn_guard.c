@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "http_gate.h"
+#include "netaddr.h"
 
 /* A body's rate is judged only after this long: a client may pause once. */
 #define BODY_GRACE_MS 1000
@@ -28,6 +29,8 @@ struct guard_conn {
     bool suspended;
     bool ended;         /* shut down by the guard */
     bool reused;        /* answered before: now idle or on its next request */
+    bool has_net;
+    netaddr net;        /* the peer's bucket (netaddr_bucket_net) */
 };
 
 static int64_t mono_ms(void)
@@ -169,6 +172,11 @@ static void track(conn_guard *g, struct MHD_Connection *conn, void **socket_cont
         return; /* untracked: libmicrohttpd's own limits still hold */
     }
     gc->fd = ci->connect_fd;
+    const union MHD_ConnectionInfo *ai = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (ai && ai->client_addr && netaddr_from_sockaddr(ai->client_addr, &gc->net)) {
+        gc->net = netaddr_bucket_net(&gc->net);
+        gc->has_net = true;
+    }
     gc->phase = PHASE_HEADERS;
     int64_t now = mono_ms();
     gc->since_ms = now;
@@ -181,10 +189,21 @@ static void track(conn_guard *g, struct MHD_Connection *conn, void **socket_cont
     gc->index = g->n;
     g->live[g->n++] = gc;
     *socket_context = gc;
-    int open_now = 0;
-    for (int i = 0; i < g->n; i++)
-        open_now += !g->live[i]->ended;
-    if (open_now > g->cfg.max_connections) {
+    int open_now = 0, from_net = 0;
+    for (int i = 0; i < g->n; i++) {
+        const guard_conn *o = g->live[i];
+        open_now += !o->ended;
+        from_net += !o->ended && o->has_net && gc->has_net && memcmp(o->net.b, gc->net.b, sizeof o->net.b) == 0;
+    }
+    if (g->cfg.max_per_network > 0 && from_net > g->cfg.max_per_network) {
+        /* libmicrohttpd has read nothing yet: what came is dropped first */
+        gc->ended = true;
+        if (!g->cfg.tls)
+            (void)http_raw_answer(gc->fd, 429, "too_many_connections",
+                                  "too many connections are open from this address (an IPv6 client: from its /64)");
+        shutdown(gc->fd, SHUT_RDWR);
+        atomic_fetch_add(&g->crowded, 1);
+    } else if (open_now > g->cfg.max_connections) {
         guard_conn *victim = pick_victim(g, gc, now);
         if (victim) {
             end_conn(g, victim, 503, "connection_shed", "the server needed this connection for another client");

@@ -14,7 +14,13 @@
  * - shedding: when a new connection would pass max_connections, the
  *   oldest-slowest connection still sending its request (or idle between
  *   requests) is closed to make room, so a client that sends its request at
- *   once is served whatever slow clients hold.
+ *   once is served whatever slow clients hold;
+ * - per network: a connection that would pass max_per_network open
+ *   connections from one IPv4 address or one IPv6 /64 (an IPv4-mapped
+ *   address counts as the IPv4 one; netaddr_bucket_net) is answered 429
+ *   too_many_connections and closed. The count is of connections
+ *   libmicrohttpd holds: one the gate still holds before its headers is
+ *   bounded by the gate's own max_waiting and shedding instead.
  * A connection suspended for a commit, or one whose handler is running or
  * whose answer is being sent, is never timed out or shed by the guard.
  *
@@ -48,6 +54,7 @@ typedef struct conn_guard_config {
     int header_timeout_ms;
     int body_timeout_ms;
     int body_min_rate;     /* bytes per second */
+    int max_per_network;   /* open connections from one address or /64; 0: no cap */
     bool tls;              /* no plain-text answer is written before shutdown */
 } conn_guard_config;
 
@@ -61,6 +68,7 @@ typedef struct conn_guard {
     pthread_t reaper;
     atomic_ulong timed_out; /* connections ended by a deadline */
     atomic_ulong shed;      /* connections ended to make room */
+    atomic_ulong crowded;   /* connections refused past max_per_network */
 } conn_guard;
 
 bool conn_guard_start(conn_guard *g, const conn_guard_config *cfg);

@@ -351,16 +351,8 @@ static void client_ip(request *r)
     snprintf(r->ip_key, sizeof r->ip_key, "?");
     if (!ci || !ci->client_addr)
         return;
-    const struct sockaddr *sa = ci->client_addr;
-    if (sa->sa_family == AF_INET) {
-        static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-        memcpy(peer.b, mapped, sizeof mapped);
-        memcpy(peer.b + 12, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
-    } else if (sa->sa_family == AF_INET6) {
-        memcpy(peer.b, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
-    } else {
+    if (!netaddr_from_sockaddr(ci->client_addr, &peer))
         return;
-    }
     netaddr_chain chain;
     memset(&chain, 0, sizeof chain);
     MHD_get_connection_values(r->conn, MHD_HEADER_KIND, add_hops, &chain);
@@ -789,7 +781,6 @@ http_daemon *http_start(app *a, int listen_fd, char *err, size_t err_len)
          * a little more for the guard to see the newcomer */
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)a->guard.cap,
         MHD_OPTION_NOTIFY_CONNECTION, conn_guard_notify, &a->guard,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)c->max_connections_per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->connection_timeout_s,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, c->connection_memory,
         MHD_OPTION_STRICT_FOR_CLIENT, 1,

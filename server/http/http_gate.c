@@ -150,11 +150,7 @@ static bool discard_input(int fd)
     return !gone;
 }
 
-/* Sends a JSON error answer (Connection: close) and shuts the writing side;
- * what the client sent so far is read first, so the close that follows
- * does not reset the connection under the answer. False when the client
- * is gone (nothing more can come to reset it). */
-static bool answer_error(int fd, int status, const char *code, const char *message)
+bool http_raw_answer(int fd, int status, const char *code, const char *message)
 {
     char out[700];
     bool here = discard_input(fd);
@@ -173,7 +169,7 @@ static void refuse(http_gate *g, int slot, int status, const char *code, const c
 {
     waiting *w = g->held[slot];
     w->linger_until = mono_ms() + LINGER_MS;
-    if (!answer_error(w->fd, status, code, message))
+    if (!http_raw_answer(w->fd, status, code, message))
         release(g, slot);
 }
 
@@ -446,7 +442,7 @@ static void accept_all(http_gate *g)
         if (slot < 0) {
             slot = pick_victim(g, now);
             if (!g->held[slot]->linger_until) /* the slot is needed now: no lingering */
-                (void)answer_error(g->held[slot]->fd, 503, "connection_shed", "the server needed this connection for another client");
+                (void)http_raw_answer(g->held[slot]->fd, 503, "connection_shed", "the server needed this connection for another client");
             release(g, slot);
         }
         waiting *w = calloc(1, sizeof *w);
@@ -559,7 +555,7 @@ void http_gate_refuse_queued(int listen_fd, int limit_ms)
         int64_t left = until - mono_ms();
         int64_t wait = left < QUEUED_WAIT_MS ? left : QUEUED_WAIT_MS;
         await_input(fd, wait); /* its request, sent just after the connect */
-        (void)answer_error(fd, 503, "draining", "the server is shutting down; retry");
+        (void)http_raw_answer(fd, 503, "draining", "the server is shutting down; retry");
         /* the client closes after reading a Connection: close answer */
         for (int64_t end = mono_ms() + wait; discard_input(fd) && mono_ms() < end;)
             await_input(fd, end - mono_ms());

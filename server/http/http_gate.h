@@ -76,6 +76,11 @@ bool http_gate_run(http_gate *g, struct MHD_Daemon *d);
  * socket; its length, or -1 when it does not fit. code and message must
  * not need JSON escaping. */
 int http_raw_error(char *out, size_t cap, int status, const char *code, const char *message);
+/* Answers a connection nothing has read from yet with that error: reads
+ * and drops what the client sent so far (up to 256 KiB, so the close that
+ * follows does not reset the connection under the answer), sends it and
+ * shuts the writing side. False when the client is gone. */
+bool http_raw_answer(int fd, int status, const char *code, const char *message);
 
 /* The rules on a request's header fields that both the gate (on the raw
  * bytes of the requests in a new connection's socket buffer) and http.c (on what

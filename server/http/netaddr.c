@@ -58,12 +58,33 @@ void netaddr_prefix_of(const char *text, char out[NETADDR_TEXT + 4])
     snprintf(out, NETADDR_TEXT + 4, "%s/%d", t, v4 ? 24 : 64);
 }
 
-void netaddr_bucket(const netaddr *a, char out[NETADDR_TEXT + 4])
+netaddr netaddr_bucket_net(const netaddr *a)
 {
     netaddr net = *a;
-    bool v4 = netaddr_is_v4(&net);
-    if (!v4)
+    if (!netaddr_is_v4(&net))
         memset(net.b + 8, 0, 8);
+    return net;
+}
+
+bool netaddr_from_sockaddr(const struct sockaddr *sa, netaddr *out)
+{
+    memset(out, 0, sizeof *out);
+    if (sa->sa_family == AF_INET) {
+        out->b[10] = out->b[11] = 0xff;
+        memcpy(out->b + 12, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+        return true;
+    }
+    if (sa->sa_family == AF_INET6) {
+        memcpy(out->b, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
+        return true;
+    }
+    return false;
+}
+
+void netaddr_bucket(const netaddr *a, char out[NETADDR_TEXT + 4])
+{
+    netaddr net = netaddr_bucket_net(a);
+    bool v4 = netaddr_is_v4(&net);
     char t[NETADDR_TEXT];
     netaddr_format(&net, t);
     snprintf(out, NETADDR_TEXT + 4, v4 ? "%s" : "%s/64", t);

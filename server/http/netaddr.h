@@ -45,6 +45,14 @@ void netaddr_prefix_of(const char *text, char out[NETADDR_TEXT + 4]);
  * an IPv4-mapped IPv6 form alike), an IPv6 address's /64
  * ("2001:db8:1:2::/64": one subscriber's network holds 2^64 addresses). */
 void netaddr_bucket(const netaddr *a, char out[NETADDR_TEXT + 4]);
+/* The same network as an address: an IPv4 address itself, an IPv6 one with
+ * its low 64 bits cleared (two addresses share a bucket when these are
+ * equal). */
+netaddr netaddr_bucket_net(const netaddr *a);
+/* A socket address (struct sockaddr_in or sockaddr_in6, passed as the
+ * generic type) as 16 bytes; false for another family. */
+struct sockaddr;
+bool netaddr_from_sockaddr(const struct sockaddr *sa, netaddr *out);
 
 /* "10.0.0.0/8, 127.0.0.1, ::1/128": comma or space separated; a bare
  * address is a single host. false with a message on a bad entry. */

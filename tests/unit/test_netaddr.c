@@ -5,6 +5,9 @@
  * honest proxy writes. */
 #include "../check.h"
 
+#include <arpa/inet.h>
+#include <sys/socket.h>
+
 #include "../../server/http/netaddr.h"
 
 typedef struct hdr {
@@ -113,8 +116,39 @@ static void networks_of_addresses(void)
     CHECK(strcmp(out, "?") == 0);
 }
 
+/* A socket address as the connection guard counts it: one IPv4 address,
+ * one IPv6 /64, an IPv4-mapped IPv6 form as the IPv4 address. */
+static void socket_addresses_and_their_buckets(void)
+{
+    struct sockaddr_in v4 = { .sin_family = AF_INET };
+    struct sockaddr_in6 v6 = { .sin6_family = AF_INET6 }, v6b = v6, mapped = v6;
+    CHECK(inet_pton(AF_INET, "192.0.2.7", &v4.sin_addr) == 1);
+    CHECK(inet_pton(AF_INET6, "2001:db8:1:2:aaaa::1", &v6.sin6_addr) == 1);
+    CHECK(inet_pton(AF_INET6, "2001:db8:1:2:ffff:ffff:ffff:ffff", &v6b.sin6_addr) == 1);
+    CHECK(inet_pton(AF_INET6, "::ffff:192.0.2.7", &mapped.sin6_addr) == 1);
+    netaddr a, b, c, d, e;
+    CHECK(netaddr_from_sockaddr((const struct sockaddr *)&v4, &a));
+    CHECK(netaddr_from_sockaddr((const struct sockaddr *)&v6, &b));
+    CHECK(netaddr_from_sockaddr((const struct sockaddr *)&v6b, &c));
+    CHECK(netaddr_from_sockaddr((const struct sockaddr *)&mapped, &d));
+    char t[NETADDR_TEXT];
+    netaddr_format(&a, t);
+    CHECK(strcmp(t, "192.0.2.7") == 0);
+    netaddr na = netaddr_bucket_net(&a), nb = netaddr_bucket_net(&b), nc = netaddr_bucket_net(&c),
+            nd = netaddr_bucket_net(&d);
+    CHECK(memcmp(na.b, a.b, 16) == 0);  /* an IPv4 address is its own bucket */
+    CHECK(memcmp(nb.b, nc.b, 16) == 0);  /* one /64 */
+    CHECK(memcmp(na.b, nd.b, 16) == 0);  /* mapped: the IPv4 address */
+    CHECK(netaddr_parse("2001:db8:1:3::1", &e));
+    netaddr ne = netaddr_bucket_net(&e);
+    CHECK(memcmp(nb.b, ne.b, 16) != 0);  /* the next /64 */
+    struct sockaddr other = { .sa_family = AF_UNIX };
+    CHECK(!netaddr_from_sockaddr(&other, &e));
+}
+
 int main(void)
 {
+    RUN(socket_addresses_and_their_buckets);
     RUN(networks_of_addresses);
     RUN(an_untrusted_peer_is_the_client_whatever_it_says);
     RUN(the_second_x_forwarded_for_header_is_read);
