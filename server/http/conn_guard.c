@@ -58,6 +58,19 @@ static void end_conn(conn_guard *g, guard_conn *gc, int status, const char *code
     shutdown(gc->fd, SHUT_RDWR);
 }
 
+/* With the lock held: refuses a connection libmicrohttpd has read nothing
+ * from yet (its STARTED notification): what the client sent so far is read
+ * and dropped before the answer, so the close does not reset the
+ * connection under it (a balancer reading a reset instead of the answer
+ * cannot retry the request elsewhere). */
+static void refuse_new(conn_guard *g, guard_conn *gc, int status, const char *code, const char *msg)
+{
+    gc->ended = true;
+    if (!g->cfg.tls)
+        (void)http_raw_answer(gc->fd, status, code, msg);
+    shutdown(gc->fd, SHUT_RDWR);
+}
+
 /* Still reading its request (or idle between requests), not suspended. */
 static bool sheddable(const guard_conn *gc)
 {
@@ -196,12 +209,8 @@ static void track(conn_guard *g, struct MHD_Connection *conn, void **socket_cont
         from_net += !o->ended && o->has_net && gc->has_net && memcmp(o->net.b, gc->net.b, sizeof o->net.b) == 0;
     }
     if (g->cfg.max_per_network > 0 && from_net > g->cfg.max_per_network) {
-        /* libmicrohttpd has read nothing yet: what came is dropped first */
-        gc->ended = true;
-        if (!g->cfg.tls)
-            (void)http_raw_answer(gc->fd, 429, "too_many_connections",
-                                  "too many connections are open from this address (an IPv6 client: from its /64)");
-        shutdown(gc->fd, SHUT_RDWR);
+        refuse_new(g, gc, 429, "too_many_connections",
+                   "too many connections are open from this address (an IPv6 client: from its /64)");
         atomic_fetch_add(&g->crowded, 1);
     } else if (open_now > g->cfg.max_connections) {
         guard_conn *victim = pick_victim(g, gc, now);
@@ -210,7 +219,7 @@ static void track(conn_guard *g, struct MHD_Connection *conn, void **socket_cont
             atomic_fetch_add(&g->shed, 1);
         } else {
             /* every other connection is being served: refuse the new one */
-            end_conn(g, gc, 503, "overloaded", "the server has no connection to spare");
+            refuse_new(g, gc, 503, "overloaded", "the server has no connection to spare");
             atomic_fetch_add(&g->shed, 1);
         }
     }

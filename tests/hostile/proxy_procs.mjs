@@ -3,7 +3,7 @@
 // with their ports rewritten, and plain one-connection requests through
 // them. tests/hostile/proxies.test.mjs and tests/pg/rolling.test.mjs use it.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { join } from 'node:path';
@@ -79,6 +79,9 @@ export async function startHaproxy(deploy, work, nodes) {
 export async function startNginx(deploy, work, nodes) {
   const port = await freePort();
   const prefix = mkdtempSync(join(work, 'nginx-'));
+  // started as root, nginx's workers run as nobody: they must reach the
+  // body buffer files under prefix (a body over client_body_buffer_size)
+  if (process.getuid?.() === 0) { chmodSync(work, 0o711); chmodSync(prefix, 0o755); }
   const cfg = nodes(readFileSync(join(deploy, 'nginx.conf'), 'utf8')
     .replace('listen 127.0.0.1:8080', `listen 127.0.0.1:${port}`)
     .replace('worker_processes auto;', 'worker_processes 1;')

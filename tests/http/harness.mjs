@@ -50,15 +50,24 @@ export function dbExec(dir, sql) {
 // A transaction held open on the database of the server with that data
 // dir, as another client would hold one: sqlite3's BEGIN IMMEDIATE (the
 // writer then waits in its own BEGIN), or psql's BEGIN and the statements
-// given (e.g. a row locked FOR UPDATE). {release()} ends it (ROLLBACK) and
-// resolves once the session has exited.
+// given (e.g. a row locked FOR UPDATE). {ready} resolves true once the
+// transaction holds its lock (false if the session ended first);
+// {release()} ends it (ROLLBACK) and resolves once the session has exited.
 export function dbHold(dir, pgSql = '') {
   const proc = PG
-    ? spawn('psql', [`${PG}/${pgName(dir)}`, '-qAt', '-v', 'ON_ERROR_STOP=1'], { stdio: ['pipe', 'ignore', 'ignore'] })
-    : spawn('sqlite3', [join(dir, 'replayd.db')], { stdio: ['pipe', 'ignore', 'ignore'] });
-  proc.stdin.write(PG ? `BEGIN;\n${pgSql}\n` : 'BEGIN IMMEDIATE;\n');
+    ? spawn('psql', [`${PG}/${pgName(dir)}`, '-qAt', '-v', 'ON_ERROR_STOP=1'], { stdio: ['pipe', 'pipe', 'ignore'] })
+    : spawn('sqlite3', [join(dir, 'replayd.db')], { stdio: ['pipe', 'pipe', 'ignore'] });
+  // sqlite3 waits for a lock the server holds at that moment (it would
+  // fail at once without .timeout); ready resolves once the lock is held
+  proc.stdin.write(PG ? `BEGIN;\n${pgSql}\nSELECT 'held';\n` : `.timeout 5000\nBEGIN IMMEDIATE;\nSELECT 'held';\n`);
+  let out = '';
+  const ready = new Promise((resolve) => {
+    proc.stdout.on('data', (c) => { out += c; if (out.includes('held')) resolve(true); });
+    proc.on('exit', () => resolve(false));
+  });
   const exited = new Promise((r) => proc.on('exit', r));
   return {
+    ready,
     release: async () => {
       proc.stdin.end('ROLLBACK;\n');
       const timer = setTimeout(() => proc.kill(), 5000);
