@@ -453,6 +453,7 @@ int cmd_serve(int argc, char **argv)
         .body_timeout_ms = a.cfg.body_timeout_ms,
         .body_min_rate = a.cfg.body_min_rate,
         .max_per_network = a.cfg.max_connections_per_ip,
+        .stats = &a.stats,
         .tls = a.cfg.tls_cert[0] != '\0',
     };
     if (!conn_guard_start(&a.guard, &gcfg)) {

@@ -124,12 +124,12 @@ static void *reaper(void *arg)
             int64_t age = now - gc->since_ms;
             if (gc->phase == PHASE_HEADERS && age > g->cfg.header_timeout_ms) {
                 end_conn(g, gc, 408, "request_timeout", "the request headers did not arrive in time");
-                atomic_fetch_add(&g->timed_out, 1);
+                metrics_connection_ended(g->cfg.stats, CONN_END_TIMED_OUT);
             } else if (gc->phase == PHASE_BODY &&
                        (age > g->cfg.body_timeout_ms ||
                         (age > BODY_GRACE_MS && rate_of(gc, now) < g->cfg.body_min_rate))) {
                 end_conn(g, gc, 408, "request_timeout", "the request body did not arrive in time");
-                atomic_fetch_add(&g->timed_out, 1);
+                metrics_connection_ended(g->cfg.stats, CONN_END_TIMED_OUT);
             }
         }
     }
@@ -211,16 +211,16 @@ static void track(conn_guard *g, struct MHD_Connection *conn, void **socket_cont
     if (g->cfg.max_per_network > 0 && from_net > g->cfg.max_per_network) {
         refuse_new(g, gc, 429, "too_many_connections",
                    "too many connections are open from this address (an IPv6 client: from its /64)");
-        atomic_fetch_add(&g->crowded, 1);
+        metrics_connection_ended(g->cfg.stats, CONN_END_PER_NETWORK);
     } else if (open_now > g->cfg.max_connections) {
         guard_conn *victim = pick_victim(g, gc, now);
         if (victim) {
             end_conn(g, victim, 503, "connection_shed", "the server needed this connection for another client");
-            atomic_fetch_add(&g->shed, 1);
+            metrics_connection_ended(g->cfg.stats, CONN_END_SHED);
         } else {
             /* every other connection is being served: refuse the new one */
             refuse_new(g, gc, 503, "overloaded", "the server has no connection to spare");
-            atomic_fetch_add(&g->shed, 1);
+            metrics_connection_ended(g->cfg.stats, CONN_END_OVERLOADED);
         }
     }
     pthread_mutex_unlock(&g->mu);

@@ -45,6 +45,8 @@
 
 #include <microhttpd.h>
 
+#include "metrics.h"
+
 #define GUARD_TICK_MS 100
 
 typedef struct guard_conn guard_conn;
@@ -55,6 +57,7 @@ typedef struct conn_guard_config {
     int body_timeout_ms;
     int body_min_rate;     /* bytes per second */
     int max_per_network;   /* open connections from one address or /64; 0: no cap */
+    metrics *stats;        /* counts what the guard ends; may be NULL; the caller's */
     bool tls;              /* no plain-text answer is written before shutdown */
 } conn_guard_config;
 
@@ -66,9 +69,6 @@ typedef struct conn_guard {
     int n, cap;
     bool stopping, started;
     pthread_t reaper;
-    atomic_ulong timed_out; /* connections ended by a deadline */
-    atomic_ulong shed;      /* connections ended to make room */
-    atomic_ulong crowded;   /* connections refused past max_per_network */
 } conn_guard;
 
 bool conn_guard_start(conn_guard *g, const conn_guard_config *cfg);

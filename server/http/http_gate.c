@@ -167,6 +167,7 @@ bool http_raw_answer(int fd, int status, const char *code, const char *message)
  * reset, which a close with unread bytes would send. */
 static void refuse(http_gate *g, int slot, int status, const char *code, const char *message)
 {
+    metrics_connection_ended(g->cfg.stats, status == 408 ? CONN_END_TIMED_OUT : CONN_END_FRAMING);
     waiting *w = g->held[slot];
     w->linger_until = mono_ms() + LINGER_MS;
     if (!http_raw_answer(w->fd, status, code, message))
@@ -441,8 +442,10 @@ static void accept_all(http_gate *g)
                 slot = i;
         if (slot < 0) {
             slot = pick_victim(g, now);
-            if (!g->held[slot]->linger_until) /* the slot is needed now: no lingering */
+            if (!g->held[slot]->linger_until) { /* the slot is needed now: no lingering */
                 (void)http_raw_answer(g->held[slot]->fd, 503, "connection_shed", "the server needed this connection for another client");
+                metrics_connection_ended(g->cfg.stats, CONN_END_SHED);
+            }
             release(g, slot);
         }
         waiting *w = calloc(1, sizeof *w);

@@ -57,6 +57,8 @@
 
 #include <microhttpd.h>
 
+#include "metrics.h"
+
 typedef struct http_gate http_gate;
 
 typedef struct http_gate_config {
@@ -64,6 +66,7 @@ typedef struct http_gate_config {
     int header_timeout_ms;
     size_t max_header_bytes; /* request line and headers */
     size_t max_body;
+    metrics *stats;          /* counts what the gate ends; may be NULL; the caller's */
 } http_gate_config;
 
 /* A gate for the listening socket listen_fd (listener.h), which stays the

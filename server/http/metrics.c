@@ -13,6 +13,8 @@ static const int64_t bucket_us[METRICS_BUCKETS] = { 100,   250,   500,    1000, 
                                                     10000, 25000, 50000, 100000, 250000, 1000000 };
 static const char *const outcome_names[VERIFY_OUTCOMES] = { "accepted", "rejected", "retry",
                                                             "conflict" };
+static const char *const conn_end_names[CONN_ENDS] = { "timed_out", "shed", "overloaded", "per_network",
+                                                       "framing" };
 
 void metrics_init(metrics *m, const char *const *route_names, int n_routes)
 {
@@ -46,6 +48,12 @@ void metrics_verification(metrics *m, int game_index, verify_outcome o)
 {
     if (game_index >= 0 && game_index < METRICS_GAMES)
         atomic_fetch_add(&m->verifications[game_index][o], 1);
+}
+
+void metrics_connection_ended(metrics *m, conn_end why)
+{
+    if (m && why >= 0 && why < CONN_ENDS)
+        atomic_fetch_add(&m->connections_ended[why], 1);
 }
 
 typedef struct text {
@@ -121,6 +129,11 @@ char *metrics_render(metrics *m, size_t *len)
             emit(&t, "replayd_verifications_total{game=\"%s\",outcome=\"%s\"} %llu\n",
                  game_catalog[g]->name, outcome_names[o],
                  (unsigned long long)atomic_load(&m->verifications[g][o]));
+    emit(&t, "# HELP replayd_connections_ended_total Connections the server ended itself, by reason.\n"
+             "# TYPE replayd_connections_ended_total counter\n");
+    for (int e = 0; e < CONN_ENDS; e++)
+        emit(&t, "replayd_connections_ended_total{reason=\"%s\"} %llu\n", conn_end_names[e],
+             (unsigned long long)atomic_load(&m->connections_ended[e]));
     *len = t.len;
     return t.p;
 }

@@ -184,6 +184,7 @@ static bool start_serving(serving *s, char *err, size_t err_len)
             .header_timeout_ms = a->cfg.header_timeout_ms,
             .max_header_bytes = a->cfg.connection_memory / 4,
             .max_body = a->cfg.max_body,
+            .stats = &a->stats,
         };
         s->gate = http_gate_new(s->listen_fd, &gate_cfg, err, err_len);
         if (!s->gate)

@@ -27,4 +27,6 @@ test('one /64 shares one connection cap; another /64 and another IPv4 address ha
   assert.deepEqual(out.v4, { 200: 10, '429 too_many_connections': 2 }, JSON.stringify(out));
   assert.equal(out.nextV4, 200, 'another IPv4 address');
   assert.equal(out.mappedV4, 429, 'the IPv4-mapped form is the same address');
+  assert.ok(out.refusedSeen >= 24, JSON.stringify(out));
+  assert.equal(out.metricPerNetwork, out.refusedSeen, '/metrics counts each refusal: ' + JSON.stringify(out));
 });

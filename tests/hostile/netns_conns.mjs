@@ -48,13 +48,15 @@ function openOne(host, port, localAddress) {
 
 const tally = (rs) => rs.reduce((t, r) => { const k = `${r.status} ${r.code ?? ''}`.trim(); t[k] = (t[k] || 0) + 1; return t; }, {});
 
-const srv = await startServer({ host: '::', args: ['--set', `max_connections_per_ip=${CAP}`] });
+const srv = await startServer({ host: '::', args: ['--set', `max_connections_per_ip=${CAP}`, '--set', 'metrics_public=true'] });
+let refused = 0; // 429 too_many_connections answers seen, all told
+const counted = (r) => { if (r.code === 'too_many_connections') refused++; return r; };
 const out = {};
 try {
   const host = `${NET}1`;
   // 30 addresses of one /64, one connection each, all kept open
   const v6 = [];
-  for (let i = 0; i < 3 * CAP; i++) v6.push(await openOne(host, srv.port, `${NET}${(0x100 + i).toString(16)}`));
+  for (let i = 0; i < 3 * CAP; i++) v6.push(counted(await openOne(host, srv.port, `${NET}${(0x100 + i).toString(16)}`)));
   out.v6 = tally(v6);
   out.otherNet = (await openOne(host, srv.port, '2001:db8:7:2::5')).status;
   // two of the network's open connections close: two more are served
@@ -63,19 +65,23 @@ try {
   for (let t = 0; t < 40 && !(again.length === 2 && again.every((r) => r.status === 200)); t++) {
     await new Promise((r) => setTimeout(r, 50));
     again.forEach((r) => r.socket.destroy());
-    again = [await openOne(host, srv.port, `${NET}beef`), await openOne(host, srv.port, `${NET}bef0`)];
+    again = [counted(await openOne(host, srv.port, `${NET}beef`)), counted(await openOne(host, srv.port, `${NET}bef0`))];
   }
   out.afterTwoClosed = tally(again);
-  out.thirdAfterTwoClosed = (await openOne(host, srv.port, `${NET}bef1`)).status;
+  out.thirdAfterTwoClosed = counted(await openOne(host, srv.port, `${NET}bef1`)).status;
   // IPv4: one address is one count; the next address has its own
   const v4 = [];
-  for (let i = 0; i < CAP + 2; i++) v4.push(await openOne('127.0.0.1', srv.port, '127.0.0.2'));
+  for (let i = 0; i < CAP + 2; i++) v4.push(counted(await openOne('127.0.0.1', srv.port, '127.0.0.2')));
   out.v4 = tally(v4);
   out.nextV4 = (await openOne('127.0.0.1', srv.port, '127.0.0.3')).status;
   // the IPv4-mapped form reaching the same dual-stack socket is the same
   // address: the cap is reached already
-  out.mappedV4 = (await openOne('::ffff:127.0.0.2', srv.port, '::ffff:127.0.0.2')).status;
+  out.mappedV4 = counted(await openOne('::ffff:127.0.0.2', srv.port, '::ffff:127.0.0.2')).status;
   for (const r of [...v6, ...again, ...v4]) r.socket.destroy();
+  // what /metrics counted, beside what the clients saw
+  const m = await (await fetch(`http://127.0.0.1:${srv.port}/metrics`, { headers: { Connection: 'close' } })).text();
+  out.metricPerNetwork = Number((/replayd_connections_ended_total\{reason="per_network"\} (\d+)/.exec(m) || [])[1]);
+  out.refusedSeen = refused;
 } finally {
   await srv.stop();
   srv.cleanup();
