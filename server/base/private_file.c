@@ -23,18 +23,25 @@ static void describe(const char *path, char *out, size_t n)
     }
 }
 
-static bool check(const struct stat *st, const char *path, char *err, size_t err_len)
+/* root_group: a file owned by root may also be read by its group */
+static bool check(const struct stat *st, const char *path, bool root_group, char *err, size_t err_len)
 {
     bool dir = S_ISDIR(st->st_mode);
     bool owned = st->st_uid == geteuid();
     if (owned && !(st->st_mode & 077))
         return true;
+    if (root_group && st->st_uid == 0 && !(st->st_mode & 037))
+        return true;
     char name[2 * PATH_MAX + 16];
     describe(path, name, sizeof name);
-    if (!owned)
+    if (!owned && !(root_group && st->st_uid == 0))
         snprintf(err, err_len,
-                 "%s: owned by uid %u, must be owned by the user replayd runs as (uid %u): chown it",
-                 name, (unsigned)st->st_uid, (unsigned)geteuid());
+                 "%s: owned by uid %u, must be owned by the user replayd runs as (uid %u)%s: chown it",
+                 name, (unsigned)st->st_uid, (unsigned)geteuid(), root_group ? " or by root" : "");
+    else if (root_group && st->st_uid == 0 && !owned)
+        snprintf(err, err_len,
+                 "%s: mode %04o, owned by root it may be readable by its group at most (chmod 640 %s)",
+                 name, (unsigned)(st->st_mode & 07777), path);
     else
         snprintf(err, err_len,
                  "%s: mode %04o, must not be readable or writable by group or others (chmod %s %s)",
@@ -49,15 +56,25 @@ bool private_file_fd(int fd, const char *path, char *err, size_t err_len)
         snprintf(err, err_len, "%s: cannot stat: %s", path, strerror(errno));
         return false;
     }
-    return check(&st, path, err, err_len);
+    return check(&st, path, false, err, err_len);
 }
 
-bool private_file_path(const char *path, char *err, size_t err_len)
+static bool check_path(const char *path, bool root_group, char *err, size_t err_len)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
         snprintf(err, err_len, "%s: cannot stat: %s", path, strerror(errno));
         return false;
     }
-    return check(&st, path, err, err_len);
+    return check(&st, path, root_group, err, err_len);
+}
+
+bool private_file_path(const char *path, char *err, size_t err_len)
+{
+    return check_path(path, false, err, err_len);
+}
+
+bool private_file_tls_key(const char *path, char *err, size_t err_len)
+{
+    return check_path(path, true, err, err_len);
 }

@@ -23,6 +23,7 @@
 
 #include "../base/iso_time.h"
 #include "../base/parse.h"
+#include "../base/private_file.h"
 #include "http_gate.h"
 #include "routes.h"
 
@@ -751,6 +752,12 @@ http_daemon *http_start(app *a, int listen_fd, char *err, size_t err_len)
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
                      MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
     if (c->tls_cert[0] || c->tls_key[0]) {
+        char why[600];
+        if (c->tls_key[0] && !private_file_tls_key(c->tls_key, why, sizeof why)) {
+            snprintf(err, err_len, "tls_key %s", why);
+            http_stop(hd);
+            return NULL;
+        }
         hd->cert = read_file(c->tls_cert);
         hd->key = read_file(c->tls_key);
         if (!hd->cert || !hd->key) {

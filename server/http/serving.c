@@ -210,6 +210,15 @@ int serving_run(app *a, config_reader reread, unsigned metrics_port)
         fprintf(stderr, "replayd: %s\n", err);
         return 1;
     }
+    if (!start_serving(&s, err, sizeof err)) {
+        fprintf(stderr, "replayd: %s\n", err);
+        http_gate_stop(s.gate);
+        http_stop(s.current);
+        close(s.listen_fd);
+        return 1;
+    }
+    /* said once serving has started: a start that fails (a TLS key
+     * refused, say) never announces a port */
     json_t *line = json_pack("{s:s,s:s,s:i,s:s,s:i,s:i}", "event", "listening", "addr", a->cfg.listen_addr,
                              "port", port, "data", a->cfg.data_dir, "schema", store_schema_version(a->db),
                              "metrics_port", (int)metrics_port);
@@ -218,13 +227,6 @@ int serving_run(app *a, config_reader reread, unsigned metrics_port)
         fprintf(stderr, "%s\n", text);
     free(text);
     json_decref(line);
-    if (!start_serving(&s, err, sizeof err)) {
-        fprintf(stderr, "replayd: %s\n", err);
-        http_gate_stop(s.gate);
-        http_stop(s.current);
-        close(s.listen_fd);
-        return 1;
-    }
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);

@@ -188,3 +188,39 @@ test('a key the database records that this node lacks stops it at start, naming 
     rmSync(aside, { recursive: true, force: true });
   }
 });
+
+// The TLS private key (tls_key) follows PostgreSQL's rule for its own
+// server key: the service user's with no group or other bits, or root's
+// readable by its group at most (Debian's ssl-cert group, 0640). A key any
+// local user may read started without a word before.
+test('a TLS key others may read stops the node at start, naming it; 0600 and root\'s 0640 start', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'replayd-tlsmode-'));
+  let srv;
+  try {
+    const cert = join(dir, 'cert.pem'), key = join(dir, 'key.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+      '-keyout', key, '-out', cert, '-subj', '/CN=localhost', '-days', '2'], { stdio: 'ignore' });
+    const tls = ['--set', `tls_cert=${cert}`, '--set', `tls_key=${key}`];
+    const esc = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    for (const mode of [0o644, 0o604, 0o660]) {
+      chmodSync(key, mode);
+      await assert.rejects(startServer({ dataDir: dir, scheme: 'https', args: tls }),
+        new RegExp(`tls_key ${esc}: mode ${mode.toString(8).padStart(4, '0')}`), `tls_key at ${mode.toString(8)}`);
+    }
+    const root = process.getuid() === 0;
+    chmodSync(key, 0o640);
+    if (root) {
+      srv = await startServer({ dataDir: dir, scheme: 'https', args: tls });
+      await srv.stop();
+      srv = null;
+    } else {
+      await assert.rejects(startServer({ dataDir: dir, scheme: 'https', args: tls }), /tls_key .*: mode 0640/, 'not root\'s: 0640 is too open');
+    }
+    chmodSync(key, 0o600);
+    srv = await startServer({ dataDir: dir, scheme: 'https', args: tls });
+    assert.match(srv.base, /^https:/);
+  } finally {
+    await srv?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
