@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { startServer, rawExchange, parseResponse } from './lib.mjs';
+import { startServer, rawExchange, parseResponse, afterAnswer } from './lib.mjs';
 
 let srv;
 before(async () => { srv = await startServer(); });
@@ -51,30 +51,6 @@ test('a well-formed request still works, and HTTP/1.0 without Host too', async (
     assert.equal(JSON.parse(r.body).status, 'ok');
   }
 });
-
-// Writes `first`; once its whole answer has come, `second` on the same
-// connection (a kept-alive client's next request, which libmicrohttpd
-// reads itself: the gate sees a connection once). Reads until the server
-// closes or `ms` passes: { text, closed }.
-function afterAnswer(port, first, second, ms = 3000) {
-  return new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1');
-    let text = '', sent = false, closed = false;
-    const t = setTimeout(() => s.destroy(), ms);
-    s.on('data', (d) => {
-      text += d.toString('latin1');
-      const one = parseResponse(text);
-      if (!sent && one && one.body.length === Number(one.headers['content-length'])) {
-        sent = true;
-        s.write(second);
-      }
-    });
-    s.on('error', () => {});
-    s.on('end', () => { closed = true; });
-    s.on('close', () => { clearTimeout(t); resolve({ text, closed }); });
-    s.write(first);
-  });
-}
 
 // Writes `payload` at once and reads until the server closes or `ms`
 // passes: { text, closed } (closed: the server ended the connection).

@@ -12,12 +12,11 @@
 //   there is served; other connections are served as before.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, parseResponse } from './lib.mjs';
+import { startServer, parseResponse, afterAnswer, rawExchange } from './lib.mjs';
 import { startHaproxy, startNginx, skipHaproxy, skipNginx } from './proxy_procs.mjs';
 
 const deploy = fileURLToPath(new URL('../../deploy/multinode/', import.meta.url));
@@ -29,28 +28,6 @@ before(async () => {
 after(async () => { await node.stop(); node.cleanup(); rmSync(work, { recursive: true, force: true }); });
 
 const nodes = (cfg) => cfg.replace('127.0.0.1:8081', `127.0.0.1:${node.port}`).replace(/ *server node[23].*\n/g, '');
-
-// Writes `first`; once its whole answer has come, `second` on the same
-// connection. Reads until the server closes or `ms` passes: { text, closed }.
-function afterAnswer(port, first, second, ms = 1500) {
-  return new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1');
-    let text = '', sent = false, closed = false;
-    const t = setTimeout(() => s.destroy(), ms);
-    s.on('data', (d) => {
-      text += d.toString('latin1');
-      const one = parseResponse(text);
-      if (!sent && one && one.body.length >= Number(one.headers['content-length'] || 0)) {
-        sent = true;
-        s.write(second);
-      }
-    });
-    s.on('error', () => {});
-    s.on('end', () => { closed = true; });
-    s.on('close', () => { clearTimeout(t); resolve({ text, closed }); });
-    s.write(first);
-  });
-}
 
 const good = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n';
 const later = [
@@ -71,7 +48,7 @@ for (const [proxy, start, skip] of [['HAProxy', startHaproxy, skipHaproxy], ['ng
     const p = await start(deploy, work, (cfg) => nodes(cfg).replace('log stdout format raw local0 info', ''));
     try {
       for (const [label, payload] of later) {
-        const { text } = await afterAnswer(p.port, good, payload);
+        const { text } = await afterAnswer(p.port, good, payload, 1500);
         const one = parseResponse(text);
         assert.equal(one?.status, 200, `${label}: the first is served`);
         const two = parseResponse(one.rest);
@@ -87,7 +64,7 @@ for (const [proxy, start, skip] of [['HAProxy', startHaproxy, skipHaproxy], ['ng
 test('directly: a later request libmicrohttpd refuses closes its connection, nothing after it is served, others are served', { timeout: 60000 }, async () => {
   for (const [label, payload] of later) {
     // the malformed request, then a good one behind it on the same connection
-    const { text, closed } = await afterAnswer(node.port, good, payload + good);
+    const { text, closed } = await afterAnswer(node.port, good, payload + good, 1500);
     const one = parseResponse(text);
     assert.equal(one?.status, 200, `${label}: the first is served`);
     const two = parseResponse(one.rest);
@@ -100,14 +77,7 @@ test('directly: a later request libmicrohttpd refuses closes its connection, not
       // end, 2.2; a folded line replaced by spaces, 5.2)
       assert.ok(['bare-LF line ends', 'a folded header line'].includes(label), `${label}: served ${two.status}`);
     }
-    const fresh = parseResponse(await new Promise((resolve) => {
-      const s = net.connect(node.port, '127.0.0.1');
-      let out = '';
-      s.on('data', (d) => { out += d; });
-      s.on('close', () => resolve(out));
-      s.on('error', () => resolve(out));
-      s.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-    }));
+    const fresh = parseResponse(await rawExchange(node.port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
     assert.equal(fresh?.status, 200, `${label}: another connection is served`);
   }
 });

@@ -120,3 +120,27 @@ export function parseResponse(text) {
   const body = text.slice(end + 4, end + 4 + len);
   return { status: Number(m[1]), headers, body, rest: text.slice(end + 4 + len) };
 }
+
+// Writes `first`; once its whole answer has come, `second` on the same
+// connection (a kept-alive client's next request, which libmicrohttpd
+// reads itself: the gate sees a connection once). Reads until the server
+// closes or `ms` passes: { text, closed }.
+export function afterAnswer(port, first, second, ms = 3000) {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    let text = '', sent = false, closed = false;
+    const t = setTimeout(() => s.destroy(), ms);
+    s.on('data', (d) => {
+      text += d.toString('latin1');
+      const one = parseResponse(text);
+      if (!sent && one && one.body.length === Number(one.headers['content-length'])) {
+        sent = true;
+        s.write(second);
+      }
+    });
+    s.on('error', () => {});
+    s.on('end', () => { closed = true; });
+    s.on('close', () => { clearTimeout(t); resolve({ text, closed }); });
+    s.write(first);
+  });
+}
