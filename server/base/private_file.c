@@ -28,17 +28,18 @@ static bool check(const struct stat *st, const char *path, bool root_group, char
 {
     bool dir = S_ISDIR(st->st_mode);
     bool owned = st->st_uid == geteuid();
+    bool roots = root_group && st->st_uid == 0; /* root's group may read it */
     if (owned && !(st->st_mode & 077))
         return true;
-    if (root_group && st->st_uid == 0 && !(st->st_mode & 037))
+    if (roots && !(st->st_mode & 037))
         return true;
     char name[2 * PATH_MAX + 16];
     describe(path, name, sizeof name);
-    if (!owned && !(root_group && st->st_uid == 0))
+    if (!owned && !roots)
         snprintf(err, err_len,
                  "%s: owned by uid %u, must be owned by the user replayd runs as (uid %u)%s: chown it",
                  name, (unsigned)st->st_uid, (unsigned)geteuid(), root_group ? " or by root" : "");
-    else if (root_group && st->st_uid == 0 && !owned)
+    else if (!owned)
         snprintf(err, err_len,
                  "%s: mode %04o, owned by root it may be readable by its group at most (chmod 640 %s)",
                  name, (unsigned)(st->st_mode & 07777), path);
