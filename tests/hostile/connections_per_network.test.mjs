@@ -5,10 +5,12 @@
 // IPv4 address or IPv6 /64 (an IPv4-mapped address as the IPv4 one) and
 // answers a connection past the cap 429 too_many_connections, as JSON.
 //
-// Loopback has one IPv6 address, so the attack runs in a user and network
-// namespace of its own (unshare -rn, no privilege needed) where loopback
-// holds whole networks: tests/hostile/netns_conns.mjs runs there and
-// reports what each connection was answered.
+// Loopback has one IPv6 address, so the attack runs in a network namespace
+// of its own where loopback holds whole networks: tests/hostile/netns_conns.mjs
+// runs there and reports what each connection was answered. Root makes the
+// namespace itself (unshare -n: a user namespace is refused inside a chroot,
+// as in the fresh Debian root make fresh-check runs this in); anyone else
+// gets a user namespace with it (unshare -rn, no privilege needed).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -16,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 
 test('one /64 shares one connection cap; another /64 and another IPv4 address have their own', { timeout: 90000 }, () => {
   const script = fileURLToPath(new URL('./netns_conns.mjs', import.meta.url));
-  const text = execFileSync('unshare', ['-rn', process.execPath, script],
+  const how = process.getuid() === 0 ? '-n' : '-rn';
+  const text = execFileSync('unshare', [how, process.execPath, script],
     { encoding: 'utf8', timeout: 80000, stdio: ['ignore', 'pipe', 'inherit'] });
   const out = JSON.parse(text.trim().split('\n').pop());
   // 30 addresses of the /64: 10 served, 20 refused with JSON
