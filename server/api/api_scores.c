@@ -168,8 +168,11 @@ static void score_committed(request *r)
 }
 
 /* Resumed after a rejection's commit. A token already redeemed is a
- * conflict whatever these moves were; a rejection that could not be kept
- * is still a rejection (the store logged why). */
+ * conflict whatever these moves were. A rejection the store could not
+ * record (busy, failed) is answered as that store error, without the
+ * verdict: a verdict is what rejections_per_token bounds, and one not
+ * counted would let a client that keeps the writer busy probe a seed's
+ * rules without end. */
 static void rejection_committed(request *r)
 {
     submission *s = r->work;
@@ -187,6 +190,10 @@ static void rejection_committed(request *r)
         reply_burned(r);
         return;
     }
+    if (s->w.status != STORE_OK) {
+        api_store_error(r, s->w.status);
+        return;
+    }
     metrics_verification(&r->app->stats, game_index(s->t.p.g), VERIFY_REJECTED);
     char text[120];
     const char *msg = text;
@@ -200,7 +207,7 @@ static void rejection_committed(request *r)
     /* token_burned: this was the token's last allowed rejection */
     reply_error_with(r, 422, "replay_rejected", msg,
                      json_pack("{s:s,s:I,s:b}", "reason", rej->reason, "move", (json_int_t)rej->move_index,
-                               "token_burned", s->w.status == STORE_OK && rej->burned));
+                               "token_burned", rej->burned));
 }
 
 static void reject_replay(request *r, submission *s, const char *reason, long move)

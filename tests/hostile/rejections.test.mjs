@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { startServer, call, register, seed, LONG } from './lib.mjs';
+import { dbHold } from '../http/harness.mjs';
 
 const TRIES = LONG ? 110 : 30;
 
@@ -47,6 +48,50 @@ test(`${TRIES} resubmissions of one token are bounded, then 409 token_burned`, {
       kept = Number(sql(srv.dir, "SELECT COUNT(*) FROM rejections WHERE moves_json <> ''"));
     }
     assert.equal(kept, 20);
+  } finally {
+    await srv.stop();
+    srv.cleanup();
+  }
+});
+
+// The rule probe's bound holds while the writer cannot record: with the
+// database held (a flood, a long checkpoint), a rejection the store could
+// not count is answered 503 busy with nothing of the replay's verdict, so
+// a cheater cannot probe a seed past rejections_per_token by keeping the
+// writer busy. Once it can record again, the count resumes where it was.
+test('a rejection the writer cannot record tells nothing and is not free', { timeout: 120000 }, async () => {
+  const srv = await startServer({ args: ['--set', 'rate_scores_per_player=100000', '--set', 'max_forfeits_per_level_day=0',
+    '--set', 'rate_per_ip=0', '--set', 'busy_timeout_ms=200'] });
+  try {
+    const p = await register(srv, 'prober');
+    const s = await seed(srv, p.token, { game: 'schulte', level: 1 });
+    const moves = [{ t: 500, cell: 9 }];
+    const first = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
+    assert.equal(first.status, 422, JSON.stringify(first.json));
+    const hold = dbHold(srv.dir);
+    assert.equal(await hold.ready, true, 'sqlite3 holds the write lock');
+    const held = [];
+    try {
+      for (let i = 0; i < 8; i++) {
+        const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
+        held.push({ status: r.status, code: r.json?.error?.code, detail: r.json?.error?.reason ?? r.json?.error?.move });
+      }
+    } finally {
+      await hold.release();
+    }
+    console.log(`# 8 bad submissions while the writer was held: ${JSON.stringify(held)}`);
+    for (const h of held) {
+      assert.deepEqual(h, { status: 503, code: 'busy', detail: undefined }, JSON.stringify(held));
+    }
+    const rows = Number(sql(srv.dir, 'SELECT COUNT(*) FROM rejections'));
+    assert.equal(rows, 1, 'only the recorded rejection');
+    // the count resumes: four more rejections (5 in all), then burned
+    const after = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
+      after.push(r.status === 409 ? r.json.error.code : r.status);
+    }
+    assert.deepEqual(after, [422, 422, 422, 422, 'token_burned']);
   } finally {
     await srv.stop();
     srv.cleanup();
