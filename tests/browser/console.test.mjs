@@ -13,8 +13,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startServer, call, register, seed, gen, solveSchulte, awaitRun, ADMIN_TOKEN, sharedRanks } from '../http/harness.mjs';
+import { startServer, call, register, seed, solveSchulte, awaitRun, ADMIN_TOKEN, sharedRanks } from '../http/harness.mjs';
 import { Rng } from '../../vectors/port/core.mjs';
+import { order, bot } from '../http/schulte_runs.mjs';
 import { ARTIFACTS, WAIT, launch, watchedPage } from './browser.mjs';
 
 // A Schulte level-4 daily (twins.test.mjs): the server's clock at its noon.
@@ -30,18 +31,7 @@ let browser;
 const who = {};
 const runs = {};
 
-// review.test.mjs's bot and person on a fixed Schulte level.
-function order(level, seedValue) {
-  const g = gen('schulte', level, seedValue);
-  assert.equal(g.reshuffle, false);
-  const grid = g.grid.flat();
-  const numbers = grid.map((_, i) => (g.order === 'up' ? i + 1 : grid.length - i));
-  return { g, cells: numbers.map((n) => grid.indexOf(n)) };
-}
-function bot(level, seedValue) {
-  const { g, cells } = order(level, seedValue);
-  return cells.map((cell, i) => ({ t: i === cells.length - 1 ? g.finish_floor_ms : 150 * (i + 1), cell }));
-}
+// a person on a fixed Schulte level (its own draws: the vectors' Rng)
 function human(rng) {
   return (level, seedValue) => {
     const { cells } = order(level, seedValue);

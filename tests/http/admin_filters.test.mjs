@@ -6,7 +6,8 @@
 // action and actor. The oracle is the unfiltered queue and log.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, call, register, seed, gen, offLoop, ADMIN_TOKEN } from './harness.mjs';
+import { startServer, call, register, seed, offLoop, ADMIN_TOKEN } from './harness.mjs';
+import { order, bot, human, lcg } from './schulte_runs.mjs';
 
 let srv;
 // No waiting for runs to take their claimed time (the slack covers it;
@@ -22,38 +23,6 @@ before(async () => {
 after(async () => { await srv.stop(); srv.cleanup(); });
 
 const admin = (method, path, body, offContract = false) => call(srv, method, path, { token: ADMIN_TOKEN, body, offContract });
-
-// Schulte: the cells in the order they must be found.
-function order(level, seedValue) {
-  const g = gen('schulte', level, seedValue);
-  const grid = g.grid.flat();
-  const numbers = grid.map((_, i) => (g.order === 'up' ? i + 1 : grid.length - i));
-  return { g, cells: numbers.map((n) => grid.indexOf(n)) };
-}
-
-// A script at the gap floor, finishing on the finish floor (held: pace).
-function bot(level, seedValue) {
-  const { g, cells } = order(level, seedValue);
-  return cells.map((cell, i) => ({ t: i === cells.length - 1 ? g.finish_floor_ms : 150 * (i + 1), cell }));
-}
-
-// A person: jittered gaps and two mistaken taps (ranked).
-function human(level, seedValue, rand) {
-  const { cells } = order(level, seedValue);
-  const moves = [];
-  let t = 0;
-  const tap = (cell) => { t += 450 + Math.floor(rand() * 650); moves.push({ t, cell }); };
-  cells.forEach((cell, i) => {
-    if (i === 1 || i === 4) tap(cells[cells.length - 1]);
-    tap(cell);
-  });
-  return moves;
-}
-
-function lcg(seedValue) {
-  let x = seedValue >>> 0;
-  return () => { x = (Math.imul(x, 1664525) + 1013904223) >>> 0; return x / 2 ** 32; };
-}
 
 async function submit(player, body, make) {
   const s = await seed(srv, player.token, body);

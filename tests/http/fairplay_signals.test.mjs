@@ -4,27 +4,14 @@
 // beside a human-like run that must stay ranked.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, call, register, seed, gen, awaitRun, ADMIN_TOKEN } from './harness.mjs';
+import { startServer, call, register, seed, awaitRun, ADMIN_TOKEN } from './harness.mjs';
+import { order, lcg } from './schulte_runs.mjs';
 
 let srv;
 before(async () => { srv = await startServer({ admin: ADMIN_TOKEN, holdDefault: true }); });
 after(async () => { await srv.stop(); srv.cleanup(); });
 
 const adminScore = async (id) => (await call(srv, 'GET', `/v1/admin/scores/${id}`, { token: ADMIN_TOKEN })).json;
-
-// The cells of a fixed Schulte level in the order they must be found.
-function order(level, seedValue) {
-  const g = gen('schulte', level, seedValue);
-  assert.equal(g.reshuffle, false);
-  const grid = g.grid.flat();
-  const numbers = grid.map((_, i) => (g.order === 'up' ? i + 1 : grid.length - i));
-  return { g, cells: numbers.map((n) => grid.indexOf(n)) };
-}
-
-function lcg(seedValue) {
-  let x = seedValue >>> 0;
-  return () => { x = (Math.imul(x, 1664525) + 1013904223) >>> 0; return x / 2 ** 32; };
-}
 
 // A script at the gap floors (150 ms, another cell each tap), non-round
 // times, the last tap held to the finish floor.

@@ -5,7 +5,8 @@
 // an operator approves them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, call, register, seed, gen, awaitRun, ADMIN_TOKEN, sharedRanks } from './harness.mjs';
+import { startServer, call, register, seed, awaitRun, ADMIN_TOKEN, sharedRanks } from './harness.mjs';
+import { order, bot, human, lcg } from './schulte_runs.mjs';
 
 let srv;
 before(async () => {
@@ -14,41 +15,6 @@ before(async () => {
 after(async () => { await srv.stop(); srv.cleanup(); });
 
 const admin = (method, path, body) => call(srv, method, path, { token: ADMIN_TOKEN, body });
-
-// The cells of a fixed Schulte level in the order they must be found.
-function order(level, seedValue) {
-  const g = gen('schulte', level, seedValue);
-  assert.equal(g.reshuffle, false);
-  const grid = g.grid.flat();
-  const numbers = grid.map((_, i) => (g.order === 'up' ? i + 1 : grid.length - i));
-  return { g, cells: numbers.map((n) => grid.indexOf(n)) };
-}
-
-// A script: every tap at the 150 ms gap floor, the last one held back to
-// exactly the finish floor (the earliest the level may complete).
-function bot(level, seedValue) {
-  const { g, cells } = order(level, seedValue);
-  return cells.map((cell, i) => ({ t: i === cells.length - 1 ? g.finish_floor_ms : 150 * (i + 1), cell }));
-}
-
-// A person: 450-1100 ms between taps at millisecond resolution, and two
-// taps on a wrong cell (mistakes: applied moves beyond the minimum work).
-function human(level, seedValue, rand) {
-  const { cells } = order(level, seedValue);
-  const moves = [];
-  let t = 0;
-  const tap = (cell) => { t += 450 + Math.floor(rand() * 650); moves.push({ t, cell }); };
-  cells.forEach((cell, i) => {
-    if (i === 1 || i === 4) tap(cells[cells.length - 1]); // the last number, far too early: a mistake
-    tap(cell);
-  });
-  return moves;
-}
-
-function lcg(seedValue) {
-  let x = seedValue >>> 0;
-  return () => { x = (Math.imul(x, 1664525) + 1013904223) >>> 0; return x / 2 ** 32; };
-}
 
 // Each run submitted once its claimed time has passed, as an honest
 // client's would be (a run ahead of the server's clock is a signal of its own).
