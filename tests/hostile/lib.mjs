@@ -5,12 +5,10 @@ import net from 'node:net';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 
-export { startServer, call, register, seed, gen, BIN, ADMIN_TOKEN } from '../http/harness.mjs';
+export { startServer, call, register, seed, gen, sleep, BIN, ADMIN_TOKEN } from '../http/harness.mjs';
 
 // HOSTILE_LONG=1 (make check) runs the full-size attacks of issue 12.
 export const LONG = process.env.HOSTILE_LONG === '1';
-
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // Resident set of a process, in bytes.
 export function rssOf(pid) {

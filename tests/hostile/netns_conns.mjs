@@ -1,9 +1,9 @@
 // Run by connections_per_network.test.mjs inside its own network namespace
 // (unshare -n as root, unshare -rn otherwise), where this process may give
 // loopback the addresses of whole IPv6 networks: opens connections to a
-// server started with max_connections_per_ip = CAP from many addresses of one /64 (and of
-// one IPv4 address), each kept open after its first answer, and prints what
-// each was answered as one JSON line. Bounded: every wait has a deadline.
+// server started with max_connections_per_ip = CAP from many addresses of
+// one /64 (and of one IPv4 address), each kept open after its first
+// answer, and prints what each was answered as one JSON line. Bounded: every wait has a deadline.
 import net from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

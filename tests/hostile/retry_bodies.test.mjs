@@ -21,7 +21,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, register, seed, dbHold } from '../http/harness.mjs';
+import { startServer, register, seed, dbHold, sleep } from '../http/harness.mjs';
 import { req, startHaproxy as haproxy, startNginx as nginx, skipHaproxy, skipNginx } from './proxy_procs.mjs';
 
 const deploy = process.env.DEPLOY_DIR || fileURLToPath(new URL('../../deploy/multinode/', import.meta.url));
@@ -40,8 +40,6 @@ after(async () => {
   for (const s of [a, b]) if (s) { await s.stop(); s.cleanup(); }
   if (work) rmSync(work, { recursive: true, force: true });
 });
-
-const sleep = (ms) => new Promise((res) => setTimeout(res, ms));
 
 // node1 is the first node; node2 and node3 the other one
 const nodes = (cfg) => cfg.replace('127.0.0.1:8081', `127.0.0.1:${a.port}`)

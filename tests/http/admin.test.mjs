@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, call, register, seed, solve, awaitRun, sleep, ADMIN_TOKEN, BIN } from './harness.mjs';
+import { startServer, call, register, seed, solve, awaitRun, sleep, selfSignedCert, ADMIN_TOKEN, BIN } from './harness.mjs';
 
 test('admin: token accounting shows abandoned attempts; the endpoint is guarded', async () => {
   const srv = await startServer({ args: ['--set', 'token_lifetime_s=3'], admin: ADMIN_TOKEN });
@@ -38,9 +38,7 @@ test('tls: with a certificate and key the server speaks HTTPS', async (t) => {
   const probe = await startServer();
   const dir = probe.dir;
   await probe.stop();
-  const cert = join(dir, 'cert.pem'), key = join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+  const { cert, key } = selfSignedCert(dir, '127.0.0.1');
   const srv = await startServer({ dataDir: dir, args: ['--set', `tls_cert=${cert}`, '--set', `tls_key=${key}`] });
   try {
     const out = execFileSync('curl', ['-sk', `https://127.0.0.1:${srv.port}/healthz`], { encoding: 'utf8' });

@@ -12,7 +12,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { request as httpRequest, Agent } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, register, call, sleep, ADMIN_TOKEN, sqliteOnly } from './harness.mjs';
+import { startServer, register, call, sleep, selfSignedCert, ADMIN_TOKEN, sqliteOnly } from './harness.mjs';
 import { doc, checkExchange } from '../contract/contract.mjs';
 
 const logLines = (srv) => srv.stderr().split('\n').filter((l) => l.trim());
@@ -182,18 +182,11 @@ function fingerprint(port) {
   });
 }
 
-function makeCert(dir, name) {
-  const cert = join(dir, `${name}.crt`), key = join(dir, `${name}.key`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${name}`], { stdio: 'ignore' });
-  return { cert, key };
-}
-
 test('SIGHUP: a new TLS certificate and new live settings without a restart; bad TLS handshakes logged as JSON', async () => {
   const probe = await startServer();
   const dir = probe.dir;
   await probe.stop();
-  const a = makeCert(dir, 'first'), b = makeCert(dir, 'second');
+  const a = selfSignedCert(dir, 'first'), b = selfSignedCert(dir, 'second');
   const conf = join(dir, 'replayd.conf');
   const write = (c, rate) => writeFileSync(conf, `tls_cert = ${c.cert}\ntls_key = ${c.key}\nrate_register_per_ip = ${rate}\n`);
   write(a, 100);

@@ -251,6 +251,15 @@ export async function offLoop(name, ...args) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// A self-signed certificate for CN=name and its private key (P-256, a day),
+// written as dir/name.crt and dir/name.key: { cert, key } (their paths).
+export function selfSignedCert(dir, name) {
+  const cert = join(dir, `${name}.crt`), key = join(dir, `${name}.key`);
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+    '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${name}`], { stdio: 'ignore' });
+  return { cert, key };
+}
+
 // Waits, as a real player's run would take, until the run's claimed time
 // (its last move's t) has passed since the seed token was issued, plus a
 // little network delay. The server allows a run no more time than passed.

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, startServer, call, register, seed, solve, awaitRun } from './harness.mjs';
+import { BIN, startServer, call, register, seed, solve, awaitRun, selfSignedCert } from './harness.mjs';
 
 const keyId = (token) => Buffer.from(token.slice(4), 'base64url').readUInt32BE(1);
 
@@ -197,9 +197,7 @@ test('a TLS key others may read stops the node at start, naming it; 0600 and roo
   const dir = mkdtempSync(join(tmpdir(), 'replayd-tlsmode-'));
   let srv;
   try {
-    const cert = join(dir, 'cert.pem'), key = join(dir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', key, '-out', cert, '-subj', '/CN=localhost', '-days', '2'], { stdio: 'ignore' });
+    const { cert, key } = selfSignedCert(dir, 'localhost');
     const tls = ['--set', `tls_cert=${cert}`, '--set', `tls_key=${key}`];
     const esc = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     for (const mode of [0o644, 0o604, 0o660]) {
