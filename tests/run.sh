@@ -206,6 +206,8 @@ done
 job vectors/generated lines vectors_generated
 job unit/log-vectors lines log_vectors
 job contract/openapi-lint lines "exec tests/contract/lint.sh"
+# No test runs a program synchronously (tests/lint/sync_spawns.mjs says why).
+job lint/sync_spawns lines "exec node tests/lint/sync_spawns.mjs"
 # One pool, TEST_JOBS at a time: the port's vectors, every vector through
 # the WebAssembly build (make wasm), the npm package (clients/js: its
 # backends agree, every game end to end against the real server, npm
@@ -428,7 +430,7 @@ ulimit -n 20000 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 run_pool 2 "${units[@]}"
 run_pool 1 "${shs[@]}"
 if command -v node >/dev/null 2>&1; then
-  run_pool 1 vectors/generated unit/log-vectors contract/openapi-lint
+  run_pool 1 vectors/generated unit/log-vectors contract/openapi-lint lint/sync_spawns
   run_pool "${TEST_JOBS:-4}" "${pool[@]}"
   if [ -n "$pgurl" ]; then
     REPLAYD_PG=$pgurl run_pool "${TEST_JOBS:-4}" "${pg_https[@]}"

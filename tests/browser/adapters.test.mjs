@@ -42,9 +42,9 @@ function fakeContext() {
 }
 
 // The same run through the adapter's plain replay, its timeline, and the C code.
-function check(game, version, level, seed, moves, label) {
+async function check(game, version, level, seed, moves, label) {
   const a = adapters[game];
-  const c = replayCli(game, level, seed, moves, version);
+  const c = await replayCli(game, level, seed, moves, version);
   const lv = a.build(version, level, seed);
   const plain = a.replay(lv, moves);
   const tl = a.timeline(lv, moves);
@@ -71,8 +71,8 @@ function check(game, version, level, seed, moves, label) {
 }
 
 // Random moves in (and a little past) each field's range, times mostly forwards.
-function randomMoves(game, level, seed, rnd) {
-  const g = gen(game, level, seed);
+async function randomMoves(game, level, seed, rnd) {
+  const g = await gen(game, level, seed);
   const n = 1 + Math.floor(rnd() * 30);
   const moves = [];
   let t = 0;
@@ -102,24 +102,24 @@ function lcg(seed) {
 }
 
 for (const game of GAMES) {
-  test(`${game}: every level's solution, in the adapter and its timeline, as the C code`, { timeout: 240000 }, () => {
+  test(`${game}: every level's solution, in the adapter and its timeline, as the C code`, { timeout: 240000 }, async () => {
     for (const version of VERSIONS[game] || [1]) {
       assert.ok(adapters[game].supports(version));
       for (let level = 1; level <= 15; level++) {
         const seed = (level * 2654435761) >>> 0;
-        check(game, version, level, seed, solve(game, level, seed, version), `v${version} level ${level} seed ${seed}`);
+        await check(game, version, level, seed, await solve(game, level, seed, version), `v${version} level ${level} seed ${seed}`);
       }
     }
     assert.equal(adapters[game].supports(99), false);
     assert.throws(() => adapters[game].build(99, 1, 1), RangeError);
   });
 
-  test(`${game}: random moves, legal and not, as the C code`, { timeout: 240000 }, () => {
+  test(`${game}: random moves, legal and not, as the C code`, { timeout: 240000 }, async () => {
     const rnd = lcg(game.length * 7919);
     for (let k = 0; k < 24; k++) {
       const level = 1 + (k % 15);
       const seed = Math.floor(rnd() * 4294967296);
-      check(game, (VERSIONS[game] || [1]).at(-1), level, seed, randomMoves(game, level, seed, rnd), `random ${k} level ${level} seed ${seed}`);
+      await check(game, (VERSIONS[game] || [1]).at(-1), level, seed, await randomMoves(game, level, seed, rnd), `random ${k} level ${level} seed ${seed}`);
     }
   });
 }

@@ -33,8 +33,8 @@ const runs = {};
 
 // a person on a fixed Schulte level (its own draws: the vectors' Rng)
 function human(rng) {
-  return (level, seedValue) => {
-    const { cells } = order(level, seedValue);
+  return async (level, seedValue) => {
+    const { cells } = await order(level, seedValue);
     const moves = [];
     let t = 0;
     const tap = (cell) => { t += 450 + rng.below(650); moves.push({ t, cell }); };
@@ -54,7 +54,7 @@ function paced(moves, seedValue) {
 
 async function play(player, tokenBody, make) {
   const s = await seed(srv, player.token, tokenBody);
-  const moves = make(s);
+  const moves = await make(s);
   await awaitRun(s, moves, 80);
   const r = await call(srv, 'POST', '/v1/scores', { token: player.token, body: { seed_token: s.seed_token, moves } });
   assert.equal(r.status, 200, r.text);
@@ -77,8 +77,8 @@ before(async () => {
     play(who.ann, level, (s) => human(new Rng(7))(LEVEL, s.seed)),
     play(who.bea, level, (s) => human(new Rng(8))(LEVEL, s.seed)),
     play(who.bot, level, (s) => bot(LEVEL, s.seed)),
-    play(who.leader, { daily: true }, (s) => { runs.daily = s; return (runs.lead = paced(solveSchulte(s.level, s.seed, 500, s.version), 1)); }),
-    play(who.fresh, { daily: true }, (s) => paced(solveSchulte(s.level, s.seed, 500, s.version), 3)),
+    play(who.leader, { daily: true }, async (s) => { runs.daily = s; return (runs.lead = paced(await solveSchulte(s.level, s.seed, 500, s.version), 1)); }),
+    play(who.fresh, { daily: true }, async (s) => paced(await solveSchulte(s.level, s.seed, 500, s.version), 3)),
   ]);
   Object.assign(runs, { ann, bea, bot: botRun, leader: lead, fresh });
   runs.copy = await play(who.copier, { daily: true }, () => runs.lead.map((m) => ({ ...m, t: Math.round(m.t * 0.7) })));

@@ -24,7 +24,7 @@ async function submit(player, s, moves) {
 
 async function playSchulte(player, level, gap) {
   const s = await seed(srv, player.token, { game: 'schulte', level });
-  return submit(player, s, solveSchulte(level, s.seed, gap, s.version));
+  return submit(player, s, await solveSchulte(level, s.seed, gap, s.version));
 }
 
 before(async () => {
@@ -34,7 +34,7 @@ before(async () => {
   for (const game of ['pipes', 'contraption', 'driftlings']) {
     const player = await register(srv, `${game} player`);
     const s = await seed(srv, player.token, { game, level: 3 });
-    const r = await submit(player, s, solve(game, 3, s.seed, s.version));
+    const r = await submit(player, s, await solve(game, 3, s.seed, s.version));
     runs[game] = { player, score_id: r.score_id, score: r.score };
   }
   // Schulte level 3 is the busiest board: two "ann"s, two hostile names, two more.
@@ -411,7 +411,7 @@ test('hostile names are shown as text on the boards, the search and the replay, 
 test('once today\'s daily has a score, the home page opens on it', { timeout: 60000 }, async () => {
   const player = await register(srv, 'daily player');
   const s = await seed(srv, player.token, { daily: true });
-  await submit(player, s, solve(s.game, s.level, s.seed, s.version));
+  await submit(player, s, await solve(s.game, s.level, s.seed, s.version));
   const { page, seen, close } = await watchedPage(browser);
   await page.goto(`${srv.base}/`);
   await page.waitForSelector('#entries tbody tr', { timeout: WAIT });

@@ -13,13 +13,13 @@
 // gets a user namespace with it (unshare -rn, no privilege needed).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runOk } from '../http/proc.mjs';
 
-test('one /64 shares one connection cap; another /64 and another IPv4 address have their own', { timeout: 90000 }, () => {
+test('one /64 shares one connection cap; another /64 and another IPv4 address have their own', { timeout: 90000 }, async () => {
   const script = fileURLToPath(new URL('./netns_conns.mjs', import.meta.url));
   const how = process.getuid() === 0 ? '-n' : '-rn';
-  const text = execFileSync('unshare', [how, process.execPath, script],
+  const text = await runOk('unshare', [how, process.execPath, script],
     { encoding: 'utf8', timeout: 80000, stdio: ['ignore', 'pipe', 'inherit'] });
   const out = JSON.parse(text.trim().split('\n').pop());
   // 30 addresses of the /64: 10 served, 20 refused with JSON

@@ -6,11 +6,11 @@
 // escape reaches admin_log).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, call, register, BIN, ADMIN_TOKEN } from './lib.mjs';
+import { run } from '../http/proc.mjs';
 
 let srv;
 before(async () => { srv = await startServer({ admin: ADMIN_TOKEN }); });
@@ -45,29 +45,29 @@ test('an encoded NUL, ? or / inside a path segment is refused with 400 bad_path'
   assert.equal((await call(srv, 'GET', '/v1/leaderboards/schulte/1?limit=5&x=%2F%3F', { offContract: true })).status, 200);
 });
 
-test('an admin secret in a file group or others may read stops the server at start', () => {
+test('an admin secret in a file group or others may read stops the server at start', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'replayd-perm-'));
   try {
-    const serve = (...args) => spawnSync(BIN, ['serve', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), ...args],
+    const serve = (...args) => run(BIN, ['serve', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), ...args],
       { encoding: 'utf8', timeout: 10000 });
     const file = join(dir, 'admin.token');
     writeFileSync(file, ADMIN_TOKEN + '\n');
     for (const mode of [0o644, 0o666, 0o640, 0o604, 0o620]) {
       chmodSync(file, mode);
-      const r = serve('--set', `admin_token_file=${file}`);
+      const r = await serve('--set', `admin_token_file=${file}`);
       assert.equal(r.status, 2, `mode ${mode.toString(8)}: ${r.stderr}`);
       assert.match(r.stderr, /admin_token_file .*admin\.token: mode 0[0-7]{3}, must not be readable or writable by group or others \(chmod 600 /);
     }
     const conf = join(dir, 'replayd.conf');
     writeFileSync(conf, `admin_token = ${ADMIN_TOKEN}\n`);
     chmodSync(conf, 0o644);
-    let r = serve('--config', conf);
+    let r = await serve('--config', conf);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /the config file .*replayd\.conf: mode 0644, must not be readable .*; it holds the admin token/);
     // a config file without the token may be world-readable
     writeFileSync(conf, 'rate_per_ip = 100\n');
     chmodSync(file, 0o600);
-    r = spawnSync(BIN, ['migrate', '--config', conf, '--set', `admin_token_file=${file}`, '--data', join(dir, 'data')], { encoding: 'utf8', timeout: 10000 });
+    r = await run(BIN, ['migrate', '--config', conf, '--set', `admin_token_file=${file}`, '--data', join(dir, 'data')], { encoding: 'utf8', timeout: 10000 });
     assert.equal(r.status, 0, r.stderr);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });

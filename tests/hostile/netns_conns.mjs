@@ -5,19 +5,19 @@
 // one /64 (and of one IPv4 address), each kept open after its first
 // answer, and prints what each was answered as one JSON line. Bounded: every wait has a deadline.
 import net from 'node:net';
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { startServer } from './lib.mjs';
+import { runOk } from '../http/proc.mjs';
 
 const CAP = 10;
 const NET = '2001:db8:7:1::';
 
-function sh(...args) { execFileSync('ip', args, { stdio: 'inherit' }); }
-sh('link', 'set', 'lo', 'up');
-sh('-6', 'addr', 'add', `${NET}1/64`, 'dev', 'lo');
+const sh = (...args) => runOk('ip', args);
+await sh('link', 'set', 'lo', 'up');
+await sh('-6', 'addr', 'add', `${NET}1/64`, 'dev', 'lo');
 // every address of 2001:db8:7::/48 is this host's (AnyIP), and a client
 // may bind to any of them (this namespace's setting only)
-sh('-6', 'route', 'add', 'local', '2001:db8:7::/48', 'dev', 'lo');
+await sh('-6', 'route', 'add', 'local', '2001:db8:7::/48', 'dev', 'lo');
 writeFileSync('/proc/sys/net/ipv6/ip_nonlocal_bind', '1');
 
 // One GET on a new connection from localAddress; resolves once the first

@@ -2,16 +2,17 @@
 // nginx-light) started on loopback from deploy/multinode's configurations
 // with their ports rewritten, and plain one-connection requests through
 // them. tests/hostile/proxies.test.mjs and tests/pg/rolling.test.mjs use it.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { join } from 'node:path';
+import { run } from '../http/proc.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const have = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
-export const skipHaproxy = have('haproxy') ? false : 'needs haproxy (apt install haproxy)';
-export const skipNginx = have('nginx') ? false : 'needs nginx (apt install nginx-light)';
+const have = async (cmd) => (await run('sh', ['-c', `command -v ${cmd}`])).status === 0;
+export const skipHaproxy = (await have('haproxy')) ? false : 'needs haproxy (apt install haproxy)';
+export const skipNginx = (await have('nginx')) ? false : 'needs nginx (apt install nginx-light)';
 
 export function freePort() {
   return new Promise((resolve) => {

@@ -4,15 +4,15 @@
 // burned (409 token_burned) and nothing more is stored for it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { startServer, call, register, seed, LONG } from './lib.mjs';
 import { dbHold } from '../http/harness.mjs';
+import { runOk } from '../http/proc.mjs';
 
 const TRIES = LONG ? 110 : 30;
 
-function sql(dir, query) {
-  return execFileSync('sqlite3', [join(dir, 'replayd.db'), query], { encoding: 'utf8' }).trim();
+async function sql(dir, query) {
+  return (await runOk('sqlite3', [join(dir, 'replayd.db'), query], { encoding: 'utf8' })).trim();
 }
 
 test(`${TRIES} resubmissions of one token are bounded, then 409 token_burned`, { timeout: 120000 }, async () => {
@@ -30,14 +30,14 @@ test(`${TRIES} resubmissions of one token are bounded, then 409 token_burned`, {
       statuses.push(r.status === 409 ? r.json.error.code : r.status);
     }
     const rejected = statuses.filter((x) => x === 422).length;
-    const rows = Number(sql(srv.dir, 'SELECT COUNT(*) FROM rejections'));
-    const bytes = Number(sql(srv.dir, 'SELECT SUM(LENGTH(moves_json)) FROM rejections'));
+    const rows = Number(await sql(srv.dir, 'SELECT COUNT(*) FROM rejections'));
+    const bytes = Number(await sql(srv.dir, 'SELECT SUM(LENGTH(moves_json)) FROM rejections'));
     console.log(`# ${TRIES} submissions of one token: ${rejected} answered 422, ${rows} rejections stored, ` +
       `moves kept ${bytes} bytes in total; last answer ${statuses[statuses.length - 1]}`);
     assert.equal(rejected, 5, `422s: ${statuses.join(',')}`);
     assert.ok(statuses.slice(5).every((x) => x === 'token_burned'), statuses.join(','));
     assert.equal(rows, 5);
-    assert.equal(Number(sql(srv.dir, "SELECT COUNT(*) FROM rejections WHERE moves_json <> ''")), 1);
+    assert.equal(Number(await sql(srv.dir, "SELECT COUNT(*) FROM rejections WHERE moves_json <> ''")), 1);
     assert.ok(bytes < 40000, `${bytes} bytes of moves kept`);
     // the daily quota holds across tokens: fresh tokens keep moves 20 times a day, then no more
     let kept = 1;
@@ -45,7 +45,7 @@ test(`${TRIES} resubmissions of one token are bounded, then 409 token_burned`, {
       const s2 = await seed(srv, p.token, { game: 'schulte', level: 1 });
       const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s2.seed_token, moves } });
       assert.equal(r.status, 422);
-      kept = Number(sql(srv.dir, "SELECT COUNT(*) FROM rejections WHERE moves_json <> ''"));
+      kept = Number(await sql(srv.dir, "SELECT COUNT(*) FROM rejections WHERE moves_json <> ''"));
     }
     assert.equal(kept, 20);
   } finally {
@@ -83,7 +83,7 @@ test('a rejection the writer cannot record tells nothing and is not free', { tim
     for (const h of held) {
       assert.deepEqual(h, { status: 503, code: 'busy', detail: undefined }, JSON.stringify(held));
     }
-    const rows = Number(sql(srv.dir, 'SELECT COUNT(*) FROM rejections'));
+    const rows = Number(await sql(srv.dir, 'SELECT COUNT(*) FROM rejections'));
     assert.equal(rows, 1, 'only the recorded rejection');
     // the count resumes: four more rejections (5 in all), then burned
     const after = [];

@@ -70,15 +70,15 @@ test('kept rejected moves are capped per client network a day, across the player
       }
     }
     assert.equal(rejected, 12, 'every bad replay is still answered and recorded');
-    const q = (sql) => { const r = dbExec(srv.dir, sql); assert.equal(r.status, 0, r.stderr); return r.stdout.trim(); };
-    assert.equal(q('SELECT COUNT(*) FROM rejections'), '12', 'each rejection is kept (reason, index, hash)');
-    assert.equal(q("SELECT COUNT(*) FROM rejections WHERE moves_json <> ''"), '5', 'the moves of 5 only: the network\'s day');
+    const q = async (sql) => { const r = await dbExec(srv.dir, sql); assert.equal(r.status, 0, r.stderr); return r.stdout.trim(); };
+    assert.equal(await q('SELECT COUNT(*) FROM rejections'), '12', 'each rejection is kept (reason, index, hash)');
+    assert.equal(await q("SELECT COUNT(*) FROM rejections WHERE moves_json <> ''"), '5', 'the moves of 5 only: the network\'s day');
     // another network has its own quota
     const other = (await register(srv.port, 'elsewhere', { from: '127.66.2.2' })).json;
     const s = await seed(srv, other.token, { game: 'schulte', level: 1 });
     const r = await fetch(srv.base + '/v1/scores', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${other.token}` },
       body: JSON.stringify({ seed_token: s.seed_token, moves: bad }) });
     assert.equal(r.status, 422);
-    assert.equal(q("SELECT COUNT(*) FROM rejections WHERE moves_json <> ''"), '6');
+    assert.equal(await q("SELECT COUNT(*) FROM rejections WHERE moves_json <> ''"), '6');
   } finally { await srv.stop(); srv.cleanup(); }
 });

@@ -2,11 +2,11 @@
 // seeds drawn and left to expire show as abandoned attempts. And TLS.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, call, register, seed, solve, awaitRun, sleep, selfSignedCert, ADMIN_TOKEN, BIN } from './harness.mjs';
+import { run, runOk } from './proc.mjs';
 
 test('admin: token accounting shows abandoned attempts; the endpoint is guarded', async () => {
   const srv = await startServer({ args: ['--set', 'token_lifetime_s=3'], admin: ADMIN_TOKEN });
@@ -14,7 +14,7 @@ test('admin: token accounting shows abandoned attempts; the endpoint is guarded'
     const p = await register(srv, 'seed-shopper');
     for (let i = 0; i < 3; i++) await seed(srv, p.token, { game: 'schulte', level: 1 });
     const kept = await seed(srv, p.token, { game: 'schulte', level: 1 });
-    const moves = solve('schulte', 1, kept.seed);
+    const moves = await solve('schulte', 1, kept.seed);
     await awaitRun(kept, moves);
     const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: kept.seed_token, moves } });
     assert.equal(r.status, 200, r.text);
@@ -38,10 +38,10 @@ test('tls: with a certificate and key the server speaks HTTPS', async (t) => {
   const probe = await startServer();
   const dir = probe.dir;
   await probe.stop();
-  const { cert, key } = selfSignedCert(dir, '127.0.0.1');
+  const { cert, key } = await selfSignedCert(dir, '127.0.0.1');
   const srv = await startServer({ dataDir: dir, args: ['--set', `tls_cert=${cert}`, '--set', `tls_key=${key}`] });
   try {
-    const out = execFileSync('curl', ['-sk', `https://127.0.0.1:${srv.port}/healthz`], { encoding: 'utf8' });
+    const out = await runOk('curl', ['-sk', `https://127.0.0.1:${srv.port}/healthz`], { encoding: 'utf8' });
     assert.equal(JSON.parse(out).status, 'ok');
     const plain = await call(srv, 'GET', '/healthz').catch(() => null);
     assert.ok(!plain || plain.status !== 200, 'plain HTTP is not served on the TLS port');
@@ -51,23 +51,23 @@ test('tls: with a certificate and key the server speaks HTTPS', async (t) => {
 
 // The admin credential: 32 bytes at least, from a file or the config file,
 // never the command line; failed attempts are limited per address.
-test('admin credential: length, where it may come from, failed attempts limited', () => {
+test('admin credential: length, where it may come from, failed attempts limited', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'replayd-admin-'));
   try {
-    const serve = (...args) => spawnSync(BIN, ['serve', '--listen', '127.0.0.1:0', '--data', dir, ...args],
+    const serve = (...args) => run(BIN, ['serve', '--listen', '127.0.0.1:0', '--data', dir, ...args],
       { encoding: 'utf8', timeout: 10000 });
-    let r = serve('--set', `admin_token=${ADMIN_TOKEN}`);
+    let r = await serve('--set', `admin_token=${ADMIN_TOKEN}`);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /admin_token is not taken from the command line/);
     writeFileSync(join(dir, 'short'), 'too-short\n', { mode: 0o600 });
-    r = serve('--set', `admin_token_file=${join(dir, 'short')}`);
+    r = await serve('--set', `admin_token_file=${join(dir, 'short')}`);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /at least 32 bytes/);
     writeFileSync(join(dir, 'short.conf'), 'admin_token = too-short\n', { mode: 0o600 });
-    r = serve('--config', join(dir, 'short.conf'));
+    r = await serve('--config', join(dir, 'short.conf'));
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /at least 32 bytes/);
-    r = serve('--set', `admin_token_file=${join(dir, 'missing')}`);
+    r = await serve('--set', `admin_token_file=${join(dir, 'missing')}`);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /admin_token_file .*cannot open/);
   } finally { rmSync(dir, { recursive: true, force: true }); }

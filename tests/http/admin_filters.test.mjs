@@ -6,7 +6,7 @@
 // action and actor. The oracle is the unfiltered queue and log.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, call, register, seed, offLoop, ADMIN_TOKEN } from './harness.mjs';
+import { startServer, call, register, seed, solve, ADMIN_TOKEN } from './harness.mjs';
 import { order, bot, human, lcg } from './schulte_runs.mjs';
 
 let srv;
@@ -64,7 +64,7 @@ test('the queue is filled: held bots, ranked people, held new accounts on the da
   for (const name of ['newcomer-a', 'newcomer-b']) {
     const p = await register(srv, name);
     const r = await submit(p, { daily: true }, async (t) => {
-      const plan = await offLoop('solve', t.game, t.level, t.seed, t.version);
+      const plan = await solve(t.game, t.level, t.seed, t.version);
       let at = 0;
       return plan.map((m) => ({ ...m, t: (at += 450 + Math.floor(rand() * 300)) }));
     });

@@ -24,7 +24,7 @@ test('two equal scores in one batch: listed in the order they arrived, not by pl
   const blocker = await register(srv, 'held in the writer');
   assert.ok(first.player_id < second.player_id);
   const [a, b, d] = await Promise.all([first, second, blocker].map((p) => seed(srv, p.token, { game: 'schulte', level })));
-  const post = (p, s, gap) => call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solveSchulte(level, s.seed, gap) } });
+  const post = async (p, s, gap) => call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: await solveSchulte(level, s.seed, gap) } });
   const hold = dbHold(srv.dir, `SELECT id FROM players WHERE id = ${blocker.player_id} FOR UPDATE;`);
   let results;
   try {

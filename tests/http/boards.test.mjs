@@ -10,10 +10,10 @@ after(async () => { await srv.stop(); srv.cleanup(); });
 // One Schulte level-3 run whose score is set by the tap gap.
 async function play(player, gap, level = 3) {
   const s = await seed(srv, player.token, { game: 'schulte', level });
-  const moves = solveSchulte(level, s.seed, gap);
+  const moves = await solveSchulte(level, s.seed, gap);
   const r = await call(srv, 'POST', '/v1/scores', { token: player.token, body: { seed_token: s.seed_token, moves } });
   assert.equal(r.status, 200, r.text);
-  assert.equal(r.json.score, replayCli('schulte', level, s.seed, moves).score);
+  assert.equal(r.json.score, (await replayCli('schulte', level, s.seed, moves)).score);
   return r.json;
 }
 

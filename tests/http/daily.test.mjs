@@ -3,11 +3,10 @@
 // is shifted (clock_offset_s) to stand just before midnight.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, startServer, call, register, seed, solve, replayCli } from './harness.mjs';
+import { startServer, call, register, seed, solve, replayCli, dailyOf as cliDaily } from './harness.mjs';
 import { checkReveal } from '../../vectors/port/sealed.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'replayd-daily-'));
@@ -20,7 +19,6 @@ const toMidnight = DAY - (nowS % DAY);
 const beforeMidnight = toMidnight - 10;
 const today = new Date((nowS + beforeMidnight) * 1000).toISOString().slice(0, 10);
 const tomorrow = new Date((nowS + beforeMidnight + DAY) * 1000).toISOString().slice(0, 10);
-const cliDaily = (date) => JSON.parse(execFileSync(BIN, ['daily', date], { encoding: 'utf8' }));
 
 // new_account_runs=0: the daily's mechanics here, the new-account hold in newaccount.test.mjs
 async function withServer(offset, fn) {
@@ -33,7 +31,7 @@ test('daily flow across midnight and the grace window', async () => {
   await withServer(beforeMidnight, async (srv) => {
     const d = await call(srv, 'GET', '/v1/daily');
     assert.equal(d.status, 200);
-    const want = cliDaily(today);
+    const want = await cliDaily(today);
     assert.equal(d.json.date, today);
     assert.equal(d.json.game, want.game);
     assert.equal(d.json.level, want.level);
@@ -63,11 +61,11 @@ test('daily flow across midnight and the grace window', async () => {
 
   // One minute after midnight: inside the grace window, yesterday's token still counts.
   await withServer(beforeMidnight + 70, async (srv) => {
-    const moves = solve(tokEarly.game, tokEarly.level, tokEarly.seed);
+    const moves = await solve(tokEarly.game, tokEarly.level, tokEarly.seed);
     const r = await call(srv, 'POST', '/v1/scores', { token: early.token, body: { seed_token: tokEarly.seed_token, moves } });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.json.date, today);
-    assert.equal(r.json.score, replayCli(tokEarly.game, tokEarly.level, tokEarly.seed, moves).score);
+    assert.equal(r.json.score, (await replayCli(tokEarly.game, tokEarly.level, tokEarly.seed, moves)).score);
     assert.equal(r.json.rank, 1);
     const redeemed = await call(srv, 'POST', '/v1/seeds', { token: early.token, body: { daily: true } });
     assert.equal(redeemed.status, 201, 'a new day gives a new daily token');
@@ -92,7 +90,7 @@ test('daily flow across midnight and the grace window', async () => {
 
   // Past the grace window: refused as expired.
   await withServer(beforeMidnight + 3600 + 70, async (srv) => {
-    const moves = solve(tokLate.game, tokLate.level, tokLate.seed);
+    const moves = await solve(tokLate.game, tokLate.level, tokLate.seed);
     const r = await call(srv, 'POST', '/v1/scores', { token: late.token, body: { seed_token: tokLate.seed_token, moves } });
     assert.equal(r.status, 400, r.text);
     assert.equal(r.json.error.code, 'token_expired');
@@ -105,7 +103,7 @@ test('a redeemed daily cannot be drawn again the same day', async () => {
   try {
     const p = await register(srv, 'once');
     const t = await seed(srv, p.token, { daily: true });
-    const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: t.seed_token, moves: solve(t.game, t.level, t.seed) } });
+    const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: t.seed_token, moves: await solve(t.game, t.level, t.seed) } });
     assert.equal(r.status, 200, r.text);
     const again = await call(srv, 'POST', '/v1/seeds', { token: p.token, body: { daily: true } });
     assert.equal(again.status, 409);

@@ -3,11 +3,9 @@
 // every game of the rotation verifies its daily. The clock is shifted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { BIN, startServer, call, register, seed, solve, replayCli } from './harness.mjs';
+import { startServer, call, register, seed, solve, replayCli, dailyOf } from './harness.mjs';
 
 const DAY = 86400;
-const dailyOf = (date, game) => JSON.parse(execFileSync(BIN, ['daily', date, ...(game ? ['--game', game] : [])], { encoding: 'utf8' }));
 
 // Noon UTC of a date, as a clock offset from now.
 function offsetTo(date) {
@@ -19,7 +17,7 @@ test('a week of era-2 dailies, Contraption\'s own seed included', async () => {
   const seen = new Set();
   for (let k = 0; k < 5; k++) {
     const date = new Date((start + k * DAY) * 1000).toISOString().slice(0, 10);
-    const want = dailyOf(date);
+    const want = await dailyOf(date);
     // the public schedule's seeds (a sealed deployment serves its own: sealed.test.mjs)
     const srv = await startServer({ args: ['--set', `clock_offset_s=${offsetTo(date)}`, '--set', 'plausibility_slack_ms=600000',
       '--set', 'daily_seeds=public'] });
@@ -32,10 +30,10 @@ test('a week of era-2 dailies, Contraption\'s own seed included', async () => {
       const t = await seed(srv, p.token, { daily: true });
       assert.equal(t.seed, want.seed);
       if (want.game === 'contraption') {
-        assert.equal(t.seed, dailyOf(date, 'contraption').seed, 'the Contraption daily uses its own seed');
+        assert.equal(t.seed, (await dailyOf(date, 'contraption')).seed, 'the Contraption daily uses its own seed');
       }
-      const moves = solve(t.game, t.level, t.seed, t.version);
-      const offline = replayCli(t.game, t.level, t.seed, moves, t.version);
+      const moves = await solve(t.game, t.level, t.seed, t.version);
+      const offline = await replayCli(t.game, t.level, t.seed, moves, t.version);
       const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: t.seed_token, moves } });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.json.score, offline.score);

@@ -66,7 +66,7 @@ test('max_draws_per_level_day counts completed runs too, and 0 turns it off', as
     for (let i = 0; i < 3; i++) {
       const t = await call(srv, 'POST', '/v1/seeds', { token: p.token, body: { game: 'schulte', level: 1 } });
       assert.equal(t.status, 201, t.text);
-      const moves = solveSchulte(1, t.json.seed, 400);
+      const moves = await solveSchulte(1, t.json.seed, 400);
       const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: t.json.seed_token, moves } });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.json.completed, true);

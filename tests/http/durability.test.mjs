@@ -25,7 +25,7 @@ async function client(srv, name, shouldStop, onAck = () => {}) {
     try {
       const game = acked.length % 2 ? 'pipes' : 'schulte';
       const s = await seed(srv, p.token, { game, level: 1 });
-      const moves = solve(game, 1, s.seed);
+      const moves = await solve(game, 1, s.seed);
       const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
       if (r.status === 200) {
         acked.push({ id: r.json.score_id, score: r.json.score, player: p.player_id });

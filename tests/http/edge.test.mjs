@@ -7,13 +7,13 @@
 // raw clients only where fetch cannot do it (TLS, a kept-alive socket).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { connect as tlsConnect } from 'node:tls';
 import { request as httpRequest, Agent } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, register, call, sleep, selfSignedCert, ADMIN_TOKEN, sqliteOnly } from './harness.mjs';
 import { doc, checkExchange } from '../contract/contract.mjs';
+import { runOk } from './proc.mjs';
 
 const logLines = (srv) => srv.stderr().split('\n').filter((l) => l.trim());
 const ipsLogged = (srv) => logLines(srv).map((l) => JSON.parse(l)).filter((j) => j.path).map((j) => j.ip);
@@ -186,25 +186,25 @@ test('SIGHUP: a new TLS certificate and new live settings without a restart; bad
   const probe = await startServer();
   const dir = probe.dir;
   await probe.stop();
-  const a = selfSignedCert(dir, 'first'), b = selfSignedCert(dir, 'second');
+  const a = await selfSignedCert(dir, 'first'), b = await selfSignedCert(dir, 'second');
   const conf = join(dir, 'replayd.conf');
   const write = (c, rate) => writeFileSync(conf, `tls_cert = ${c.cert}\ntls_key = ${c.key}\nrate_register_per_ip = ${rate}\n`);
   write(a, 100);
   const srv = await startServer({ dataDir: dir, args: ['--config', conf] });
   try {
     const before = await fingerprint(srv.port);
-    const curl = (path, method = 'GET') => execFileSync('curl', ['-sk', '-o', '/dev/null', '-w', '%{http_code}', '-X', method,
+    const curl = (path, method = 'GET') => runOk('curl', ['-sk', '-o', '/dev/null', '-w', '%{http_code}', '-X', method,
       '-H', 'Content-Type: application/json', '--data-binary', method === 'POST' ? '{"name":"t"}' : '',
       `https://127.0.0.1:${srv.port}${path}`], { encoding: 'utf8' });
-    for (let i = 0; i < 3; i++) assert.equal(curl('/v1/players', 'POST'), '201');
+    for (let i = 0; i < 3; i++) assert.equal(await curl('/v1/players', 'POST'), '201');
     write(b, 1);
     srv.child.kill('SIGHUP');
     let after = before;
     for (let i = 0; i < 50 && after === before; i++) { await sleep(100); after = await fingerprint(srv.port); }
     assert.notEqual(after, before, 'new connections get the new certificate');
-    const after3 = [curl('/v1/players', 'POST'), curl('/v1/players', 'POST'), curl('/v1/players', 'POST')];
+    const after3 = [await curl('/v1/players', 'POST'), await curl('/v1/players', 'POST'), await curl('/v1/players', 'POST')];
     assert.ok(after3.includes('429'), `the new limit (1 a minute) is live: ${after3}`);
-    assert.equal(curl('/healthz'), '200');
+    assert.equal(await curl('/healthz'), '200');
     // a plain-HTTP client on the TLS port: a failed handshake, logged as JSON
     await fetch(`http://127.0.0.1:${srv.port}/healthz`).catch(() => null);
     await sleep(200);
@@ -259,8 +259,8 @@ test('draining: /healthz answers 503 "draining" from the first moment of shutdow
   try {
     assert.equal((await get('/healthz')).status, 200); // the probe's kept-alive connection
     // a registration waits for the write lock, so the server stays draining
-    sh = execFileSync('sh', ['-c', `(printf 'BEGIN IMMEDIATE;\\n'; sleep 3; printf 'ROLLBACK;\\n') | sqlite3 ${db} >/dev/null 2>&1 & echo $!`],
-      { encoding: 'utf8' }).trim();
+    sh = (await runOk('sh', ['-c', `(printf 'BEGIN IMMEDIATE;\\n'; sleep 3; printf 'ROLLBACK;\\n') | sqlite3 ${db} >/dev/null 2>&1 & echo $!`],
+      { encoding: 'utf8' })).trim();
     await sleep(300);
     const pending = fetch(srv.base + '/v1/players', { method: 'POST', headers: { 'Content-Type': 'application/json' },
       body: '{"name":"late"}' });

@@ -2,11 +2,12 @@
 // JSON {"error":{"code","message"}} with the right status.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startServer, call, register, seed, solve, sleep, awaitRun, sqliteOnly } from './harness.mjs';
 import { rawExchange, parseResponse } from '../hostile/lib.mjs';
 import { checkExchange } from '../contract/contract.mjs';
+import { run } from './proc.mjs';
 
 let srv, alice, bob;
 before(async () => {
@@ -87,7 +88,7 @@ test('400: bad moves name the first bad one', async () => {
 
 test('400: forged, altered, unknown-key and expired seed tokens; 403 another player\'s', async () => {
   const s = await seed(srv, alice.token, { game: 'schulte', level: 1 });
-  const moves = solve('schulte', 1, s.seed);
+  const moves = await solve('schulte', 1, s.seed);
   const submit = (tok, who = alice) => call(srv, 'POST', '/v1/scores', { token: who.token, body: { seed_token: tok, moves } });
   isError(await submit('st1.' + 'A'.repeat(80)), 400, 'invalid_seed_token');
   isError(await submit('garbage'), 400, 'invalid_seed_token');
@@ -103,7 +104,7 @@ test('400: forged, altered, unknown-key and expired seed tokens; 403 another pla
     const p = await register(short, 'late');
     const t = await seed(short, p.token, { game: 'schulte', level: 1 });
     await sleep(1300);
-    const r = await call(short, 'POST', '/v1/scores', { token: p.token, body: { seed_token: t.seed_token, moves: solve('schulte', 1, t.seed) } });
+    const r = await call(short, 'POST', '/v1/scores', { token: p.token, body: { seed_token: t.seed_token, moves: await solve('schulte', 1, t.seed) } });
     isError(r, 400, 'token_expired');
   } finally { await short.stop(); short.cleanup(); }
 });
@@ -127,7 +128,7 @@ test('404 and 405', async () => {
 
 test('409: a reused token with other moves', async () => {
   const s = await seed(srv, alice.token, { game: 'pipes', level: 1 });
-  const moves = solve('pipes', 1, s.seed);
+  const moves = await solve('pipes', 1, s.seed);
   await awaitRun(s, moves);
   const ok = await call(srv, 'POST', '/v1/scores', { token: alice.token, body: { seed_token: s.seed_token, moves } });
   assert.equal(ok.status, 200, ok.text);
@@ -137,8 +138,8 @@ test('409: a reused token with other moves', async () => {
 // A POST by curl, which reads an answer that comes while it still sends
 // (as browsers do); Node 18's fetch loses such an answer when the server
 // closes first, which made this test fail on Debian's Node 18 only.
-function curlPost(path, args, input) {
-  const r = spawnSync('curl', ['-s', '-w', '\n%{http_code}', '-X', 'POST', '-H', 'Content-Type: application/json',
+async function curlPost(path, args, input) {
+  const r = await run('curl', ['-s', '-w', '\n%{http_code}', '-X', 'POST', '-H', 'Content-Type: application/json',
     ...args, '--data-binary', '@-', srv.base + path], { input, encoding: 'utf8', timeout: 20000 });
   const lines = (r.stdout || '').trimEnd().split('\n');
   const status = Number(lines.pop());
@@ -149,8 +150,8 @@ function curlPost(path, args, input) {
 }
 
 test('413: body over the cap, too many moves; 411: a chunked body (it needs a Content-Length)', async () => {
-  isError(curlPost('/v1/players', [], JSON.stringify({ name: 'x'.repeat(70000) })), 413, 'body_too_large');
-  isError(curlPost('/v1/players', ['-H', 'Transfer-Encoding: chunked'], '{"name":"chunked"}'), 411, 'length_required');
+  isError(await curlPost('/v1/players', [], JSON.stringify({ name: 'x'.repeat(70000) })), 413, 'body_too_large');
+  isError(await curlPost('/v1/players', ['-H', 'Transfer-Encoding: chunked'], '{"name":"chunked"}'), 411, 'length_required');
   const s = await seed(srv, alice.token, { game: 'schulte', level: 1 });
   const moves = Array.from({ length: 1001 }, (_, i) => ({ t: 100 * (i + 1), cell: 0 }));
   isError(await call(srv, 'POST', '/v1/scores', { token: alice.token, body: { seed_token: s.seed_token, moves } }), 413, 'too_many_moves');
@@ -164,7 +165,7 @@ test('415: not application/json', async () => {
 
 test('422: rejected replays say why and at which move', async () => {
   const s = await seed(srv, alice.token, { game: 'schulte', level: 1 });
-  const moves = solve('schulte', 1, s.seed);
+  const moves = await solve('schulte', 1, s.seed);
   const fast = moves.map((m, i) => (i === 3 ? { ...m, t: moves[2].t + 20 } : m));
   let r = await call(srv, 'POST', '/v1/scores', { token: alice.token, body: { seed_token: s.seed_token, moves: fast } });
   isError(r, 422, 'replay_rejected');

@@ -3,21 +3,19 @@
 // path keeps working with realistic network delay.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, startServer, call, register, seed, solve, solveSchulte, solvePipes, awaitRun, sleep }
+import { startServer, call, register, seed, solve, solveSchulte, solvePipes, awaitRun, sleep, dailyOf }
   from './harness.mjs';
 
 const ADMIN = 'fair-play-admin-credential-0123456789abcdef';
 const DAY_MS = 86400000;
-const dailyOf = (date) => JSON.parse(execFileSync(BIN, ['daily', date], { encoding: 'utf8' }));
 const admin = (srv, path) => call(srv, 'GET', path, { token: ADMIN });
 
 // A run of one's own: the same solution at another pace (the daily seed is
 // the same for everyone, so a pace is what makes two honest runs differ).
-function ownRun(game, level, seedValue, gap) {
+async function ownRun(game, level, seedValue, gap) {
   if (game === 'schulte') return solveSchulte(level, seedValue, gap);
   if (game === 'pipes') return solvePipes(level, seedValue, gap);
   throw new Error(`no paced solver for ${game}`);
@@ -34,7 +32,7 @@ test('copying the daily: moves private until the day closes, a copied run refuse
     const leader = await register(srv, 'leader');
     const copier = await register(srv, 'copier');
     const t = await seed(srv, leader.token, { daily: true });
-    const moves = ownRun(t.game, t.level, t.seed, 330);
+    const moves = await ownRun(t.game, t.level, t.seed, 330);
     await awaitRun(t, moves);
     const first = await call(srv, 'POST', '/v1/scores', { token: leader.token, body: { seed_token: t.seed_token, moves } });
     assert.equal(first.status, 200, first.text);
@@ -59,7 +57,7 @@ test('copying the daily: moves private until the day closes, a copied run refuse
     assert.equal(copied.status, 409, copied.text);
     assert.equal(copied.json.error.code, 'duplicate_run');
     // ... and the copier's token is still good for a run of their own.
-    const own = ownRun(ct.game, ct.level, ct.seed, 340);
+    const own = await ownRun(ct.game, ct.level, ct.seed, 340);
     await awaitRun(ct, own);
     const honest = await call(srv, 'POST', '/v1/scores', { token: copier.token, body: { seed_token: ct.seed_token, moves: own } });
     assert.equal(honest.status, 200, honest.text);
@@ -85,7 +83,7 @@ test('copying an untimed daily (Contraption v1): recorded, held off the board, f
   let date = null;
   for (let k = 0; k < 60 && !date; k++) {
     const d = new Date(Date.parse('2026-12-07T00:00:00Z') + k * DAY_MS).toISOString().slice(0, 10);
-    if (dailyOf(d).game === 'contraption') date = d;
+    if ((await dailyOf(d)).game === 'contraption') date = d;
   }
   assert.ok(date, 'a Contraption day in the first 60 days of era 2');
   const srv = await startServer({ args: ['--set', `clock_offset_s=${offsetTo(date)}`, '--set', 'issue_versions=contraption=1',
@@ -96,7 +94,7 @@ test('copying an untimed daily (Contraption v1): recorded, held off the board, f
     const ta = await seed(srv, a.token, { daily: true });
     const tb = await seed(srv, b.token, { daily: true });
     assert.equal(ta.game, 'contraption');
-    const plan = solve('contraption', ta.level, ta.seed, ta.version);
+    const plan = await solve('contraption', ta.level, ta.seed, ta.version);
     const ra = await call(srv, 'POST', '/v1/scores', { token: a.token, body: { seed_token: ta.seed_token, moves: plan } });
     assert.equal(ra.status, 200, ra.text);
     assert.equal(ra.json.status, 'ranked');
@@ -123,20 +121,20 @@ test('time that means something: no free slack; a human-paced run with network d
     // per move: under ASan at load 10, longer than the run claims, and the
     // run below was then on time)
     const s = await seed(srv, p.token, { game: 'schulte', level: 12 });
-    const bot = solveSchulte(12, s.seed, 100);
+    const bot = await solveSchulte(12, s.seed, 100);
     const floor = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: bot } });
     assert.equal(floor.status, 422, floor.text);
     assert.equal(floor.json.error.reason, 'too_fast');
     // The same bot at a pace the floors allow, sent 200 ms after the seed:
     // the run claims far more time than has passed.
-    const paced = solveSchulte(12, s.seed, 310);
+    const paced = await solveSchulte(12, s.seed, 310);
     await sleep(200);
     const fast = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: paced } });
     assert.equal(fast.status, 422, fast.text);
     assert.equal(fast.json.error.reason, 'duration_exceeds_elapsed');
     // The old 2 s of free slack: a run claiming 1.5 s more than has passed.
     const s2 = await seed(srv, p.token, { game: 'schulte', level: 1 });
-    const run = solveSchulte(1, s2.seed, 300);
+    const run = await solveSchulte(1, s2.seed, 300);
     const claimed = run[run.length - 1].t;
     await sleep(claimed - 1500);
     const early = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s2.seed_token, moves: run } });
@@ -145,7 +143,7 @@ test('time that means something: no free slack; a human-paced run with network d
     // draw, the run, 150 ms to send it.
     const s3 = await seed(srv, p.token, { game: 'pipes', level: 2 });
     await sleep(150);
-    const mine = solvePipes(2, s3.seed, 300);
+    const mine = await solvePipes(2, s3.seed, 300);
     await sleep(mine[mine.length - 1].t + 150);
     const ok = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s3.seed_token, moves: mine } });
     assert.equal(ok.status, 200, ok.text);
@@ -186,7 +184,7 @@ test('rehearsal: a run started long after its token was issued is recorded as a 
   try {
     const p = await register(srv, 'rehearser');
     const s = await seed(srv, p.token, { game: 'pipes', level: 3 });
-    const moves = solvePipes(3, s.seed, 320);
+    const moves = await solvePipes(3, s.seed, 320);
     // 2 s solving it offline first, then the run itself
     await sleep(2000 + moves[moves.length - 1].t + 30);
     const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
@@ -197,7 +195,7 @@ test('rehearsal: a run started long after its token was issued is recorded as a 
     assert.equal(seen.json.signals.claimed_ms, moves[moves.length - 1].t);
     // Played at once: no signal.
     const s2 = await seed(srv, p.token, { game: 'pipes', level: 3 });
-    const m2 = solvePipes(3, s2.seed, 320);
+    const m2 = await solvePipes(3, s2.seed, 320);
     await awaitRun(s2, m2);
     const r2 = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s2.seed_token, moves: m2 } });
     assert.equal((await admin(srv, `/v1/admin/scores/${r2.json.score_id}`)).json.signals.rehearsal, false);

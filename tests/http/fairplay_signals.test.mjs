@@ -15,16 +15,16 @@ const adminScore = async (id) => (await call(srv, 'GET', `/v1/admin/scores/${id}
 
 // A script at the gap floors (150 ms, another cell each tap), non-round
 // times, the last tap held to the finish floor.
-function floorBot(level, seedValue) {
-  const { g, cells } = order(level, seedValue);
+async function floorBot(level, seedValue) {
+  const { g, cells } = await order(level, seedValue);
   return cells.map((cell, i) => ({ t: i === cells.length - 1 ? g.finish_floor_ms : 153 * (i + 1) + (i % 3), cell }));
 }
 
 // A person: searches of 350-1300 ms (log-normal-ish: mostly short, now
 // and then long), one hesitation, at millisecond resolution; frames: on a
 // 60 Hz frame clock (each t the frame at or after the tap).
-function person(level, seedValue, rand, { frames = false, pace = 1 } = {}) {
-  const { cells } = order(level, seedValue);
+async function person(level, seedValue, rand, { frames = false, pace = 1 } = {}) {
+  const { cells } = await order(level, seedValue);
   let t = 0;
   return cells.map((cell, i) => {
     t += Math.round(pace * (300 + 250 * Math.exp(1.2 * rand())) + (i === 3 ? 1500 : 0));
@@ -37,7 +37,7 @@ function person(level, seedValue, rand, { frames = false, pace = 1 } = {}) {
 // claims none, so a padding bot need not wait for it).
 async function play(player, level, make, delayMs = 40, counted = (moves) => moves) {
   const s = await seed(srv, player.token, { game: 'schulte', level });
-  const moves = make(level, s.seed);
+  const moves = await make(level, s.seed);
   await awaitRun(s, counted(moves), delayMs);
   const r = await call(srv, 'POST', '/v1/scores', { token: player.token, body: { seed_token: s.seed_token, moves } });
   assert.equal(r.status, 200, r.text);
@@ -46,8 +46,8 @@ async function play(player, level, make, delayMs = 40, counted = (moves) => move
 
 test('padding: a floor bot that adds taps the game ignores is measured on the taps that count, and held', async () => {
   const bot = await register(srv, 'padder');
-  const r = await play(bot, 3, (level, sd) => {
-    const moves = floorBot(level, sd);
+  const r = await play(bot, 3, async (level, sd) => {
+    const moves = await floorBot(level, sd);
     const padded = [];
     moves.forEach((m, i) => { // the cell just found again, between the counted taps
       padded.push(m);
@@ -78,8 +78,8 @@ test('negative idle: a run that claims more time than passed on the server\'s cl
   // drift unless the seed's answer, this machine's timers and the upload
   // together took 95 ms; then again (at most 3 tries), each try checked
   // against the rule as recorded.
-  const quick = (level, sd) => {
-    const { g, cells } = order(level, sd);
+  const quick = async (level, sd) => {
+    const { g, cells } = await order(level, sd);
     let t = 0;
     const moves = cells.map((cell, i) => ({ t: (t += 180 + Math.floor(rand() * 90)), cell }));
     moves[moves.length - 1].t = Math.max(moves[moves.length - 1].t, g.finish_floor_ms + 13);
@@ -110,7 +110,7 @@ test('60 Hz frame clock: a person on frames is not round, a script on a 10 ms gr
   const b = await register(srv, 'round');
   const [framed, rounded] = await Promise.all([
     play(p, 3, (l, sd) => person(l, sd, rand, { frames: true })),
-    play(b, 3, (l, sd) => person(l, sd, rand).map((m) => ({ ...m, t: Math.ceil(m.t / 10) * 10 }))),
+    play(b, 3, async (l, sd) => (await person(l, sd, rand)).map((m) => ({ ...m, t: Math.ceil(m.t / 10) * 10 }))),
   ]);
   assert.equal(framed.status, 'ranked', JSON.stringify(framed));
   const f = (await adminScore(framed.score_id)).signals.features;
@@ -131,8 +131,8 @@ test('population and history: the fastest of a board is in its top percentile; a
   for (const r of crowd) assert.equal(r.status, 'ranked', JSON.stringify(r));
   // then a bot, evenly jittered, faster than all of them, four levels running
   const bot = await register(srv, 'steady');
-  const jittered = (level, sd) => {
-    const { g, cells } = order(level, sd);
+  const jittered = async (level, sd) => {
+    const { g, cells } = await order(level, sd);
     let t = 0;
     const moves = cells.map((cell, i) => ({ t: (t += 260 + ((i * 37) % 60)), cell }));
     if (moves[moves.length - 1].t < g.finish_floor_ms) moves[moves.length - 1].t = g.finish_floor_ms + 7;

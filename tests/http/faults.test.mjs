@@ -4,19 +4,19 @@
 // and every acknowledged score is still there after a restart.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, call, register, seed, solve, sqliteOnly } from './harness.mjs';
+import { runOk } from './proc.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 test('fsync failures: errors, not lies; recovery; nothing acknowledged lost', { skip: sqliteOnly }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'replayd-fault-'));
   const shim = join(dir, 'fail_sync.so');
-  execFileSync('cc', ['-shared', '-fPIC', '-O1', join(here, '..', 'fault', 'fail_sync.c'), '-o', shim, '-ldl']);
+  await runOk('cc', ['-shared', '-fPIC', '-O1', join(here, '..', 'fault', 'fail_sync.c'), '-o', shim, '-ldl']);
   const trigger = join(dir, 'disk-is-failing');
   const env = { LD_PRELOAD: shim, REPLAYD_FAULT_FILE: trigger, ASAN_OPTIONS: `${process.env.ASAN_OPTIONS ?? ''}:verify_asan_link_order=0` };
   const data = join(dir, 'data');
@@ -29,7 +29,7 @@ test('fsync failures: errors, not lies; recovery; nothing acknowledged lost', { 
     const prepared = [];
     for (let i = 0; i < 12; i++) {
       const s = await seed(srv, p.token, { game: 'schulte', level: 1 });
-      prepared.push({ seed_token: s.seed_token, moves: solve('schulte', 1, s.seed) });
+      prepared.push({ seed_token: s.seed_token, moves: await solve('schulte', 1, s.seed) });
     }
     const acked = [];
     const submit = async (body) => call(srv, 'POST', '/v1/scores', { token: p.token, body });

@@ -51,8 +51,8 @@ for (const game of ['schulte', 'pipes']) {
     assert.equal(s.version, current, 'new tokens carry the current spec version');
     assert.ok(Number.isInteger(s.seed) && s.seed >= 0);
     assert.ok(Date.parse(s.expires_at) > Date.now());
-    const moves = solve(game, 1, s.seed);
-    const want = replayCli(game, 1, s.seed, moves);
+    const moves = await solve(game, 1, s.seed);
+    const want = await replayCli(game, 1, s.seed, moves);
     assert.equal(want.completed, true);
 
     await awaitRun(s, moves);
@@ -85,7 +85,7 @@ for (const game of ['schulte', 'pipes']) {
     assert.equal(audit.json.seed, s.seed);
     assert.equal(audit.json.score, want.score);
     assert.equal(audit.json.result.score, want.score);
-    assert.equal(replayCli(game, audit.json.level, audit.json.seed, audit.json.moves).score, audit.json.score);
+    assert.equal((await replayCli(game, audit.json.level, audit.json.seed, audit.json.moves)).score, audit.json.score);
     assert.equal(await checkReceipt(audit.json), true, 'the receipt verifies with /v1/keys');
     assert.equal(await checkReceipt({ ...audit.json, score: audit.json.score + 1 }), false,
       'a receipt does not verify for another score');
@@ -100,7 +100,7 @@ for (const game of ['schulte', 'pipes']) {
 test('an unfinished game is verified and recorded with its lower score', async () => {
   const p = await register(srv, 'quitter');
   const s = await seed(srv, p.token, { game: 'schulte', level: 3 });
-  const moves = solve('schulte', 3, s.seed).slice(0, 4);
+  const moves = (await solve('schulte', 3, s.seed)).slice(0, 4);
   await awaitRun(s, moves);
   const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
   assert.equal(r.status, 200, r.text);

@@ -16,11 +16,11 @@ after(async () => { await srv.stop(); srv.cleanup(); });
 // Submit moves on a fresh token; the answer must match the offline replay.
 async function submitLike(game, level, moves) {
   const s = await seed(srv, p.token, { game, level });
-  const level_ = gen(game, level, s.seed);
+  const level_ = await gen(game, level, s.seed);
   const original = level_.plan ?? [];
   const plan = moves(original);
-  const offline = replayCli(game, level, s.seed, plan);
-  const base = replayCli(game, level, s.seed, original);
+  const offline = await replayCli(game, level, s.seed, plan);
+  const base = await replayCli(game, level, s.seed, original);
   const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: plan } });
   if (offline.rejected) {
     assert.equal(r.status, 422, r.text);

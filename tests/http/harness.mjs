@@ -1,16 +1,16 @@
 // harness: starts the real bin/replayd on a free loopback port with a fresh
 // data dir, and gives the tests small helpers to drive it over HTTP.
-import { spawn, spawnSync, execFileSync, execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkExchange } from '../contract/contract.mjs';
 
-import { BIN, gen, replayCli, solveSchulte, solvePipes, solve, schulteGap, schulteInOrder } from './solvers.mjs';
+import { BIN, gen, replayCli, solveSchulte, solvePipes, solve, dailyOf, contraptionDay } from './solvers.mjs';
+import { run, runOk } from './proc.mjs';
 
-export { BIN, gen, replayCli, solveSchulte, solvePipes, solve };
+export { BIN, gen, replayCli, solveSchulte, solvePipes, solve, dailyOf, contraptionDay, run, runOk };
 
 // An admin credential of the length the server requires (32 bytes at least).
 export const ADMIN_TOKEN = 'operator-test-credential-0123456789abcdef';
@@ -23,10 +23,10 @@ export const PG = process.env.REPLAYD_PG || '';
 export const sqliteOnly = PG ? 'drives the SQLite file directly (the PostgreSQL run cannot)' : false;
 
 // A fresh (or, for that name, the same) database on the REPLAYD_PG server.
-export function pgDatabase(name) {
-  const exists = execFileSync('psql', [`${PG}/postgres`, '-qAtc',
-    `SELECT 1 FROM pg_database WHERE datname = '${name}'`], { encoding: 'utf8' }).trim();
-  if (!exists) execFileSync('psql', [`${PG}/postgres`, '-qc', `CREATE DATABASE ${name}`], { stdio: 'ignore' });
+export async function pgDatabase(name) {
+  const exists = (await runOk('psql', [`${PG}/postgres`, '-qAtc',
+    `SELECT 1 FROM pg_database WHERE datname = '${name}'`])).trim();
+  if (!exists) await runOk('psql', [`${PG}/postgres`, '-qc', `CREATE DATABASE ${name}`]);
   return `${PG}/${name}`;
 }
 
@@ -34,17 +34,18 @@ function pgName(dir) {
   return 't_' + createHash('sha256').update(dir).digest('hex').slice(0, 24);
 }
 
-function pgArgs(dir, args) {
+async function pgArgs(dir, args) {
   if (!PG || args.some((a) => String(a).startsWith('database='))) return [];
-  return ['--set', `database=${pgDatabase(pgName(dir))}`];
+  return ['--set', `database=${await pgDatabase(pgName(dir))}`];
 }
 
 // One SQL statement on the database of the server with that data dir, as
 // an operator (or an attacker with the database) would run it: sqlite3 on
-// its file, or psql on its PostgreSQL database. The spawnSync result.
+// its file, or psql on its PostgreSQL database: run's result ({status,
+// stdout, stderr}).
 export function dbExec(dir, sql) {
-  if (PG) return spawnSync('psql', [`${PG}/${pgName(dir)}`, '-qAt', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' });
-  return spawnSync('sqlite3', [join(dir, 'replayd.db'), sql], { encoding: 'utf8' });
+  if (PG) return run('psql', [`${PG}/${pgName(dir)}`, '-qAt', '-v', 'ON_ERROR_STOP=1', '-c', sql]);
+  return run('sqlite3', [join(dir, 'replayd.db'), sql]);
 }
 
 // A transaction held open on the database of the server with that data
@@ -118,7 +119,7 @@ export async function startServer({ dataDir, args = [], env = {}, host = '127.0.
   }
   const listen = host.includes(':') ? `[${host}]:0` : `${host}:0`;
   const child = spawn(BIN, ['serve', '--listen', listen, '--data', dir,
-    '--set', 'log_requests=false', ...pgArgs(dir, args), ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+    '--set', 'log_requests=false', ...(await pgArgs(dir, args)), ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   const port = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('server did not start: ' + stderr)), 15000);
@@ -205,58 +206,14 @@ export async function seed(srv, token, body) {
   return r.json;
 }
 
-// gen without blocking the event loop: the binary runs as a child while
-// fetch's timers keep its pool alive (see offLoop below). Many players
-// each solving a level at once (a script's flood) need this: one gen of
-// the ASan build takes long enough that twenty in a row outlast the
-// server's idle bound.
-export function genAsync(game, level, seedValue, version) {
-  const args = ['gen', game, String(level), String(seedValue)];
-  if (version) args.push('--version', String(version));
-  return new Promise((resolve, reject) => execFile(BIN, args, { encoding: 'utf8' },
-    (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout)))));
-}
-
-// solveSchulte for a level without reshuffles, off the event loop (a
-// reshuffling level goes to offLoop: it replays once per move).
-export async function solveSchulteAsync(level, seedValue, gap, version) {
-  const g = await genAsync('schulte', level, seedValue, version);
-  if (g.reshuffle) return offLoop('solveSchulte', level, seedValue, gap, version);
-  return schulteInOrder(g, gap ?? schulteGap(g));
-}
-
-// solve(), gen() and replayCli() spawn the binary (solve once per move for
-// reshuffling Schulte) and block this process meanwhile: nothing else runs,
-// not even fetch's own timers that retire idle pooled sockets. Between a
-// seed's answer and its submission that held the loop past the server's
-// idle bound on a busy machine (twenty players of one daily solved one
-// after another: 20-30 s; one reshuffling daily at load 10: over 10 s),
-// and the submission went out on a socket the server had closed ("fetch
-// failed: other side closed"). offLoop(name, ...args) runs one of them in
-// a worker thread and answers when it is done, so fetch keeps its pool
-// alive meanwhile. A puzzle is solved once; each caller gets its own copy.
-const solved = new Map();
-export async function offLoop(name, ...args) {
-  const key = name === 'solve' ? JSON.stringify([args[0], args[1], String(args[2]), args[3] ?? null]) : null;
-  if (key && solved.has(key)) return structuredClone(solved.get(key));
-  const out = await new Promise((resolve, reject) => {
-    const w = new Worker(new URL('./offloop_worker.mjs', import.meta.url), { workerData: { name, args } });
-    w.once('message', resolve);
-    w.once('error', reject);
-    w.once('exit', (code) => reject(new Error(`offLoop ${name}: worker exited ${code}`)));
-  });
-  if (key) solved.set(key, out);
-  return key ? structuredClone(out) : out;
-}
-
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // A self-signed certificate for CN=name and its private key (P-256, a day),
 // written as dir/name.crt and dir/name.key: { cert, key } (their paths).
-export function selfSignedCert(dir, name) {
+export async function selfSignedCert(dir, name) {
   const cert = join(dir, `${name}.crt`), key = join(dir, `${name}.key`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${name}`], { stdio: 'ignore' });
+  await runOk('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+    '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${name}`]);
   return { cert, key };
 }
 

@@ -5,21 +5,21 @@
 // boards that require an identity against an aged throwaway flood.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, call, register, seed, offLoop, solveSchulteAsync, awaitRun, dbExec, ADMIN_TOKEN, BIN } from './harness.mjs';
+import { startServer, call, register, seed, solve, solveSchulte, awaitRun, dbExec, ADMIN_TOKEN, BIN } from './harness.mjs';
 import { makeKey, writeJwks, mint, mintHs256WithPublicKey, claims } from './idp.mjs';
 import { Rng } from '../../vectors/port/core.mjs';
+import { run } from './proc.mjs';
 
 const APPLE_APP = 'com.example.puzzles';
 const GOOGLE_APP = '1234-abc.apps.googleusercontent.com';
 const keysDir = mkdtempSync(join(tmpdir(), 'replayd-idp-'));
-const apple = makeKey(keysDir, 'apple-rsa-1', 'RSA');
-const appleEc = makeKey(keysDir, 'apple-ec-2', 'EC');
-const google = makeKey(keysDir, 'google-ec-1', 'EC');
-const stranger = makeKey(keysDir, 'apple-rsa-1', 'RSA'); // same kid, another key
+const apple = await makeKey(keysDir, 'apple-rsa-1', 'RSA');
+const appleEc = await makeKey(keysDir, 'apple-ec-2', 'EC');
+const google = await makeKey(keysDir, 'google-ec-1', 'EC');
+const stranger = await makeKey(keysDir, 'apple-rsa-1', 'RSA'); // same kid, another key
 const identityArgs = [
   '--set', `identity_apple_client_ids=${APPLE_APP}, com.example.other`,
   '--set', `identity_apple_jwks_file=${writeJwks(join(keysDir, 'apple.json'), [apple, appleEc])}`,
@@ -41,8 +41,8 @@ const signIn = (provider, idToken, extra = {}, s = srv) =>
   call(s, 'POST', '/v1/players', { body: { identity: { provider, id_token: idToken }, ...extra } });
 const appleToken = async (sub, extra = {}, key = apple) => mint(key, claims('apple', APPLE_APP, sub, { nonce: await nonce(), ...extra }));
 const googleToken = async (sub, extra = {}) => mint(google, claims('google', GOOGLE_APP, sub, { nonce: await nonce(), ...extra }));
-const counts = () => ['players', 'identities', 'identity_nonces'].map((t) =>
-  dbExec(srv.dir, `SELECT COUNT(*) FROM ${t}`).stdout.trim());
+const counts = () => Promise.all(['players', 'identities', 'identity_nonces'].map(
+  async (t) => (await dbExec(srv.dir, `SELECT COUNT(*) FROM ${t}`)).stdout.trim()));
 
 test('Apple (RS256 and ES256) and Google sign in; a second sign-in reaches the same player with a new token, and the old one stops working', async () => {
   const first = await signIn('apple', await appleToken('001234.apple-sub.0001'), { name: 'Ann' });
@@ -80,7 +80,7 @@ test('every refused ID token gets its status and code, and nothing is written', 
   const good = () => claims('apple', APPLE_APP, sub);
   const used = await nonce();
   assert.equal((await signIn('apple', mint(apple, { ...good(), nonce: used }))).status, 201);
-  const before = counts();
+  const before = await counts();
   const n = async () => ({ ...good(), nonce: await nonce() });
   const tampered = async () => {
     const t = mint(apple, await n()).split('.');
@@ -121,12 +121,12 @@ test('every refused ID token gets its status and code, and nothing is written', 
   // a 1 MiB token: refused by the body cap before any parsing (curl reads
   // an answer that comes while it still sends)
   const big = JSON.stringify({ identity: { provider: 'apple', id_token: 'A'.repeat(1 << 20) } });
-  const c = spawnSync('curl', ['-s', '-w', '\n%{http_code}', '-H', 'Content-Type: application/json', '--data-binary', '@-',
+  const c = await run('curl', ['-s', '-w', '\n%{http_code}', '-H', 'Content-Type: application/json', '--data-binary', '@-',
     srv.base + '/v1/players'], { input: big, encoding: 'utf8', timeout: 20000 });
   const lines = c.stdout.trimEnd().split('\n');
   assert.equal(lines.pop(), '413');
   assert.equal(JSON.parse(lines.join('\n')).error.code, 'body_too_large');
-  const after = counts();
+  const after = await counts();
   // players and identities unchanged; the nonces made for the cases are
   // the only new rows (each refused case left its nonce unused)
   assert.deepEqual(after.slice(0, 2), before.slice(0, 2), 'no player and no identity was written');
@@ -176,13 +176,13 @@ test('a ban follows the identity: signing in again or linking it to a new accoun
     token: fresh.token, body: { provider: 'apple', id_token: await appleToken('cheater-sub') } });
   assert.equal(linked.status, 403, linked.text);
   assert.equal(linked.json.error.code, 'banned');
-  assert.equal(dbExec(srv.dir, "SELECT COUNT(*) FROM identities WHERE subject = 'cheater-sub'").stdout.trim(), '1');
+  assert.equal((await dbExec(srv.dir, "SELECT COUNT(*) FROM identities WHERE subject = 'cheater-sub'")).stdout.trim(), '1');
 });
 
-test('a JWKS file that does not parse stops the server at start, naming it', () => {
+test('a JWKS file that does not parse stops the server at start, naming it', async () => {
   const bad = join(keysDir, 'broken.json');
   writeFileSync(bad, '{"keys": [');
-  const r = spawnSync(BIN, ['serve', '--listen', '127.0.0.1:0', '--data', join(keysDir, 'data-bad'),
+  const r = await run(BIN, ['serve', '--listen', '127.0.0.1:0', '--data', join(keysDir, 'data-bad'),
     '--set', `identity_apple_jwks_file=${bad}`], { encoding: 'utf8', timeout: 20000 });
   assert.notEqual(r.status, 0);
   assert.match(r.stderr, /identity_apple_jwks_file .*broken\.json/);
@@ -213,7 +213,7 @@ test('daily_requires = identity: forty guests aged past the new-account hold sta
     const age = async (b) => {
       for (let k = 0; k < 10; k++) {
         const t = await seed(s, b.token, { game: 'schulte', level: 1 });
-        const moves = await solveSchulteAsync(1, t.seed, undefined, t.version);
+        const moves = await solveSchulte(1, t.seed, undefined, t.version);
         await awaitRun(t, moves, 40);
         const r = await call(s, 'POST', '/v1/scores', { token: b.token, body: { seed_token: t.seed_token, moves } });
         assert.equal(r.status, 200, r.text);
@@ -223,7 +223,7 @@ test('daily_requires = identity: forty guests aged past the new-account hold sta
     for (let i = 0; i < bots.length; i += 20) await Promise.all(bots.slice(i, i + 20).map(age));
     // the daily is one seed for everyone: solved once, before the flood
     const first = await seed(s, bots[0].token, { daily: true });
-    const plan = await offLoop('solve', first.game, first.level, first.seed, first.version);
+    const plan = await solve(first.game, first.level, first.seed, first.version);
     const flood = await Promise.all(bots.map((b, i) => playDaily(s, b, plan, { jitter: 1 + i, t: i ? undefined : first })));
     for (const r of flood) {
       assert.equal(r.status, 200, r.text);

@@ -2,10 +2,10 @@
 // keys made with openssl (RSA 2048 and EC P-256), their public halves as a
 // JWKS file the server loads, and ID tokens minted and signed here with
 // node:crypto. No network.
-import { execFileSync } from 'node:child_process';
 import { createPrivateKey, createPublicKey, sign, createHmac } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runOk } from './proc.mjs';
 
 export const ISSUER = { apple: 'https://appleid.apple.com', google: 'https://accounts.google.com' };
 
@@ -13,10 +13,10 @@ const b64u = (buf) => Buffer.from(buf).toString('base64url');
 const seg = (obj) => b64u(JSON.stringify(obj));
 
 // A key pair made by openssl: kind 'RSA' (RS256) or 'EC' (ES256).
-export function makeKey(dir, kid, kind) {
+export async function makeKey(dir, kid, kind) {
   const pem = join(dir, `${kid}.pem`);
-  if (kind === 'RSA') execFileSync('openssl', ['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', pem], { stdio: 'ignore' });
-  else execFileSync('openssl', ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', pem], { stdio: 'ignore' });
+  if (kind === 'RSA') await runOk('openssl', ['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', pem], { stdio: 'ignore' });
+  else await runOk('openssl', ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', pem], { stdio: 'ignore' });
   const priv = createPrivateKey(readFileSync(pem));
   const jwk = { ...createPublicKey(priv).export({ format: 'jwk' }), kid, use: 'sig', alg: kind === 'RSA' ? 'RS256' : 'ES256' };
   return { kid, alg: jwk.alg, priv, jwk };

@@ -15,8 +15,8 @@ import { makeKey, writeJwks, mint, claims } from './idp.mjs';
 
 const APP = 'com.example.puzzles';
 const keysDir = mkdtempSync(join(tmpdir(), 'replayd-jwks-'));
-const keyA = makeKey(keysDir, 'apple-a', 'RSA');
-const keyB = makeKey(keysDir, 'apple-b', 'EC');
+const keyA = await makeKey(keysDir, 'apple-a', 'RSA');
+const keyB = await makeKey(keysDir, 'apple-b', 'EC');
 const jwks = (keys) => JSON.stringify({ keys: keys.map((k) => k.jwk) });
 const servers = [];
 after(async () => {

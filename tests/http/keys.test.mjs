@@ -3,11 +3,11 @@
 // verify (by their key id) and old receipts still check against /v1/keys.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, startServer, call, register, seed, solve, awaitRun, selfSignedCert } from './harness.mjs';
+import { runOk } from './proc.mjs';
 
 const keyId = (token) => Buffer.from(token.slice(4), 'base64url').readUInt32BE(1);
 
@@ -24,21 +24,21 @@ test('rotation keeps old tokens redeemable and old receipts verifiable', async (
     const old = await seed(srv, p.token, { game: 'schulte', level: 1 });
     assert.equal(keyId(old.seed_token), 1);
     const first = await seed(srv, p.token, { game: 'schulte', level: 1 });
-    const m1 = solve('schulte', 1, first.seed);
+    const m1 = await solve('schulte', 1, first.seed);
     await awaitRun(first, m1);
     const r1 = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: first.seed_token, moves: m1 } });
     assert.equal(r1.status, 200);
     assert.match(r1.json.receipt, /^v2\.1\./);
     await srv.stop();
 
-    const out = JSON.parse(execFileSync(BIN, ['keygen', '--data', dir], { encoding: 'utf8' }));
+    const out = JSON.parse(await runOk(BIN, ['keygen', '--data', dir], { encoding: 'utf8' }));
     assert.equal(out.key_id, 2);
     srv = await startServer({ dataDir: dir });
     const keys = (await call(srv, 'GET', '/v1/keys')).json.keys;
     assert.deepEqual(keys.map((k) => [k.key_id, k.current]), [[1, false], [2, true]]);
     const fresh = await seed(srv, p.token, { game: 'schulte', level: 1 });
     assert.equal(keyId(fresh.seed_token), 2);
-    const m2 = solve('schulte', 1, old.seed);
+    const m2 = await solve('schulte', 1, old.seed);
     await awaitRun(old, m2);
     const r2 = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: old.seed_token, moves: m2 } });
     assert.equal(r2.status, 200, 'a token MAC\'d under the retired key still verifies');
@@ -56,13 +56,13 @@ test('a first keygen writes every key a node needs; a node started on a copy sig
   const dirs = [mkdtempSync(join(tmpdir(), 'replayd-copy-')), mkdtempSync(join(tmpdir(), 'replayd-copy-'))];
   const srvs = [];
   try {
-    execFileSync(BIN, ['keygen', '--data', src], { encoding: 'utf8' });
+    await runOk(BIN, ['keygen', '--data', src], { encoding: 'utf8' });
     const files = readdirSync(join(src, 'keys')).sort();
     // (daily.key seals the dailies, daily.json says from when: sealed dailies)
     assert.deepEqual(files, ['daily.json', 'daily.key', 'mac-1.key', 'pub-1.json', 'sign-1.key', 'token-hash.key']);
     const hashKey = readFileSync(join(src, 'keys', 'token-hash.key'));
     const dailyKey = readFileSync(join(src, 'keys', 'daily.key'));
-    execFileSync(BIN, ['keygen', '--data', src], { encoding: 'utf8' });
+    await runOk(BIN, ['keygen', '--data', src], { encoding: 'utf8' });
     assert.deepEqual(readFileSync(join(src, 'keys', 'token-hash.key')), hashKey, 'a rotation keeps the token-hash key');
     assert.deepEqual(readFileSync(join(src, 'keys', 'daily.key')), dailyKey, 'a rotation keeps the daily key (its commitments are published)');
     // two nodes from copies of the keys (their own SQLite files: only the
@@ -94,7 +94,7 @@ test('a node whose keys are not the ones its database was first used with refuse
     let srv = await startServer({ dataDir: dir });
     await srv.stop();
     // another key set (a node that made its own) in place of this one
-    execFileSync(BIN, ['keygen', '--data', other], { encoding: 'utf8' });
+    await runOk(BIN, ['keygen', '--data', other], { encoding: 'utf8' });
     const mine = join(dir, 'keys', 'token-hash.key');
     cpSync(join(dir, 'keys'), join(dir, 'keys.orig'), { recursive: true });
     cpSync(join(other, 'keys', 'token-hash.key'), mine);
@@ -124,7 +124,7 @@ test('a key file or the keys directory group or others may read stops the node a
   const elsewhere = mkdtempSync(join(tmpdir(), 'replayd-keymode-link-'));
   let srv;
   try {
-    execFileSync('sh', ['-c', 'umask 0 && exec "$0" keygen --data "$1"', BIN, dir], { encoding: 'utf8' });
+    await runOk('sh', ['-c', 'umask 0 && exec "$0" keygen --data "$1"', BIN, dir], { encoding: 'utf8' });
     const keys = join(dir, 'keys');
     assert.equal(statSync(keys).mode & 0o777, 0o700, 'keygen under umask 0: the directory 0700');
     for (const f of readdirSync(keys)) assert.equal(statSync(join(keys, f)).mode & 0o777, 0o600, `keygen under umask 0: ${f}`);
@@ -168,17 +168,17 @@ test('a key the database records that this node lacks stops it at start, naming 
   try {
     srv = await startServer({ dataDir: dir });
     await srv.stop();
-    execFileSync(BIN, ['keygen', '--data', dir], { encoding: 'utf8' });
+    await runOk(BIN, ['keygen', '--data', dir], { encoding: 'utf8' });
     srv = await startServer({ dataDir: dir }); // records key 2
     await srv.stop();
     for (const f of ['mac-2.key', 'sign-2.key']) renameSync(join(dir, 'keys', f), join(aside, f));
     await assert.rejects(startServer({ dataDir: dir }),
       /key 2 \(mac-2\.key, sign-2\.key\) is recorded in the database \(a node started with it\) but missing here: copy the keys directory of the node that made it to .*\/keys\//);
     for (const f of ['mac-2.key', 'sign-2.key']) renameSync(join(aside, f), join(dir, 'keys', f));
-    execFileSync(BIN, ['keygen', '--data', dir], { encoding: 'utf8' });
+    await runOk(BIN, ['keygen', '--data', dir], { encoding: 'utf8' });
     srv = await startServer({ dataDir: dir }); // records key 3
     await srv.stop();
-    execFileSync(BIN, ['keygen', '--retire', '2', '--data', dir], { encoding: 'utf8' });
+    await runOk(BIN, ['keygen', '--retire', '2', '--data', dir], { encoding: 'utf8' });
     srv = await startServer({ dataDir: dir });
     const keys = (await call(srv, 'GET', '/v1/keys')).json.keys;
     assert.deepEqual(keys.map((k) => [k.key_id, k.retired]), [[1, false], [2, true], [3, false]], 'a retired key is held by its record');
@@ -197,7 +197,7 @@ test('a TLS key others may read stops the node at start, naming it; 0600 and roo
   const dir = mkdtempSync(join(tmpdir(), 'replayd-tlsmode-'));
   let srv;
   try {
-    const { cert, key } = selfSignedCert(dir, 'localhost');
+    const { cert, key } = await selfSignedCert(dir, 'localhost');
     const tls = ['--set', `tls_cert=${cert}`, '--set', `tls_key=${key}`];
     const esc = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     for (const mode of [0o644, 0o604, 0o660]) {

@@ -5,7 +5,6 @@
 // in the append-only admin_log.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { startServer, call, register, seed, solve, solveSchulte, ADMIN_TOKEN, dbExec, sharedRanks } from './harness.mjs';
 
@@ -21,7 +20,7 @@ const admin = (method, path, body, offContract = false) => call(srv, method, pat
 // a gap of g ms finishes at 9g, score 1000 + (30000 - 9g) div 100).
 async function play(player, gap, level = 1) {
   const s = await seed(srv, player.token, { game: 'schulte', level });
-  const moves = solveSchulte(level, s.seed, gap);
+  const moves = await solveSchulte(level, s.seed, gap);
   const r = await call(srv, 'POST', '/v1/scores', { token: player.token, body: { seed_token: s.seed_token, moves } });
   assert.equal(r.status, 200, r.text);
   return r.json;
@@ -144,7 +143,7 @@ test('ban: entries leave the daily and level boards, tokens and scores are refus
   await play(y, 300, level);
   // x plays today's daily (one solver run: a second player's identical run would be a duplicate)
   const daily = await seed(srv, x.token, { daily: true });
-  const dmoves = solve(daily.game, daily.level, daily.seed, daily.version);
+  const dmoves = await solve(daily.game, daily.level, daily.seed, daily.version);
   const dr = await call(srv, 'POST', '/v1/scores', { token: x.token, body: { seed_token: daily.seed_token, moves: dmoves } });
   assert.equal(dr.status, 200, dr.text);
   const date = daily.date;
@@ -167,7 +166,7 @@ test('ban: entries leave the daily and level boards, tokens and scores are refus
   assert.equal(refusedSeed.status, 403);
   assert.equal(refusedSeed.json.error.code, 'banned');
   const refusedScore = await call(srv, 'POST', '/v1/scores',
-    { token: x.token, body: { seed_token: pending.seed_token, moves: solveSchulte(level, pending.seed, 200) } });
+    { token: x.token, body: { seed_token: pending.seed_token, moves: await solveSchulte(level, pending.seed, 200) } });
   assert.equal(refusedScore.status, 403);
   assert.equal(refusedScore.json.error.code, 'banned');
   assert.equal((await admin('POST', `/v1/admin/players/${x.player_id}/ban`, { reason: 'again' })).json.error.code, 'already_banned');
@@ -238,7 +237,7 @@ test('rename, the player view (404 for nobody, counts), rejections paged and fil
   assert.equal((await call(srv, 'GET', '/v1/admin/log')).status, 401, 'the log is behind the admin token');
   // append-only: the database itself refuses to change or drop a row
   for (const sql of ["UPDATE admin_log SET reason = 'edited'", 'DELETE FROM admin_log']) {
-    const r = dbExec(srv.dir, sql);
+    const r = await dbExec(srv.dir, sql);
     assert.notEqual(r.status, 0, sql);
     assert.match(r.stderr, /admin_log is append-only/);
   }
@@ -251,7 +250,7 @@ test('the database agrees with the boards in memory: after a restart the boards 
   const level = 5;
   const runOn = async (s, p, gap) => {
     const t = await seed(s, p.token, { game: 'schulte', level });
-    const r = await call(s, 'POST', '/v1/scores', { token: p.token, body: { seed_token: t.seed_token, moves: solveSchulte(level, t.seed, gap) } });
+    const r = await call(s, 'POST', '/v1/scores', { token: p.token, body: { seed_token: t.seed_token, moves: await solveSchulte(level, t.seed, gap) } });
     assert.equal(r.status, 200, r.text);
     return r.json;
   };
@@ -294,7 +293,7 @@ test('a ban that fails after writing commits nothing (SQLite and PostgreSQL alik
   const path = `/v1/leaderboards/schulte/${level}`;
   const beforeBoard = await board(path);
   const beforeLog = (await logOf()).length;
-  const sql = dbExec(srv.dir, `UPDATE scores SET game = 'retired-game' WHERE score_id = '${gone.score_id}'`);
+  const sql = await dbExec(srv.dir, `UPDATE scores SET game = 'retired-game' WHERE score_id = '${gone.score_id}'`);
   assert.equal(sql.status, 0, sql.stderr);
   const errorsBefore = (srv.stderr().match(/"event":"store_error"/g) || []).length;
   for (let attempt = 1; attempt <= 2; attempt++) {
@@ -312,7 +311,7 @@ test('a ban that fails after writing commits nothing (SQLite and PostgreSQL alik
     assert.equal(errors - errorsBefore, attempt, `one store_error line an attempt:\n${srv.stderr().split('\n').filter((l) => l.includes('store_error')).join('\n')}`);
   }
   // with the row put back, the ban goes through
-  assert.equal(dbExec(srv.dir, `UPDATE scores SET game = 'schulte' WHERE score_id = '${gone.score_id}'`).status, 0);
+  assert.equal((await dbExec(srv.dir, `UPDATE scores SET game = 'schulte' WHERE score_id = '${gone.score_id}'`)).status, 0);
   const ok = await admin('POST', `/v1/admin/players/${p.player_id}/ban`, { reason: 'half-commit test, mended' });
   assert.equal(ok.status, 200, ok.text);
   assert.ok(!(await board(path)).some((e) => e.player_id === p.player_id));

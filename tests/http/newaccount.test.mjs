@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, call, register, seed, offLoop, awaitRun, ADMIN_TOKEN } from './harness.mjs';
+import { startServer, call, register, seed, solve, solveSchulte, awaitRun, ADMIN_TOKEN } from './harness.mjs';
 import { Rng } from '../../vectors/port/core.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -27,7 +27,7 @@ async function playDaily(srv, p, jitter = 0, pace = 0) {
   const t = await seed(srv, p.token, { daily: true });
   const r = new Rng(pace);
   let at = 0;
-  const moves = (await offLoop('solve', t.game, t.level, t.seed, t.version))
+  const moves = (await solve(t.game, t.level, t.seed, t.version))
     .map((m) => ({ ...m, t: pace ? (at += 450 + r.below(301)) : m.t + jitter }));
   await awaitRun(t, moves, 80);
   return call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: t.seed_token, moves } });
@@ -39,7 +39,7 @@ async function playDaily(srv, p, jitter = 0, pace = 0) {
 // score and the run's claimed time.
 async function playLevel(srv, p, level, pace = 0, holdMs = 0) {
   const t = await seed(srv, p.token, { game: 'schulte', level });
-  let moves = await offLoop('solveSchulte', level, t.seed, undefined, t.version);
+  let moves = await solveSchulte(level, t.seed, undefined, t.version);
   if (pace) {
     const r = new Rng(pace);
     let at = 0;

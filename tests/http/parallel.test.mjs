@@ -8,7 +8,7 @@
 // parallel: only claimed play counts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, call, register, seed, solveSchulteAsync, awaitRun, sleep, ADMIN_TOKEN } from './harness.mjs';
+import { startServer, call, register, seed, solveSchulte, awaitRun, sleep, ADMIN_TOKEN } from './harness.mjs';
 import { Rng } from '../../vectors/port/core.mjs';
 
 // the default (the harness turns it off for the other files, which play one
@@ -18,7 +18,7 @@ const ARGS = ['--set', 'parallel_overlap_ms=1000'];
 async function paced(t, rngSeed) {
   const r = new Rng(rngSeed);
   let at = 0;
-  return (await solveSchulteAsync(t.level, t.seed, undefined, t.version)).map((m) => ({ ...m, t: (at += 480 + r.below(271)) }));
+  return (await solveSchulte(t.level, t.seed, undefined, t.version)).map((m) => ({ ...m, t: (at += 480 + r.below(271)) }));
 }
 
 const submit = (srv, p, t, moves) => call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: t.seed_token, moves } });

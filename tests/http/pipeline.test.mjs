@@ -6,12 +6,13 @@
 // gives up.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, call, register, seed, solve, sleep, sqliteOnly } from './harness.mjs';
+import { runOk } from './proc.mjs';
 
 const ARGS = ['--set', 'plausibility_slack_ms=600000', '--set', 'rate_seeds_per_player=0',
   '--set', 'rate_scores_per_player=0', '--set', 'max_outstanding_tokens=1000',
@@ -39,13 +40,13 @@ async function prepare(srv, token, n) {
   const out = [];
   for (let i = 0; i < n; i++) {
     const s = await seed(srv, token, { game: 'schulte', level: 1 });
-    out.push({ seed_token: s.seed_token, moves: solve('schulte', 1, s.seed) });
+    out.push({ seed_token: s.seed_token, moves: await solve('schulte', 1, s.seed) });
   }
   return out;
 }
 
-function sqlCount(dbPath, sql) {
-  return Number(execFileSync('sqlite3', [dbPath, sql], { encoding: 'utf8' }).trim());
+async function sqlCount(dbPath, sql) {
+  return Number((await runOk('sqlite3', [dbPath, sql], { encoding: 'utf8' })).trim());
 }
 
 // One submission on a raw socket that is closed before any answer.
@@ -73,7 +74,7 @@ test('a client that hangs up while its submission waits: recorded once, a retry 
     let count = 0;
     for (let i = 0; i < 100 && count === 0; i++) {
       await sleep(20);
-      count = sqlCount(db, 'SELECT COUNT(*) FROM scores');
+      count = await sqlCount(db, 'SELECT COUNT(*) FROM scores');
     }
     assert.equal(count, 1, 'the suspended submission was committed after its client left');
     const retry = await call(srv, 'POST', '/v1/scores', { token: p.token, body });
@@ -82,7 +83,7 @@ test('a client that hangs up while its submission waits: recorded once, a retry 
     const audit = await call(srv, 'GET', `/v1/scores/${retry.json.score_id}`);
     assert.equal(audit.status, 200);
     assert.equal(audit.json.score, retry.json.score);
-    assert.equal(sqlCount(db, 'SELECT COUNT(*) FROM scores'), 1, 'still exactly one score');
+    assert.equal(await sqlCount(db, 'SELECT COUNT(*) FROM scores'), 1, 'still exactly one score');
     assert.equal((await call(srv, 'GET', '/healthz')).status, 200);
   } finally { await srv.stop(); srv.cleanup(); }
 });
@@ -130,6 +131,6 @@ test('a writer that gives up: every suspended request is answered 503, none hang
       const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body });
       assert.equal(r.status, 200, r.text);
     }
-    assert.equal(sqlCount(db, 'SELECT COUNT(*) FROM scores'), bodies.length);
+    assert.equal(await sqlCount(db, 'SELECT COUNT(*) FROM scores'), bodies.length);
   } finally { await srv.stop(); srv.cleanup(); }
 });

@@ -6,14 +6,14 @@
 // A signs and MACs nothing any more.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
 // Node 18 has no global crypto; its WebCrypto is node:crypto's webcrypto.
 import { webcrypto as crypto } from 'node:crypto';
 import { readFileSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BIN, startServer, call, register, seed, offLoop, awaitRun } from './harness.mjs';
+import { BIN, startServer, call, register, seed, solve, awaitRun } from './harness.mjs';
+import { run, runOk } from './proc.mjs';
 
 const API_MD = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'API.md');
 
@@ -73,7 +73,7 @@ test('the worked example of docs/API.md verifies from its text alone', async () 
 // incomplete run: completed is signed as 0, and it is quick to wait out).
 async function play(srv, token, body, firstMoveOnly = false) {
   const s = await seed(srv, token, body);
-  const all = await offLoop('solve', s.game, s.level, s.seed, s.version);
+  const all = await solve(s.game, s.level, s.seed, s.version);
   const moves = firstMoveOnly ? all.slice(0, 1) : all;
   await awaitRun(s, moves);
   const r = await call(srv, 'POST', '/v1/scores', { token, body: { seed_token: s.seed_token, moves } });
@@ -120,17 +120,17 @@ test('rotation then retirement: key A\'s receipts verify for ever, A signs and M
     const pending = await seed(srv, p.token, { game: 'pipes', level: 2 }); // MACed by A
     await srv.stop();
 
-    const refused = spawnSync(BIN, ['keygen', '--data', dir, '--retire', '1'], { encoding: 'utf8' });
+    const refused = await run(BIN, ['keygen', '--data', dir, '--retire', '1'], { encoding: 'utf8' });
     assert.equal(refused.status, 1, 'the current key cannot be retired');
     assert.match(refused.stderr, /current key/);
-    assert.equal(JSON.parse(execFileSync(BIN, ['keygen', '--data', dir], { encoding: 'utf8' })).key_id, 2);
+    assert.equal(JSON.parse(await runOk(BIN, ['keygen', '--data', dir], { encoding: 'utf8' })).key_id, 2);
     srv = await startServer({ dataDir: dir });
     const b = await play(srv, p.token, { game: 'pipes', level: 1 }, true);
     assert.match(b.submit.receipt, /^v2\.2\./, 'signed with key B (id 2)');
     await srv.stop();
 
     const before = Date.now();
-    const out = JSON.parse(execFileSync(BIN, ['keygen', '--data', dir, '--retire', '1'], { encoding: 'utf8' }));
+    const out = JSON.parse(await runOk(BIN, ['keygen', '--data', dir, '--retire', '1'], { encoding: 'utf8' }));
     assert.equal(out.retired, 1);
     assert.ok(!existsSync(join(dir, 'keys', 'sign-1.key')) && !existsSync(join(dir, 'keys', 'mac-1.key')),
       'the private keys of A are gone');
@@ -148,7 +148,7 @@ test('rotation then retirement: key A\'s receipts verify for ever, A signs and M
       if (key.retired) assert.ok(audit.submitted_at_ms <= Date.parse(key.valid_until), 'inside the window');
     }
     // A token MACed by A cannot be redeemed any more: nothing verifies with a retired key's MAC.
-    const moves = (await offLoop('solve', pending.game, pending.level, pending.seed, pending.version)).slice(0, 1);
+    const moves = (await solve(pending.game, pending.level, pending.seed, pending.version)).slice(0, 1);
     await awaitRun(pending, moves);
     const late = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: pending.seed_token, moves } });
     assert.equal(late.status, 400);
@@ -157,9 +157,9 @@ test('rotation then retirement: key A\'s receipts verify for ever, A signs and M
     assert.match(fresh.submit.receipt, /^v2\.2\./);
     // retiring again is harmless and keeps the window
     await srv.stop();
-    const again = JSON.parse(execFileSync(BIN, ['keygen', '--data', dir, '--retire', '1'], { encoding: 'utf8' }));
+    const again = JSON.parse(await runOk(BIN, ['keygen', '--data', dir, '--retire', '1'], { encoding: 'utf8' }));
     assert.equal(again.valid_until, out.valid_until);
-    const bad = spawnSync(BIN, ['keygen', '--data', dir, '--retire', 'x'], { encoding: 'utf8' });
+    const bad = await run(BIN, ['keygen', '--data', dir, '--retire', 'x'], { encoding: 'utf8' });
     assert.equal(bad.status, 2);
     srv = undefined;
   } finally { await srv?.stop(); rmSync(dir, { recursive: true, force: true }); }

@@ -9,14 +9,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, call, register, seed, offLoop, awaitRun, ADMIN_TOKEN } from './harness.mjs';
+import { startServer, call, register, seed, solve, awaitRun, ADMIN_TOKEN } from './harness.mjs';
 import { Rng } from '../../vectors/port/core.mjs';
 
 // A player's daily on the day's plan at a person's pace (seeded gaps of
 // 450-750 ms); `cut` moves only (an unfinished run scores less).
 async function daily(srv, p, pace, cut) {
   const t = await seed(srv, p.token, { daily: true });
-  const plan = await offLoop('solve', t.game, t.level, t.seed, t.version);
+  const plan = await solve(t.game, t.level, t.seed, t.version);
   const r = new Rng(pace);
   let at = 0;
   const moves = plan.slice(0, cut ?? plan.length).map((m) => ({ ...m, t: (at += 450 + r.below(301)) }));

@@ -5,7 +5,6 @@
 // game is tests/unit/test_reverify.c.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +36,7 @@ test('reverify over HTTP: 0 divergences, then a planted one is named', async () 
     const p = await register(srv, 'checked');
     for (const [game, level] of [['pipes', 1], ['pipes', 2], ['schulte', 1]]) {
       const s = await seed(srv, p.token, { game, level });
-      const moves = solve(game, level, s.seed, s.version);
+      const moves = await solve(game, level, s.seed, s.version);
       await awaitRun(s, moves);
       const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
       assert.equal(r.status, 200, r.text);
@@ -65,7 +64,7 @@ test('reverify over HTTP: 0 divergences, then a planted one is named', async () 
     await srv.stop();
 
     // an operator (or an attacker with the database) changes a score by hand
-    assert.equal(dbExec(dir, `UPDATE scores SET score = score + 7 WHERE score_id = '${ids[1]}'`).status, 0);
+    assert.equal((await dbExec(dir, `UPDATE scores SET score = score + 7 WHERE score_id = '${ids[1]}'`)).status, 0);
     srv = await startServer({ dataDir: dir, admin: ADMIN });
     assert.equal((await call(srv, 'POST', '/v1/admin/reverify', { token: ADMIN, body: { game: 'pipes', jobs: 2 } })).status, 202);
     done = await finished(srv);
@@ -101,7 +100,7 @@ test('reverify over HTTP: 0 divergences, then a planted one is named', async () 
       : `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
       INSERT INTO scores (score_id, nonce, ${cols})
       SELECT score_id, nonce, ${cols} FROM scores, n WHERE score_id = '${ids[2]}'`;
-    const copied = dbExec(dir, copy);
+    const copied = await dbExec(dir, copy);
     assert.equal(copied.status, 0, copied.stderr);
     srv = await startServer({ dataDir: dir, admin: ADMIN });
     const long = await call(srv, 'POST', '/v1/admin/reverify', { token: ADMIN, body: { jobs: 1 } });

@@ -20,7 +20,7 @@ const admin = (method, path, body) => call(srv, method, path, { token: ADMIN_TOK
 // client's would be (a run ahead of the server's clock is a signal of its own).
 async function submit(player, level, make) {
   const s = await seed(srv, player.token, { game: 'schulte', level });
-  const moves = make(level, s.seed);
+  const moves = await make(level, s.seed);
   await awaitRun(s, moves);
   const r = await call(srv, 'POST', '/v1/scores', { token: player.token, body: { seed_token: s.seed_token, moves } });
   assert.equal(r.status, 200, r.text);
@@ -116,7 +116,7 @@ test('review_hold_threshold is on by default: a bot-paced run is held, says why 
   try {
     const b = await register(plain, 'scripted');
     const s = await seed(plain, b.token, { game: 'schulte', level: 1 });
-    const moves = bot(1, s.seed);
+    const moves = await bot(1, s.seed);
     await awaitRun(s, moves);
     const r = await call(plain, 'POST', '/v1/scores', { token: b.token, body: { seed_token: s.seed_token, moves } });
     assert.equal(r.status, 200, r.text);

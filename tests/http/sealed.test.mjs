@@ -9,29 +9,21 @@
 // the JavaScript port's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, startServer, call, register, seed, gen, solve, awaitRun } from './harness.mjs';
+import { BIN, startServer, call, register, seed, gen, solve, awaitRun, run, dailyOf as cliDaily, contraptionDay } from './harness.mjs';
 import { sealedDaily, checkReveal } from '../../vectors/port/sealed.mjs';
 
 const DAY = 86400;
-const cliDaily = (date, game) => JSON.parse(execFileSync(BIN, ['daily', date, ...(game ? ['--game', game] : [])], { encoding: 'utf8' }));
 const dateOf = (unixS) => new Date(unixS * 1000).toISOString().slice(0, 10);
 // The server's clock at `hms` seconds into `date` (UTC), as a clock offset.
 const offsetAt = (date, s) => Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000) + s - Math.floor(Date.now() / 1000);
 // The fixed test secret of vectors/server/daily-sealed.json (bytes 00..1f).
 const TEST_KEY = [...Array(32).keys()].map((b) => b.toString(16).padStart(2, '0')).join('');
 
-function contraptionDay() {
-  const start = Date.parse('2026-12-07T00:00:00Z') / 1000;
-  for (let k = 0; k < 10; k++) if (cliDaily(dateOf(start + k * DAY)).game === 'contraption') return dateOf(start + k * DAY);
-  throw new Error('no Contraption day in era 2');
-}
-
 test('the Contraption midnight attack: the day before, only a commitment; at 00:00:03 a seed nobody could know', async () => {
-  const day = contraptionDay();
+  const day = await contraptionDay();
   const eve = dateOf(Date.parse(`${day}T00:00:00Z`) / 1000 - DAY);
   const dir = mkdtempSync(join(tmpdir(), 'replayd-sealed-'));
   try {
@@ -55,7 +47,7 @@ test('the Contraption midnight attack: the day before, only a commitment; at 00:
       // a deployment seals from its first day: the public schedule is never served
       const today = await call(srv, 'GET', '/v1/daily');
       assert.equal(today.json.sealed, true);
-      assert.notEqual(today.json.seed, cliDaily(eve).seed);
+      assert.notEqual(today.json.seed, (await cliDaily(eve)).seed);
       assert.equal(t.seed, today.json.seed);
       assert.equal(checkReveal(eve, today.json.reveal, today.json.commitment), today.json.seed);
     } finally { await srv.stop(); }
@@ -70,15 +62,15 @@ test('the Contraption midnight attack: the day before, only a commitment; at 00:
       assert.equal(open.json.sealed, true);
       assert.equal(open.json.commitment, commitment, 'the commitment published the day before');
       assert.equal(checkReveal(day, open.json.reveal, commitment), open.json.seed, 'anyone can check the seed against it');
-      const precomputed = cliDaily(day, 'contraption').seed;
+      const precomputed = (await cliDaily(day, 'contraption')).seed;
       assert.notEqual(open.json.seed, precomputed, 'not the public FNV-1a derivation the script solved ahead');
-      assert.notEqual(open.json.seed, cliDaily(day).seed);
+      assert.notEqual(open.json.seed, (await cliDaily(day)).seed);
       const p = await register(srv, 'midnight-bot');
       const t = await seed(srv, p.token, { daily: true });
       assert.equal(t.seed, open.json.seed, 'the token plays the revealed seed');
       // the machine solved offline was for another level
-      const served = gen('contraption', t.level, t.seed, t.version);
-      const solved = gen('contraption', t.level, precomputed, t.version);
+      const served = await gen('contraption', t.level, t.seed, t.version);
+      const solved = await gen('contraption', t.level, precomputed, t.version);
       assert.notDeepEqual([served.ball, served.goal, served.walls], [solved.ball, solved.goal, solved.walls]);
     } finally { await srv.stop(); }
   } finally { rmSync(dir, { recursive: true, force: true }); }
@@ -116,10 +108,10 @@ test('daily_seeds = public keeps the schedule\'s seeds, ahead of time too; a bad
     const r = await call(srv, 'GET', '/v1/daily?date=2026-12-11');
     assert.equal(r.status, 200, r.text);
     assert.equal(r.json.sealed, false);
-    assert.equal(r.json.seed, cliDaily('2026-12-11').seed);
+    assert.equal(r.json.seed, (await cliDaily('2026-12-11')).seed);
     assert.equal(r.json.commitment, undefined);
   } finally { await srv.stop(); srv.cleanup(); }
-  const bad = spawnSync(BIN, ['serve', '--listen', '127.0.0.1:0', '--data', mkdtempSync(join(tmpdir(), 'replayd-bad-')), '--set', 'daily_seeds=secret'], { encoding: 'utf8', timeout: 10000 });
+  const bad = await run(BIN, ['serve', '--listen', '127.0.0.1:0', '--data', mkdtempSync(join(tmpdir(), 'replayd-bad-')), '--set', 'daily_seeds=secret'], { encoding: 'utf8', timeout: 10000 });
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr, /daily_seeds: expected sealed or public/);
 });
@@ -138,7 +130,7 @@ test('an upgrade to sealed dailies closes the day under way to new players and s
     try {
       early = await register(srv, 'played-before');
       tok = await seed(srv, early.token, { daily: true });
-      assert.equal(tok.seed, cliDaily(day).seed, 'public: the schedule\'s seed');
+      assert.equal(tok.seed, (await cliDaily(day)).seed, 'public: the schedule\'s seed');
       // (the late player registers now: its account is as old as the early one's)
       early.late = await register(srv, 'came-after');
     } finally { await srv.stop(); }
@@ -153,7 +145,7 @@ test('an upgrade to sealed dailies closes the day under way to new players and s
       assert.equal(drawn.status, 404, drawn.text);
       assert.equal(drawn.json.error.code, 'no_daily');
       // the token drawn before the upgrade still plays its seed
-      const moves = solve(tok.game, tok.level, tok.seed, tok.version);
+      const moves = await solve(tok.game, tok.level, tok.seed, tok.version);
       await awaitRun(tok, moves);
       const run = await call(srv, 'POST', '/v1/scores', { token: early.token, body: { seed_token: tok.seed_token, moves } });
       assert.equal(run.status, 200, run.text);
@@ -169,7 +161,7 @@ test('an upgrade to sealed dailies closes the day under way to new players and s
       const d = await call(srv, 'GET', '/v1/daily');
       assert.equal(d.status, 200, d.text);
       assert.equal(d.json.sealed, true);
-      assert.notEqual(d.json.seed, cliDaily(next).seed);
+      assert.notEqual(d.json.seed, (await cliDaily(next)).seed);
       const t = await seed(srv, early.late.token, { daily: true });
       assert.equal(t.seed, d.json.seed);
     } finally { await srv.stop(); }

@@ -9,7 +9,7 @@
 // records test them) so that the person's daily run can rank.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, call, register, seed, genAsync, offLoop, sleep } from './harness.mjs';
+import { startServer, call, register, seed, gen, replayCli, sleep } from './harness.mjs';
 import { dailyOf, contraptionDay } from './solvers.mjs';
 
 const ADMIN = 'think-time-admin-credential-0123456789abcdef';
@@ -38,7 +38,7 @@ const signalsOf = async (srv, scoreId) => {
 };
 
 test('the Contraption midnight solver: its placement at 00:00:0x is held as think_time, a person who read the level ranks first', async () => {
-  const day = contraptionDay();
+  const day = await contraptionDay();
   const srv = await startServer({ admin: ADMIN, holdDefault: true, args: ['--set', `clock_offset_s=${offsetAt(day, 1)}`,
     '--set', 'new_account_runs=0', '--set', 'review_top=0'] });
   try {
@@ -49,7 +49,7 @@ test('the Contraption midnight solver: its placement at 00:00:0x is held as thin
     assert.equal(daily.json.game, 'contraption');
     const tb = await seed(srv, bot.token, { daily: true });
     const botArrived = Date.now();
-    const g = await genAsync('contraption', tb.level, tb.seed, tb.version);
+    const g = await gen('contraption', tb.level, tb.seed, tb.version);
     assert.ok(g.plan.length > 0, 'the level has a plan');
     const floor = contraptionFloor(g);
     assert.ok(floor >= 3000 && floor <= 6000, `floor ${floor}`);
@@ -93,8 +93,8 @@ test('Driftlings: the crowd plan sent at once is held as think_time; the same pl
     const person = await register(srv, 'reader');
     const tb = await seed(srv, bot.token, { game: 'driftlings', level });
     const botArrived = Date.now();
-    const g = await genAsync('driftlings', level, tb.seed, tb.version);
-    const run = await offLoop('replayCli', 'driftlings', level, tb.seed, g.plan, tb.version);
+    const g = await gen('driftlings', level, tb.seed, tb.version);
+    const run = await replayCli('driftlings', level, tb.seed, g.plan, tb.version);
     assert.equal(run.completed, true);
     const floor = driftlingsFloor(level, g);
     assert.ok(25 * g.plan[0].tick < floor, 'the plan\'s first skill comes before the floor');
@@ -110,8 +110,8 @@ test('Driftlings: the crowd plan sent at once is held as think_time; the same pl
     // the person: another seed of the same level, read for the floor and more before playing
     const tp = await seed(srv, person.token, { game: 'driftlings', level });
     const personArrived = Date.now();
-    const gp = await genAsync('driftlings', level, tp.seed, tp.version);
-    const runP = await offLoop('replayCli', 'driftlings', level, tp.seed, gp.plan, tp.version);
+    const gp = await gen('driftlings', level, tp.seed, tp.version);
+    const runP = await replayCli('driftlings', level, tp.seed, gp.plan, tp.version);
     const floorP = driftlingsFloor(level, gp);
     const rp = await submitAfter(srv, person, tp, personArrived, floorP + runP.duration_ms, 900, gp.plan);
     assert.equal(rp.status, 200, rp.text);
@@ -131,8 +131,8 @@ test('think_floor_permille = 0 turns the floors off: the midnight solver\'s Drif
     const bot = await register(srv, 'plan-bot');
     const t = await seed(srv, bot.token, { game: 'driftlings', level: 1 });
     const arrived = Date.now();
-    const g = await genAsync('driftlings', 1, t.seed, t.version);
-    const run = await offLoop('replayCli', 'driftlings', 1, t.seed, g.plan, t.version);
+    const g = await gen('driftlings', 1, t.seed, t.version);
+    const run = await replayCli('driftlings', 1, t.seed, g.plan, t.version);
     const r = await submitAfter(srv, bot, t, arrived, run.duration_ms, 80, g.plan);
     assert.equal(r.status, 200, r.text);
     assert.equal(r.json.status, 'ranked', r.text);
@@ -140,14 +140,14 @@ test('think_floor_permille = 0 turns the floors off: the midnight solver\'s Drif
 });
 
 test('on default settings throughout, the midnight solver\'s daily is held and named think_time (before new_account and record)', async () => {
-  const day = contraptionDay();
+  const day = await contraptionDay();
   const srv = await startServer({ holdDefault: true, args: ['--set', `clock_offset_s=${offsetAt(day, 1)}`] });
   try {
     const bot = await register(srv, 'midnight-solver');
     const t = await seed(srv, bot.token, { daily: true });
     const arrived = Date.now();
     assert.equal(t.game, 'contraption');
-    const g = await genAsync('contraption', t.level, t.seed, t.version);
+    const g = await gen('contraption', t.level, t.seed, t.version);
     const plan = g.plan.map((m) => ({ ...m, t: 1003 }));
     const r = await submitAfter(srv, bot, t, arrived, 1003 + g.tick_ms * g.plan_arrival_tick, 80, plan);
     assert.equal(r.status, 200, r.text);

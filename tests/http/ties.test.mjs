@@ -28,14 +28,14 @@ function machine(g, first) {
 // Submits once the run's claimed time (its duration_ms, as replay gives
 // it) has passed since the token was issued at `issued` (Date.now()).
 async function submit(srv, p, t, issued, moves) {
-  const run = replayCli('contraption', t.level, t.seed, moves, t.version);
+  const run = await replayCli('contraption', t.level, t.seed, moves, t.version);
   const wait = issued + run.duration_ms + 150 - Date.now();
   if (wait > 0) await sleep(wait);
   return call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: t.seed_token, moves } });
 }
 
 test('a scripted Contraption daily submitted first and a person\'s equal score later share rank 1', async () => {
-  const date = contraptionDay();
+  const date = await contraptionDay();
   const dir = mkdtempSync(join(tmpdir(), 'replayd-ties-'));
   // the accounts are made two days before (the new-account hold, which now
   // also wants played time, is off: newaccount.test.mjs plays it)
@@ -54,7 +54,7 @@ test('a scripted Contraption daily submitted first and a person\'s equal score l
     const tt = await seed(srv, third.token, { daily: true });
     const issued = Date.now();
     assert.equal(tb.game, 'contraption');
-    const g = gen('contraption', tb.level, tb.seed, tb.version);
+    const g = await gen('contraption', tb.level, tb.seed, tb.version);
     assert.ok(Array.isArray(g.plan) && g.plan.length > 0, 'the level has a plan');
     const rb = await submit(srv, bot, tb, issued, machine(g, 1000));
     assert.equal(rb.status, 200, rb.text);

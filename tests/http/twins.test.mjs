@@ -46,7 +46,7 @@ test('a re-timed copy and a 1 ms copy of the daily leader are linked as twins an
     try {
       const toks = await Promise.all(players.map((p) => seed(srv, p.token, { daily: true })));
       assert.equal(toks[0].game, 'schulte');
-      const cells = solveSchulte(toks[0].level, toks[0].seed, 500, toks[0].version);
+      const cells = await solveSchulte(toks[0].level, toks[0].seed, 500, toks[0].version);
       assert.ok(cells.length >= 16);
       const lead = paced(cells, 1);
       const own = paced(cells, 2); // the same cells, another person's timing
@@ -117,7 +117,7 @@ test('twin_correlation_permille = 0 turns twin links off', async () => {
       '--set', 'new_account_runs=0'] });
     try {
       const toks = await Promise.all(players.map((p) => seed(srv, p.token, { daily: true })));
-      const lead = paced(solveSchulte(toks[0].level, toks[0].seed, 500, toks[0].version), 1);
+      const lead = paced(await solveSchulte(toks[0].level, toks[0].seed, 500, toks[0].version), 1);
       const r1 = await submit(srv, players[0], toks[0], lead);
       assert.equal(r1.status, 200, r1.text);
       const r2 = await submit(srv, players[1], toks[1], lead.map((m) => ({ ...m, t: Math.round(m.t * 0.7) })));
@@ -153,7 +153,7 @@ test('twins are held as a pair, whichever came first, through slips, ignored tap
       for (const n of names) tok[n] = await seed(srv, p[n].token, { daily: true });
       const t0 = tok['copied-first'];
       assert.equal(t0.game, 'schulte');
-      const cells = solveSchulte(t0.level, t0.seed, 500, t0.version);
+      const cells = await solveSchulte(t0.level, t0.seed, 500, t0.version);
       assert.ok(cells.length >= 16);
       const send = (n, moves) => submit(srv, p[n], tok[n], moves);
       const audit = async (r) => (await call(srv, 'GET', `/v1/admin/scores/${r.json.score_id}`, { token: ADMIN_TOKEN })).json;

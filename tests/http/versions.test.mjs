@@ -23,11 +23,11 @@ test('an Opposites v1 score survives the move to v2', async () => {
     const s = await seed(srv, p.token, { game: 'opposites', level: 2 });
     assert.equal(s.version, 1);
     // A slip on the first prompt: v1 closes the prompt, v2 would charge 50.
-    const moves = solve('opposites', 2, s.seed, 1);
+    const moves = await solve('opposites', 2, s.seed, 1);
     const wrong = { t: moves[0].t - 100, answer: moves[0].answer ^ 1 };
     const played = [wrong, ...moves];
-    const v1 = replayCli('opposites', 2, s.seed, played, 1);
-    const v2 = replayCli('opposites', 2, s.seed, played, 2);
+    const v1 = await replayCli('opposites', 2, s.seed, played, 1);
+    const v2 = await replayCli('opposites', 2, s.seed, played, 2);
     assert.notEqual(v1.score, v2.score, 'the two versions really score this run differently');
     const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: played } });
     assert.equal(r.status, 200, r.text);
@@ -41,7 +41,7 @@ test('an Opposites v1 score survives the move to v2', async () => {
     assert.equal(audit.json.version, 1);
     assert.equal(audit.json.score, v1.score);
     assert.deepEqual(audit.json.result, { ...audit.json.result, ...replayCli('opposites', 2, s.seed, audit.json.moves, 1).result });
-    assert.equal(replayCli('opposites', 2, audit.json.seed, audit.json.moves, audit.json.version).score, v1.score);
+    assert.equal((await replayCli('opposites', 2, audit.json.seed, audit.json.moves, audit.json.version)).score, v1.score);
     const fresh = await seed(srv, p.token, { game: 'opposites', level: 2 });
     assert.equal(fresh.version, 3, 'new tokens are issued at the current version');
     const again = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: played } });
@@ -59,8 +59,8 @@ test('every game in the catalogue verifies a computed solution over HTTP', async
     for (const g of games) {
       for (const level of [1, 8, 15]) {
         const s = await seed(srv, p.token, { game: g.name, level });
-        const moves = solve(g.name, level, s.seed, s.version);
-        const want = replayCli(g.name, level, s.seed, moves, s.version);
+        const moves = await solve(g.name, level, s.seed, s.version);
+        const want = await replayCli(g.name, level, s.seed, moves, s.version);
         assert.equal(want.completed, true, `${g.name} ${level}: the computed solution completes`);
         const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
         assert.equal(r.status, 200, `${g.name} ${level}: ${r.text}`);

@@ -10,7 +10,6 @@
 // boards agree.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
 // Node 18 has no global crypto; its WebCrypto is node:crypto's webcrypto.
 import { webcrypto as crypto } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -18,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, call, register, seed, solve, PG, pgDatabase, sleep, ADMIN_TOKEN, BIN } from '../http/harness.mjs';
 import { makeKey, writeJwks, mint, claims } from '../http/idp.mjs';
+import { run, runOk } from '../http/proc.mjs';
 
 const skip = PG ? false : 'needs REPLAYD_PG (tests/run.sh starts PostgreSQL)';
 const VISIBLE_MS = 1000; // the bound docs/STORAGE.md states
@@ -28,7 +28,7 @@ const ARGS = ['--set', 'rate_scores_per_player=100000', '--set', 'rate_seeds_per
   '--set', 'max_draws_per_level_day=0'];
 // Sign in with Apple on every node, one key set (tests/http/idp.mjs)
 const idpDir = mkdtempSync(join(tmpdir(), 'replayd-multi-idp-'));
-const appleKey = makeKey(idpDir, 'multi-apple-1', 'RSA');
+const appleKey = await makeKey(idpDir, 'multi-apple-1', 'RSA');
 ARGS.push('--set', 'identity_apple_client_ids=com.example.multi',
   '--set', `identity_apple_jwks_file=${writeJwks(join(idpDir, 'apple.json'), [appleKey])}`);
 
@@ -41,19 +41,19 @@ function startNode(i) {
   return startServer({ dataDir: dirs[i], admin: ADMIN_TOKEN, args: ['--set', `database=${url}`, ...ARGS] });
 }
 
-function sql(query) {
-  return execFileSync('psql', [url, '-qAtc', query], { encoding: 'utf8' }).trim();
+async function sql(query) {
+  return (await runOk('psql', [url, '-qAtc', query], { encoding: 'utf8' })).trim();
 }
 
 before(async () => {
   if (!PG) return;
-  url = pgDatabase('multinode_' + process.pid);
+  url = await pgDatabase('multinode_' + process.pid);
   root = mkdtempSync(join(tmpdir(), 'replayd-multi-'));
   for (let i = 0; i < 3; i++) dirs.push(join(root, `node${i}`));
   // As docs/OPERATIONS.md says: the keys made once (replayd keygen), the
   // directory copied to every node before its first start.
   const keysrc = join(root, 'keysrc');
-  execFileSync(BIN, ['keygen', '--data', keysrc], { encoding: 'utf8' });
+  await runOk(BIN, ['keygen', '--data', keysrc], { encoding: 'utf8' });
   for (let i = 0; i < 3; i++) {
     mkdirSync(dirs[i], { recursive: true });
     cpSync(join(keysrc, 'keys'), join(dirs[i], 'keys'), { recursive: true });
@@ -64,10 +64,10 @@ before(async () => {
 test('a node started on the shared database with keys of its own refuses to start, saying why', { skip }, async () => {
   const stray = join(root, 'stray');
   mkdirSync(stray, { recursive: true });
-  execFileSync(BIN, ['keygen', '--data', stray], { encoding: 'utf8' });
+  await runOk(BIN, ['keygen', '--data', stray], { encoding: 'utf8' });
   await assert.rejects(startServer({ dataDir: stray, args: ['--set', `database=${url}`, ...ARGS] }),
     /is not the one this database was first used with .*copy the keys directory the other nodes use/);
-  assert.equal(sql('SELECT COUNT(*) FROM cluster_keys'), '3', 'token-hash.key, key 1 and daily.key, recorded once');
+  assert.equal(await sql('SELECT COUNT(*) FROM cluster_keys'), '3', 'token-hash.key, key 1 and daily.key, recorded once');
 });
 
 test('a bearer token issued by one node is accepted by every node', { skip }, async () => {
@@ -88,7 +88,7 @@ test('one Apple identity on three nodes: sign-ins at the same instant make one p
   for (const a of answers) assert.ok(a.status === 200 || a.status === 201, a.text);
   assert.equal(answers.filter((a) => a.status === 201).length, 1, 'one sign-in made the player');
   assert.equal(new Set(answers.map((a) => a.json.player_id)).size, 1, 'every node answered the same player');
-  assert.equal(sql("SELECT COUNT(*) FROM identities WHERE subject = 'multi-sub-1'"), '1');
+  assert.equal(await sql("SELECT COUNT(*) FROM identities WHERE subject = 'multi-sub-1'"), '1');
   // the nonce of a token used on node 0 is gone on nodes 1 and 2
   const reused = await Promise.all([1, 2].map((i) => call(nodes[i], 'POST', '/v1/players',
     { body: { identity: { provider: 'apple', id_token: tokens[0] } } })));
@@ -115,7 +115,7 @@ test('the same token sent to two nodes at once redeems exactly once', { skip }, 
   for (let round = 0; round < 12; round++) {
     const p = await register(a, `twin${round}`);
     const s = await seed(a, p.token, { game: 'schulte', level: 1 });
-    const moves = solve('schulte', 1, s.seed);
+    const moves = await solve('schulte', 1, s.seed);
     // even rounds: the same moves (a retry: both 200, one score); odd
     // rounds: other moves on the second node (one 200, one 409)
     const second = round % 2 ? moves.slice(0, -1) : moves;
@@ -133,8 +133,8 @@ test('the same token sent to two nodes at once redeems exactly once', { skip }, 
       assert.equal(r1.json.receipt, r2.json.receipt, 'the retry answers the recorded score');
     }
     const id = (r1.status === 200 ? r1 : r2).json.score_id;
-    assert.equal(sql(`SELECT COUNT(*) FROM scores WHERE score_id = '${id}'`), '1', 'one score row');
-    assert.equal(sql(`SELECT COUNT(*) FROM scores WHERE player_id = ${p.player_id}`), '1');
+    assert.equal(await sql(`SELECT COUNT(*) FROM scores WHERE score_id = '${id}'`), '1', 'one score row');
+    assert.equal(await sql(`SELECT COUNT(*) FROM scores WHERE player_id = ${p.player_id}`), '1');
   }
 });
 
@@ -145,7 +145,7 @@ test('limits hold across nodes: the daily once per player, the forfeit cap per l
     call(nodes[k], 'POST', '/v1/seeds', { token: p.token, body: { daily: true } })));
   for (const r of dailies) assert.ok(r.status === 201 || r.status === 200, r.text);
   assert.equal(new Set(dailies.map((r) => r.json.seed_token)).size, 1, 'one daily token');
-  assert.equal(sql(`SELECT COUNT(*) FROM seed_tokens WHERE player_id = ${p.player_id} AND daily_date <> ''`), '1');
+  assert.equal(await sql(`SELECT COUNT(*) FROM seed_tokens WHERE player_id = ${p.player_id} AND daily_date <> ''`), '1');
   // max_forfeits_per_level_day (10 by default) counts open tokens: 30 level
   // seeds asked of three nodes at once, exactly 10 issued
   const q = await register(nodes[1], 'shopper');
@@ -155,7 +155,7 @@ test('limits hold across nodes: the daily once per player, the forfeit cap per l
   const refused = level.filter((r) => r.status === 429 && r.json.error.code === 'too_many_forfeits').length;
   assert.equal(issued, 10, 'the cap is global: ' + level.map((r) => r.status).join(','));
   assert.equal(refused, 20);
-  assert.equal(sql(`SELECT COUNT(*) FROM seed_tokens WHERE player_id = ${q.player_id}`), '10');
+  assert.equal(await sql(`SELECT COUNT(*) FROM seed_tokens WHERE player_id = ${q.player_id}`), '10');
   // rejections_per_token (5): 12 bad replays of one token on three nodes at
   // once, 5 rejected and kept, then the token is burned everywhere
   const r = await register(nodes[2], 'prober');
@@ -166,8 +166,8 @@ test('limits hold across nodes: the daily once per player, the forfeit cap per l
   const codes = probes.map((x) => (x.status === 409 ? x.json.error.code : x.status));
   assert.equal(codes.filter((x) => x === 422).length, 5, codes.join(','));
   assert.equal(codes.filter((x) => x === 'token_burned').length, 7, codes.join(','));
-  assert.equal(sql(`SELECT COUNT(*) FROM rejections WHERE player_id = ${r.player_id}`), '5');
-  assert.equal(sql(`SELECT COUNT(*) FROM rejections WHERE player_id = ${r.player_id} AND moves_json <> ''`), '1',
+  assert.equal(await sql(`SELECT COUNT(*) FROM rejections WHERE player_id = ${r.player_id}`), '5');
+  assert.equal(await sql(`SELECT COUNT(*) FROM rejections WHERE player_id = ${r.player_id} AND moves_json <> ''`), '1',
     'the moves of the first rejection only (rejection_moves_per_token)');
 });
 
@@ -181,7 +181,7 @@ test(`a score committed on one node is on the others' boards within ${VISIBLE_MS
     const others = nodes.filter((n) => n !== from);
     const p = await register(from, `seen${round}`);
     const s = await seed(from, p.token, { game: 'schulte', level: 2 });
-    const r = await call(from, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 2, s.seed) } });
+    const r = await call(from, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: await solve('schulte', 2, s.seed) } });
     assert.equal(r.status, 200, r.text);
     const acked = performance.now();
     for (const n of others) {
@@ -226,7 +226,7 @@ test(`moderation on one node reaches the others within ${VISIBLE_MS} ms: a void 
   const ids = [];
   for (let i = 0; i < 2; i++) {
     const s = await seed(nodes[i], p.token, { game: 'schulte', level: 5 });
-    const r = await call(nodes[i], 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 5, s.seed) } });
+    const r = await call(nodes[i], 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: await solve('schulte', 5, s.seed) } });
     assert.equal(r.status, 200, r.text);
     ids.push(r.json.score_id);
   }
@@ -265,7 +265,7 @@ test('a player\'s scores on one node while an operator voids and restores theirs
   const p = await register(nodes[0], 'contested');
   const submit = async (n) => {
     const s = await seed(n, p.token, { game: 'schulte', level: 6 });
-    const r = await call(n, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 6, s.seed) } });
+    const r = await call(n, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: await solve('schulte', 6, s.seed) } });
     assert.equal(r.status, 200, r.text);
     return r.json.score_id;
   };
@@ -279,9 +279,9 @@ test('a player\'s scores on one node while an operator voids and restores theirs
   })();
   const player = (async () => { for (let i = 0; i < 6; i++) await submit(nodes[i % 2 ? 2 : 0]); })();
   await Promise.all([operator, player]);
-  const best = sql(`SELECT score_id FROM scores WHERE player_id = ${p.player_id} AND game = 'schulte' AND level = 6
+  const best = await sql(`SELECT score_id FROM scores WHERE player_id = ${p.player_id} AND game = 'schulte' AND level = 6
     AND status = 'ranked' AND voided_at IS NULL ORDER BY score DESC, seq LIMIT 1`);
-  assert.equal(sql(`SELECT s.score_id FROM level_bests b JOIN scores s ON s.seq = b.seq
+  assert.equal(await sql(`SELECT s.score_id FROM level_bests b JOIN scores s ON s.seq = b.seq
     WHERE b.player_id = ${p.player_id} AND b.game = 'schulte' AND b.level = 6`), best, 'level_bests holds the best valid score');
   for (const n of nodes) {
     await until(n, path, (b) => b.entries.filter((e) => e.player_id === p.player_id).map((e) => e.score_id).join() === best,
@@ -293,13 +293,13 @@ test('a node whose listener lost PostgreSQL resyncs its boards from the database
   const path = '/v1/leaderboards/schulte/3?limit=50';
   const p = await register(nodes[0], 'real');
   const s = await seed(nodes[0], p.token, { game: 'schulte', level: 3 });
-  assert.equal((await call(nodes[0], 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 3, s.seed) } })).status, 200);
+  assert.equal((await call(nodes[0], 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: await solve('schulte', 3, s.seed) } })).status, 200);
   for (const n of nodes) assert.equal((await board(n, path)).total, 1); // warm everywhere
   // A score committed without a notification (as if sent while a node was
   // not listening): written in SQL, so no node hears of it.
   const hex = (n) => [...crypto.getRandomValues(new Uint8Array(n))].map((b) => b.toString(16).padStart(2, '0')).join('');
   const nonce = hex(16);
-  sql(`WITH p AS (INSERT INTO players (name, token_hash, created_at) VALUES ('missed', '\\x${hex(32)}', 0) RETURNING id),
+  await sql(`WITH p AS (INSERT INTO players (name, token_hash, created_at) VALUES ('missed', '\\x${hex(32)}', 0) RETURNING id),
     s AS (INSERT INTO scores (score_id, nonce, player_id, game, level, seed, version, score, completed, received_at,
       moves_hash, receipt, moves_json, result_json) SELECT '${nonce}', '\\x${nonce}', id, 'schulte', 3, 1, 1, 999999, true,
       ${Date.now()}, '\\x${hex(32)}', '', '[]', '{}' FROM p RETURNING seq, player_id)
@@ -308,7 +308,7 @@ test('a node whose listener lost PostgreSQL resyncs its boards from the database
   for (const n of nodes) assert.equal((await board(n, path)).total, 1, 'the warm boards did not hear of it');
   // Every node's listener loses its connection; on reconnecting each
   // reloads its boards from the database.
-  const killed = Number(sql("SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN replayd_scores'"));
+  const killed = Number(await sql("SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN replayd_scores'"));
   assert.equal(killed, 3, 'three listeners');
   for (const n of nodes) {
     let b;
@@ -327,7 +327,7 @@ test('a node whose listener lost PostgreSQL resyncs its boards from the database
 test('every session ended by the database (as in a PostgreSQL restart): the nodes reconnect and serve', { skip }, async () => {
   const path = '/v1/leaderboards/schulte/4?limit=50';
   for (const n of nodes) await board(n, path); // warm
-  const ended = Number(sql('SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity' +
+  const ended = Number(await sql('SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity' +
     ' WHERE datname = current_database() AND pid <> pg_backend_pid()'));
   assert.ok(ended >= 9, `the nodes' sessions ended: ${ended}`);
   // the first request on each node finds its connections broken and
@@ -336,7 +336,7 @@ test('every session ended by the database (as in a PostgreSQL restart): the node
   for (const [i, n] of nodes.entries()) {
     const p = await register(n, `after${i}`);
     const s = await seed(n, p.token, { game: 'schulte', level: 4 });
-    const r = await call(n, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 4, s.seed) } });
+    const r = await call(n, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: await solve('schulte', 4, s.seed) } });
     assert.equal(r.status, 200, r.text);
     ids.push(r.json.score_id);
   }
@@ -362,7 +362,7 @@ async function client(srv, name, shouldStop, onAck = () => {}) {
     let r;
     try {
       const s = await seed(srv, p.token, { game: 'schulte', level: 1 });
-      r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: solve('schulte', 1, s.seed) } });
+      r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: await solve('schulte', 1, s.seed) } });
     } catch {
       return { acked, died: true }; // the node is gone (kill -9)
     }
@@ -418,15 +418,15 @@ test('kill -9 of one node under load: nothing acknowledged lost, the others serv
       assert.equal(pg.total, pages[0].total);
     }
   }
-  const total = Number(sql("SELECT COUNT(DISTINCT player_id) FROM level_bests WHERE game = 'schulte' AND level = 1"));
+  const total = Number(await sql("SELECT COUNT(DISTINCT player_id) FROM level_bests WHERE game = 'schulte' AND level = 1"));
   assert.equal((await board(nodes[2], '/v1/leaderboards/schulte/1?limit=1')).total, total, 'the board is the database\'s');
 });
 
-test('replayd reverify on the shared database (--set database=...): every score checked, only the rows planted by hand diverge', { skip }, () => {
-  const stored = Number(sql('SELECT COUNT(*) FROM scores'));
-  const planted = Number(sql('SELECT COUNT(*) FROM scores WHERE score = 999999'));
+test('replayd reverify on the shared database (--set database=...): every score checked, only the rows planted by hand diverge', { skip }, async () => {
+  const stored = Number(await sql('SELECT COUNT(*) FROM scores'));
+  const planted = Number(await sql('SELECT COUNT(*) FROM scores WHERE score = 999999'));
   assert.ok(stored > 100 && planted >= 1, `${stored} scores, ${planted} planted`);
-  const r = spawnSync(BIN, ['reverify', '--data', dirs[0], '--set', `database=${url}`, '--jobs', '2'], { encoding: 'utf8' });
+  const r = await run(BIN, ['reverify', '--data', dirs[0], '--set', `database=${url}`, '--jobs', '2'], { encoding: 'utf8' });
   assert.notEqual(r.status, 0, 'a divergence exits non-zero');
   const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
   const summary = lines.pop();
@@ -445,11 +445,11 @@ test('replayd reverify on the shared database (--set database=...): every score 
 test('a copy sent to another node at the same instant as its source is linked and both are held', { skip }, async () => {
   const date = '2026-10-06';
   const offset = Math.floor(Date.parse(`${date}T12:00:00Z`) / 1000) - Math.floor(Date.now() / 1000);
-  const turl = pgDatabase('twins_' + process.pid);
+  const turl = await pgDatabase('twins_' + process.pid);
   const troot = mkdtempSync(join(tmpdir(), 'replayd-multi-twins-'));
   const tdirs = [0, 1].map((i) => join(troot, `node${i}`));
   for (const d of tdirs) mkdirSync(d, { recursive: true });
-  const tq = (query) => execFileSync('psql', [turl, '-qAtc', query], { encoding: 'utf8' }).trim();
+  const tq = async (query) => (await runOk('psql', [turl, '-qAtc', query], { encoding: 'utf8' })).trim();
   const targs = ['--set', `database=${turl}`, ...ARGS, '--set', `clock_offset_s=${offset}`, '--set', 'new_account_runs=0'];
   // the first node makes the keys on its (shifted) clock: sealed from that
   // day, which nothing was published for yet; the second starts on a copy
@@ -465,7 +465,7 @@ test('a copy sent to another node at the same instant as its source is linked an
       assert.equal(ts.seed, tc.seed, 'one daily seed on both nodes');
       let t = 0;
       const g = [0, 1, 2, 3].map((k) => 430 + ((round * 7919 + k * 104729) % 260));
-      const moves = solve(ts.game, ts.level, ts.seed, ts.version).map((m, i) => ({ ...m, t: (t += g[i % 4] + 37 * (i % 3) + 11 * (i % 5)) }));
+      const moves = (await solve(ts.game, ts.level, ts.seed, ts.version)).map((m, i) => ({ ...m, t: (t += g[i % 4] + 37 * (i % 3) + 11 * (i % 5)) }));
       await sleep(moves[moves.length - 1].t + 100);
       const copy = moves.map((m) => ({ ...m, t: Math.round(m.t * 0.7) }));
       const [r1, r2] = await Promise.all([
@@ -474,7 +474,7 @@ test('a copy sent to another node at the same instant as its source is linked an
       ]);
       assert.equal(r1.status, 200, r1.text);
       assert.equal(r2.status, 200, r2.text);
-      const rows = tq(`SELECT player_id, status, twin_of IS NOT NULL FROM scores WHERE player_id IN (${src.player_id}, ${cp.player_id}) ORDER BY player_id`);
+      const rows = await tq(`SELECT player_id, status, twin_of IS NOT NULL FROM scores WHERE player_id IN (${src.player_id}, ${cp.player_id}) ORDER BY player_id`);
       assert.equal(rows, `${src.player_id}|held|t\n${cp.player_id}|held|t`, `round ${round}: both held and linked`);
     }
     // off the boards of both nodes, within the stated delay (a node learns
@@ -496,7 +496,7 @@ test('a copy sent to another node at the same instant as its source is linked an
 // copied it starts, and redeems a token node 1 MACed with key 2. On a
 // database of its own.
 test('a node lacking a key another node made and started with refuses to start, naming it; with the keys copied it starts', { skip }, async () => {
-  const kurl = pgDatabase('keys_' + process.pid);
+  const kurl = await pgDatabase('keys_' + process.pid);
   const kroot = mkdtempSync(join(tmpdir(), 'replayd-multi-keys-'));
   const kdirs = [0, 1].map((i) => join(kroot, `node${i}`));
   const kargs = ['--set', `database=${kurl}`, ...ARGS];
@@ -507,14 +507,14 @@ test('a node lacking a key another node made and started with refuses to start, 
   };
   let a, b;
   try {
-    execFileSync(BIN, ['keygen', '--data', kdirs[0]], { encoding: 'utf8' });
+    await runOk(BIN, ['keygen', '--data', kdirs[0]], { encoding: 'utf8' });
     mkdirSync(kdirs[1], { recursive: true });
     copyKeys();
     [a, b] = [await node(0), await node(1)];
     await b.stop();
     await a.stop();
     b = undefined;
-    execFileSync(BIN, ['keygen', '--data', kdirs[0]], { encoding: 'utf8' });
+    await runOk(BIN, ['keygen', '--data', kdirs[0]], { encoding: 'utf8' });
     a = await node(0);
     const p = await register(a, 'rotated');
     const s = await seed(a, p.token, { game: 'schulte', level: 1 });
@@ -523,7 +523,7 @@ test('a node lacking a key another node made and started with refuses to start, 
       /key 2 \(mac-2\.key, sign-2\.key\) is recorded in the database \(a node started with it\) but missing here: copy the keys directory of the node that made it to .*node1\/keys\//);
     copyKeys();
     b = await node(1);
-    const moves = solve('schulte', 1, s.seed);
+    const moves = await solve('schulte', 1, s.seed);
     const r = await call(b, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
     assert.equal(r.status, 200, r.text);
   } finally {

@@ -15,14 +15,14 @@
 // a directory holding main's haproxy.cfg and nginx.conf.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, solveSchulteAsync, PG, pgDatabase, sleep, BIN } from '../http/harness.mjs';
+import { startServer, solveSchulte, PG, pgDatabase, sleep, BIN } from '../http/harness.mjs';
 import { freePort, req as request, startHaproxy as haproxy, startNginx as nginx, skipHaproxy as noHaproxy,
   skipNginx as noNginx } from '../hostile/proxy_procs.mjs';
+import { runOk } from '../http/proc.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const deploy = process.env.ROLLING_DEPLOY || join(root, 'deploy', 'multinode');
@@ -60,10 +60,10 @@ function startNode(i) {
 
 before(async () => {
   if (skip) return;
-  url = pgDatabase('rolling_' + process.pid);
+  url = await pgDatabase('rolling_' + process.pid);
   work = mkdtempSync(join(tmpdir(), 'replayd-rolling-'));
   const keysrc = join(work, 'keysrc');
-  execFileSync(BIN, ['keygen', '--data', keysrc], { encoding: 'utf8' });
+  await runOk(BIN, ['keygen', '--data', keysrc], { encoding: 'utf8' });
   for (let i = 0; i < 3; i++) {
     dirs.push(join(work, `node${i}`));
     mkdirSync(dirs[i], { recursive: true });
@@ -112,7 +112,7 @@ async function client(port, name, t, stop) {
     }
     const s = await counted(t, 'seed', req(port, 'POST', '/v1/seeds', { token: player.token, body: { game: 'schulte', level: 1 } }));
     if (s.status !== 201 && s.status !== 200) continue;
-    const moves = await solveSchulteAsync(1, s.json.seed);
+    const moves = await solveSchulte(1, s.json.seed);
     const r = await counted(t, 'submit', req(port, 'POST', '/v1/scores', { token: player.token, body: { seed_token: s.json.seed_token, moves } }));
     if (r.status === 200) t.acked.push({ id: r.json.score_id, score: r.json.score });
     await counted(t, 'board', req(port, 'GET', '/v1/leaderboards/schulte/1?limit=10'));

@@ -4,25 +4,28 @@
 // `replayd gen` does, through WebAssembly and through the port.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from './server.mjs';
 
 const pkg = new URL('..', import.meta.url).pathname;
+// A child's stdout, awaited (the test's event loop runs meanwhile).
+const out = async (cmd, args, opts = {}) => (await promisify(execFile)(cmd, args, { encoding: 'utf8', ...opts })).stdout;
 
-test('npm pack: an installable tarball that reproduces replayd gen', () => {
+test('npm pack: an installable tarball that reproduces replayd gen', async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'replayd-pack-'));
   try {
     // --json: stdout is npm's JSON alone (the prepack script writes to stderr).
-    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: pkg, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const packed = await out('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: pkg });
     let report;
-    assert.doesNotThrow(() => { report = JSON.parse(out); }, `npm pack --json printed more than JSON: ${out.slice(0, 200)}`);
+    assert.doesNotThrow(() => { report = JSON.parse(packed); }, `npm pack --json printed more than JSON: ${packed.slice(0, 200)}`);
     const tgz = readdirSync(tmp).find((f) => f.endsWith('.tgz'));
     assert.match(tgz, /^replayd-client-\d+\.\d+\.\d+\.tgz$/);
     assert.equal(report[0].filename, tgz);
-    const files = execFileSync('tar', ['tzf', join(tmp, tgz)], { encoding: 'utf8' }).split('\n');
+    const files = (await out('tar', ['tzf', join(tmp, tgz)])).split('\n');
     for (const f of ['package/package.json', 'package/index.d.ts', 'package/README.md', 'package/src/index.mjs',
       'package/vendor/replay.wasm', 'package/vendor/replay.mjs', 'package/vendor/port/games/driftlings.mjs',
       'package/vendor/blake2b.js']) {
@@ -30,9 +33,9 @@ test('npm pack: an installable tarball that reproduces replayd gen', () => {
     }
     assert.ok(!files.some((f) => f.startsWith('package/test/')), 'no tests in the tarball');
     const app = join(tmp, 'app');
-    execFileSync('mkdir', [app]);
+    mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', type: 'module', private: true }));
-    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--silent', join(tmp, tgz)], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+    await out('npm', ['install', '--offline', '--no-audit', '--no-fund', '--silent', join(tmp, tgz)], { cwd: app });
     writeFileSync(join(app, 'main.mjs'), `
       import { loadGames } from 'replayd-client';
       const out = {};
@@ -42,8 +45,8 @@ test('npm pack: an installable tarball that reproduces replayd gen', () => {
         out[backend] = g.describeLevel(g.generate(2, 1, 42));
       }
       console.log(JSON.stringify(out));`);
-    const got = JSON.parse(execFileSync('node', ['main.mjs'], { cwd: app, encoding: 'utf8' }));
-    const want = JSON.parse(execFileSync(BIN, ['gen', 'schulte', '1', '42'], { encoding: 'utf8' }));
+    const got = JSON.parse(await out('node', ['main.mjs'], { cwd: app }));
+    const want = JSON.parse(await out(BIN, ['gen', 'schulte', '1', '42']));
     assert.deepEqual(got.wasm, want);
     for (const k of Object.keys(got.js)) assert.deepEqual(got.js[k], want[k], `port: ${k}`);
   } finally {
