@@ -320,7 +320,7 @@ check: deps-check contract-deps client-deps browser-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) link-cycles
 	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins lib wasm
 	@node clients/js/scripts/vendor.mjs --quiet
-	@T="$(T)" TEST_TIMEOUT_FACTOR=3 HOSTILE_LONG=1 PG_FULL=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	@T="$(T)" TEST_TIMEOUT_FACTOR=3 TEST_SANITIZED=1 HOSTILE_LONG=1 PG_FULL=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run.sh build/$(CC)-asan
 	@$(MAKE) --no-print-directory cross
 	@$(MAKE) --no-print-directory cppcheck

@@ -7,10 +7,19 @@
 # shown as a SKIP line and counted on a line of its own, never as passed.
 #
 # Jobs: C unit binaries and shell suites (tests/sh) print PASS/FAIL lines;
-# node --test files are counted from their TAP summaries. The HTTP files
-# run four at a time (TEST_JOBS) beside the port's and the npm package's
-# suites; the hostile files two at a time. Every call() they make is
-# checked against docs/openapi.yaml (tests/contract), which is linted here.
+# node --test files are counted from their TAP summaries. The unit
+# binaries run two at a time; then one pool runs everything else but the
+# attacks, six at a time (TEST_JOBS), the long jobs first (usual_s below):
+# the shell suites one at a time, the port's and the npm package's suites,
+# every HTTP file, those on PostgreSQL, the multi-node files one at a time
+# and the browser files one at a time; then the hostile files, two at a
+# time beside nothing else. Every call() they make is checked against
+# docs/openapi.yaml (tests/contract), which is linted here.
+#
+# Sanitized (TEST_SANITIZED=1, make check): the jobs that run no C of this
+# build (the JavaScript port, the WebAssembly build, the generated vectors,
+# the lints) are make test's alone; the run names them on one line and
+# counts them neither passed nor failed.
 #
 # Bounds. Every job runs in its own process group (setsid) under a time
 # limit: TEST_TIMEOUT_S (default 300) or its own longer one (limit_of
@@ -43,6 +52,15 @@ default_limit=$(( ${TEST_TIMEOUT_S:-300} * factor ))
 total_limit=$(( ${TEST_TOTAL_TIMEOUT_S:-2400} * factor ))
 # The few long jobs, in seconds before the factor (their usual time on a
 # quiet 2-core machine is a third of this or less).
+# The usual time of the long jobs on a quiet 2-core machine, in seconds:
+# the main pool starts them first, so that it never ends on one alone.
+declare -A usual_s=(
+  [http/newaccount]=195 [http-pg/newaccount]=197 [pg/rolling]=154 [http/fairplay_signals]=124
+  [http/records]=89 [http-pg/identity]=79 [http/identity]=76 [pg/multinode]=63 [http/parallel]=60
+  [http/fairplay]=60 [clients/js]=55 [vectors/port]=51 [http/draws]=50 [http-pg/twins]=48
+  [http/generated_games]=47 [http/twins]=42 [browser/console]=34 [browser/adapters]=33
+  [http/think_time]=31 [browser/visitor]=23 [sh/harness]=22 [sh/conform]=21 [unit/test_store]=21
+)
 declare -A limit_of=(
   [vectors/port]=900 [wasm/vectors]=900 [clients/js]=600 [pg/multinode]=600 [pg/rolling]=600
   [unit/test_store]=600 [sh/install]=600 [sh/new_game]=600 [sh/conform]=600
@@ -174,7 +192,11 @@ job() {
   cmd_of[$1]=$3
   all_names+=("$1")
 }
-node_job() { job "$1" node "exec node --test $node_serial $(printf '%q' "$2")"; }
+# node_job NAME FILE [pg]: a node --test file; with pg, on the PostgreSQL
+# server this run started (REPLAYD_TEST_PG, once it is up).
+node_job() {
+  job "$1" node "${3:+REPLAYD_PG=\$REPLAYD_TEST_PG }exec node --test $node_serial $(printf '%q' "$2")"
+}
 
 # The generated: vector cases must be what the JavaScript port makes now.
 vectors_generated() {
@@ -231,11 +253,11 @@ else
 fi
 for f in "${pg_http[@]}"; do
   [ -f "$f" ] || continue
-  n="http-pg/$(basename "$f" .test.mjs)"; node_job "$n" "$f"; pg_https+=("$n")
+  n="http-pg/$(basename "$f" .test.mjs)"; node_job "$n" "$f" pg; pg_https+=("$n")
 done
 for f in "$here"/pg/*.test.mjs; do
   [ -f "$f" ] || continue
-  n="pg/$(basename "$f" .test.mjs)"; node_job "$n" "$f"; pg_nodes+=("$n")
+  n="pg/$(basename "$f" .test.mjs)"; node_job "$n" "$f" pg; pg_nodes+=("$n")
 done
 for f in "$here"/hostile/*.test.mjs; do
   [ -f "$f" ] || continue
@@ -352,22 +374,63 @@ reap() {
   finish "$pid" "$rc"
 }
 
-# run_pool JOBS NAME...: the selected of NAME..., JOBS at a time, a progress
-# line as each ends. Past the whole run's limit, the rest is counted failed.
+# group_of NAME: jobs of one group never run beside each other: the shell
+# suites (they run make in the tree), the multi-node PostgreSQL files, and
+# the browser files (a Chromium each).
+group_of() {
+  case $1 in sh/*) echo sh ;; pg/*) echo pg ;; browser/*) echo browser ;; *) echo "" ;; esac
+}
+
+# group_busy GROUP: whether a job of GROUP runs now.
+group_busy() {
+  local pid
+  [ -n "$1" ] || return 1
+  for pid in "${!name_of[@]}"; do
+    [ "$(group_of "${name_of[$pid]}")" = "$1" ] && return 0
+  done
+  return 1
+}
+
+# run_pool JOBS NAME...: the selected of NAME..., JOBS at a time, in their
+# order but for a group's job waiting while one of its group runs, a
+# progress line as each ends. Past the whole run's limit, the rest is
+# counted failed.
 run_pool() {
-  local jobs=$1 name
+  local jobs=$1 name i pending=() launched
   shift
-  for name in "$@"; do
-    wanted "$name" || continue
+  for name in "$@"; do wanted "$name" && pending+=("$name"); done
+  while [ "${#pending[@]}" -gt 0 ]; do
     while [ "${#name_of[@]}" -ge "$jobs" ]; do reap; done
     if [ -n "$over" ]; then
-      report "$name" 0 1 "$EPOCHREALTIME"
-      echo "    FAIL $name: not run, the whole run passed its limit of $total_limit s"
-      continue
+      for name in "${pending[@]}"; do
+        report "$name" 0 1 "$EPOCHREALTIME"
+        echo "    FAIL $name: not run, the whole run passed its limit of $total_limit s"
+      done
+      pending=()
+      break
     fi
-    launch "$name"
+    launched=""
+    for i in "${!pending[@]}"; do
+      group_busy "$(group_of "${pending[$i]}")" && continue
+      launch "${pending[$i]}"
+      unset "pending[$i]"
+      pending=("${pending[@]}")
+      launched=1
+      break
+    done
+    [ -n "$launched" ] || reap # every one left waits for its group
   done
   while [ "${#name_of[@]}" -gt 0 ]; do reap; done
+}
+
+# longest_first NAME...: the names, those with a usual time (usual_s, or
+# an http-pg file's http twin's) first, longest first; the rest in order.
+longest_first() {
+  local n u
+  for n in "$@"; do
+    u=${usual_s[$n]:-${usual_s[http/${n#http-pg/}]:-0}}
+    printf '%s %s\n' "$u" "$n"
+  done | sort -s -k1,1nr | cut -d' ' -f2
 }
 
 # any_wanted NAME...: whether T selects one of them.
@@ -428,31 +491,44 @@ fi
 # Many connections need file descriptors (the hostile files).
 ulimit -n 20000 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 run_pool 2 "${units[@]}"
-run_pool 1 "${shs[@]}"
 if command -v node >/dev/null 2>&1; then
-  run_pool 1 vectors/generated unit/log-vectors contract/openapi-lint lint/sync_spawns
-  run_pool "${TEST_JOBS:-4}" "${pool[@]}"
-  if [ -n "$pgurl" ]; then
-    REPLAYD_PG=$pgurl run_pool "${TEST_JOBS:-4}" "${pg_https[@]}"
-    REPLAYD_PG=$pgurl run_pool 1 "${pg_nodes[@]}"
-  fi
-  [ -n "$selected" ] || run_pool 1 contract/coverage
-  run_pool 2 "${hostiles[@]}"
   # The web pages in real headless Chromium; setup.sh installs Debian's
   # chromium and playwright-core (npm ci) when missing.
-  if any_wanted "${browsers[@]}"; then
-    if bash "$here/browser/setup.sh" >"$out" 2>&1; then
-      run_pool 1 "${browsers[@]}"
-    else
-      report "browser/setup" 0 1 "$EPOCHREALTIME"
-      echo "    FAIL browser: chromium or playwright-core could not be installed"
-      tail -10 "$out" | sed 's/^/      /'
-    fi
+  if any_wanted "${browsers[@]}" && ! bash "$here/browser/setup.sh" >"$out" 2>&1; then
+    report "browser/setup" 0 1 "$EPOCHREALTIME"
+    echo "    FAIL browser: chromium or playwright-core could not be installed"
+    tail -10 "$out" | sed 's/^/      /'
+    browsers=()
   fi
+  # One pool, TEST_JOBS at a time, the long jobs first: the shell suites,
+  # the small checks, the main pool (the port, the npm package, every HTTP
+  # file on SQLite and the chosen ones on PostgreSQL, the multi-node files)
+  # and the browser files. Most of these wait on their runs' claimed time,
+  # not on the CPU, and none blocks its event loop (tests/lint/sync_spawns).
+  main=("${shs[@]}" vectors/generated unit/log-vectors contract/openapi-lint lint/sync_spawns
+    "${pool[@]}" "${browsers[@]}")
+  [ -z "$pgurl" ] || main+=("${pg_https[@]}" "${pg_nodes[@]}")
+  if [ -n "${TEST_SANITIZED:-}" ]; then
+    # no C of this build runs in these: make test's alone
+    nothing_c=" vectors/generated unit/log-vectors contract/openapi-lint lint/sync_spawns vectors/port wasm/vectors "
+    kept=() left=()
+    for n in "${main[@]}"; do
+      if [ "${nothing_c#* "$n" }" != "$nothing_c" ]; then wanted "$n" && left+=("$n"); else kept+=("$n"); fi
+    done
+    main=("${kept[@]}")
+    [ "${#left[@]}" -eq 0 ] || say "  not run sanitized (no C of this build runs in them; make test runs them): ${left[*]}"
+  fi
+  mapfile -t main < <(longest_first "${main[@]}")
+  run_pool "${TEST_JOBS:-6}" "${main[@]}"
+  [ -n "$selected" ] || run_pool 1 contract/coverage
+  # The attacks two at a time, beside nothing else: floods and held
+  # connections that would slow the files above.
+  run_pool 2 "${hostiles[@]}"
 else
   report "node" 0 1 "$EPOCHREALTIME"
   echo "    FAIL node: not installed (make deps-test installs it)"
 fi
 [ "$skipped" -eq 0 ] || echo "  ($skipped tests skipped, each shown as a SKIP line above: neither passed nor failed)"
+echo "  the run took $(secs_since "$started_at") s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
