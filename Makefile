@@ -312,8 +312,9 @@ test: deps-test contract-deps client-deps browser-deps
 	@node clients/js/scripts/vendor.mjs --quiet
 	@T="$(T)" tests/run.sh $(BUILD)
 
-# No link-level cycle in server/ (link-cycles), -Werror, the whole suite
-# under ASan+UBSan, the cross-build determinism
+# No link-level cycle in server/ (link-cycles), -Werror, the suite under
+# ASan+UBSan (TEST_SANITIZED: every job that runs this build's C; the
+# pure-JavaScript ones are make test's), the cross-build determinism
 # check, cppcheck, the fuzzer, then the Debian package and lintian (under a
 # minute; the chroot install is make deb-check, not here).
 check: deps-check contract-deps client-deps browser-deps

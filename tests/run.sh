@@ -230,11 +230,11 @@ job unit/log-vectors lines log_vectors
 job contract/openapi-lint lines "exec tests/contract/lint.sh"
 # No test runs a program synchronously (tests/lint/sync_spawns.mjs says why).
 job lint/sync_spawns lines "exec node tests/lint/sync_spawns.mjs"
-# One pool, TEST_JOBS at a time: the port's vectors, every vector through
-# the WebAssembly build (make wasm), the npm package (clients/js: its
-# backends agree, every game end to end against the real server, npm
-# pack), and the HTTP suite, one file each. The first ones mostly compute
-# and the HTTP files mostly wait for their runs' time to pass.
+# The main pool's node files (see "the order" below): the port's vectors,
+# every vector through the WebAssembly build (make wasm), the npm package
+# (clients/js: its backends agree, every game end to end against the real
+# server, npm pack), and the HTTP suite, one file each. The first ones
+# mostly compute and the HTTP files mostly wait for their runs' time.
 node_job vectors/port vectors/port/test/; pool+=(vectors/port)
 node_job clients/js clients/js/test/; pool+=(clients/js)
 node_job wasm/vectors tests/wasm/; pool+=(wasm/vectors)
