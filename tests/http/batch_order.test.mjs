@@ -24,16 +24,18 @@ test('two equal scores in one batch: listed in the order they arrived, not by pl
   const blocker = await register(srv, 'held in the writer');
   assert.ok(first.player_id < second.player_id);
   const [a, b, d] = await Promise.all([first, second, blocker].map((p) => seed(srv, p.token, { game: 'schulte', level })));
-  const post = async (p, s, gap) => call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: await solveSchulte(level, s.seed, gap) } });
+  // the runs solved before the timed part: each post then leaves at once, in order
+  const [md, mb, ma] = await Promise.all([[d, 400], [b, 300], [a, 300]].map(([s, gap]) => solveSchulte(level, s.seed, gap)));
+  const post = (p, s, moves) => call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
   const hold = dbHold(srv.dir, `SELECT id FROM players WHERE id = ${blocker.player_id} FOR UPDATE;`);
   let results;
   try {
     await sleep(300); // the other client holds it
-    const held = post(blocker, d, 400); // the writer takes it and waits
+    const held = post(blocker, d, md); // the writer takes it and waits
     await sleep(150);
-    const early = post(second, b, 300); // these two queue behind it
+    const early = post(second, b, mb); // these two queue behind it
     await sleep(50);
-    const late = post(first, a, 300);
+    const late = post(first, a, ma);
     await sleep(150);
     await hold.release();
     results = await Promise.all([held, early, late]);
