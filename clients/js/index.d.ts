@@ -126,3 +126,83 @@ export function verifyReceipt(
     verify?: (publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array) => boolean | Promise<boolean>;
   },
 ): Promise<{ ok: boolean; form: string | null; keyId: number | null; reason: string }>;
+
+// ---- The score log (src/log.mjs, docs/LOG.md): an independent verifier.
+// Hashes are Uint8Array(32) (inputs also take 64 lowercase hex digits);
+// sizes and indices are bigint in answers (inputs: bigint or a safe integer);
+// the 64-bit fields of decoded leaves are always bigint.
+
+export type Hash = Uint8Array;
+export type HashInput = Uint8Array | string;
+export type Count = bigint | number;
+export type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView | string;
+/** Returns a tile's bytes for its path (e.g. `tile/0/x001/234.p/17`), as served under /v1/log/. */
+export type GetTile = (path: string) => Promise<Uint8Array | ArrayBuffer>;
+
+export function toHex(bytes: Uint8Array): string;
+export function fromHex(text: string): Uint8Array;
+export function leafHash(entry: Bytes): Promise<Hash>;
+export function nodeHash(left: HashInput, right: HashInput): Promise<Hash>;
+export function emptyTreeHash(): Promise<Hash>;
+export function verifyInclusion(args: { index: Count; size: Count; leafHash: HashInput; proof: HashInput[]; root: HashInput }): Promise<boolean>;
+export function verifyConsistency(args: { oldSize: Count; newSize: Count; oldRoot: HashInput; newRoot: HashInput; proof: HashInput[] }): Promise<boolean>;
+
+/** A tile: level 0..7, or -1 for an entry bundle; width 256 for a full tile. */
+export interface Tile { level: number; index: bigint; width: number; entries: boolean; path: string }
+export function tilePath(tile: { level: number; index: Count; width?: number }): string;
+export function parseTilePath(text: string): Tile;
+export function tilesForSize(size: Count, options?: { entries?: boolean }): Generator<Tile, void, undefined>;
+export function tileWidth(size: Count, level: number, index: Count): number;
+export function parseEntryBundle(bytes: Bytes, options?: { width?: number }): Uint8Array[];
+export function entryBundle(entries: Bytes[]): Uint8Array;
+export function hashTileOfEntries(entries: Bytes[]): Promise<Uint8Array>;
+export function treeHashFromTiles(size: Count, getTile: GetTile): Promise<Hash>;
+export function checkAllTiles(size: Count, getTile: GetTile, options?: { entries?: boolean }): Promise<true>;
+export class TileReader {
+  constructor(size: Count, getTile: GetTile);
+  size: bigint;
+  tile(level: number, index: Count): Promise<Uint8Array>;
+  storedHash(level: number, index: Count): Promise<Hash>;
+  fullTileHash(level: number, index: Count): Promise<Hash>;
+  rangeHash(start: Count, end: Count): Promise<Hash>;
+  treeHash(): Promise<Hash>;
+  leafHashAt(index: Count): Promise<Hash>;
+  inclusionProof(index: Count): Promise<Hash[]>;
+  consistencyProof(oldSize: Count): Promise<Hash[]>;
+}
+
+export interface VerifierKey { name: string; keyId: string; publicKey: Uint8Array }
+export function keyId(name: string, publicKey: Uint8Array): Promise<string>;
+export function parseVerifierKey(text: string): Promise<VerifierKey>;
+export function openNote(note: string | Uint8Array, verifierKeys: Array<string | VerifierKey> | string | VerifierKey): Promise<{
+  text: string;
+  signatures: Array<{ name: string; keyId: string; known: boolean; verified: boolean }>;
+  verifiedBy: string[];
+}>;
+export interface Checkpoint { origin: string; size: bigint; root: Hash; rootBase64: string }
+export function parseCheckpoint(noteText: string): Checkpoint;
+
+export interface ScoreLeaf {
+  kind: 'score'; kindByte: 1; score_id: string; player_id: bigint; level: number; seed: number; version: number;
+  day: number; score: bigint; completed: boolean; status: 'ranked' | 'held'; submitted_at_ms: bigint;
+  moves_hash: string; game: string; date?: string; board: string;
+}
+export interface ActionLeaf {
+  kind: 'void' | 'restore' | 'ban' | 'unban' | 'rename' | 'approve'; kindByte: 2 | 3 | 4 | 5 | 6 | 7;
+  action_id: bigint; at_ms: bigint; player_id: bigint;
+  /** void, restore, approve */
+  score_id?: string;
+  /** rename */
+  name?: string;
+}
+export type Leaf = ScoreLeaf | ActionLeaf;
+export function decodeLeaf(bytes: Bytes): Leaf;
+
+export function verifyLog(args: {
+  checkpointText: string | Uint8Array;
+  verifierKey: string | VerifierKey;
+  origin: string;
+  getTile: GetTile;
+  allTiles?: boolean;
+  entries?: boolean;
+}): Promise<{ origin: string; size: bigint; root: Hash }>;

@@ -3,3 +3,8 @@
 export { loadGames, loadPort, play } from './games.mjs';
 export { Client, ApiError, retryAfterMs } from './api.mjs';
 export { verifyReceipt, receiptRecord, movesHash, parseReceipt, MESSAGES } from './receipts.mjs';
+export {
+  leafHash, nodeHash, emptyTreeHash, verifyInclusion, verifyConsistency, tilePath, parseTilePath, tilesForSize, tileWidth,
+  parseEntryBundle, entryBundle, treeHashFromTiles, hashTileOfEntries, checkAllTiles, TileReader, keyId, parseVerifierKey,
+  openNote, parseCheckpoint, decodeLeaf, verifyLog,
+} from './log.mjs';

@@ -1,6 +1,7 @@
 // Compiled (never run) by test/types.test.mjs with tsc --strict: the
 // declarations of index.d.ts describe how an app uses the package.
-import { loadGames, play, Client, ApiError, verifyReceipt, receiptRecord, movesHash, type Move, type Game } from 'replayd-client';
+import { loadGames, play, Client, ApiError, verifyReceipt, receiptRecord, movesHash, type Move, type Game,
+  verifyLog, verifyInclusion, parseTilePath, decodeLeaf, TileReader, leafHash, type Leaf } from 'replayd-client';
 
 export async function app(): Promise<number> {
   const games = await loadGames({ backend: 'auto' });
@@ -26,4 +27,13 @@ export async function app(): Promise<number> {
   const around = await api.aroundMe({ date: '2026-12-03' }, { around: 2 });
   const hash: string = movesHash(g.fieldsOf(seed.version), moves);
   return score + around.me.rank + hash.length + backend.length;
+}
+
+export async function audit(base: string, checkpointText: string, entry: Uint8Array, index: bigint): Promise<boolean> {
+  const getTile = async (path: string) => new Uint8Array(await (await fetch(`${base}/v1/log/${path}`)).arrayBuffer());
+  const { size, root } = await verifyLog({ checkpointText, verifierKey: 'log.example+01234567+AQ==', origin: 'log.example', getTile });
+  const proof = await new TileReader(size, getTile).inclusionProof(index);
+  const leaf: Leaf = decodeLeaf(entry);
+  const width: number = parseTilePath('tile/0/000').width;
+  return width > 0 && leaf.kind !== 'ban' && verifyInclusion({ index, size, leafHash: await leafHash(entry), proof, root });
 }
