@@ -22,7 +22,11 @@ import { ARTIFACTS, WAIT, launch, watchedPage } from './browser.mjs';
 const DATE = '2026-10-06';
 const offsetAt = (date, s) => Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000) + s - Math.floor(Date.now() / 1000);
 const LEVEL = 3;
-const FAILURES = 5; // admin_failures_per_minute
+// admin_failures_per_minute: a failure's budget refills in 60/FAILURES s.
+// Two (30 s) keeps the lockout test's right token inside the lockout even
+// when each sign-in takes seconds on a loaded machine (at 5, 12 s, a
+// fresh Debian run at load 10 saw the budget refill before it was sent).
+const FAILURES = 2;
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>';
 const HOSTILE_REASON = '<b>not bold</b><img src=x onerror=alert(2)> renamed: HTML in a name';
 
