@@ -32,7 +32,7 @@ static uint64_t twos(int64_t v)
     return (uint64_t)v;
 }
 
-size_t log_entry_score(const log_score *e, uint8_t *out, size_t len)
+size_t log_entry_score(const log_score_leaf *e, uint8_t *out, size_t len)
 {
     size_t g = e->game ? strnlen(e->game, LOG_ENTRY_GAME_MAX + 1) : 0;
     if (g == 0 || g > LOG_ENTRY_GAME_MAX || e->day < -1 || e->day > LOG_ENTRY_DAY_MAX)
@@ -60,7 +60,7 @@ size_t log_entry_score(const log_score *e, uint8_t *out, size_t len)
     return (size_t)(p - out);
 }
 
-size_t log_entry_action(const log_action *a, uint8_t *out, size_t len)
+size_t log_entry_action(const log_action_leaf *a, uint8_t *out, size_t len)
 {
     size_t tail;
     size_t n = 0;

@@ -44,7 +44,7 @@ typedef enum log_kind {
 } log_kind;
 
 /* A score as it committed. */
-typedef struct log_score {
+typedef struct log_score_leaf {
     uint8_t score_id[LOG_ENTRY_ID_BYTES];
     int64_t player_id;
     uint32_t level, seed, version;
@@ -55,28 +55,28 @@ typedef struct log_score {
     int64_t submitted_at_ms;
     uint8_t moves_hash[LOG_ENTRY_HASH_BYTES];
     const char *game; /* 1..LOG_ENTRY_GAME_MAX printable ASCII bytes */
-} log_score;
+} log_score_leaf;
 
 /* An operator's action as it committed. */
-typedef struct log_action {
+typedef struct log_action_leaf {
     log_kind kind;     /* any but LOG_KIND_SCORE */
     int64_t action_id; /* its log_id in the admin log */
     int64_t at_ms;
     int64_t player_id;
     uint8_t score_id[LOG_ENTRY_ID_BYTES]; /* void, restore, approve */
     const char *name;                     /* rename: 1..LOG_ENTRY_NAME_MAX bytes of UTF-8 */
-} log_action;
+} log_action_leaf;
 
 /* The leaf of e into out (len bytes); its length, 0 when e cannot be
  * written (a game name empty, too long or not printable ASCII; a day
  * below -1 or past LOG_ENTRY_DAY_MAX) or out is too small. */
-size_t log_entry_score(const log_score *e, uint8_t *out, size_t len);
+size_t log_entry_score(const log_score_leaf *e, uint8_t *out, size_t len);
 
 /* The leaf of a into out (len bytes); its length, 0 when a cannot be
  * written (the score kind or an unknown one; a rename's name empty, too
  * long or holding a NUL) or out is too small. The name is the store's
  * (already checked as UTF-8 where it was set); it is copied as it is. */
-size_t log_entry_action(const log_action *a, uint8_t *out, size_t len);
+size_t log_entry_action(const log_action_leaf *a, uint8_t *out, size_t len);
 
 /* The 16 bytes of a score id's 32 lowercase hex digits: false for any
  * other text. */

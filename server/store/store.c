@@ -373,6 +373,14 @@ store_status store_key_ids(store *s, int64_t *ids, int max, int *n)
     return st;
 }
 
+store_status store_log_entries(store *s, int64_t from, int max, store_log_entry *out, int *n)
+{
+    sd_db x = reader_get(s);
+    store_status st = store_read_log_entries(&x, from, max, out, n);
+    reader_put(s, &x);
+    return st;
+}
+
 store_status store_board_times(store *s, const play *p, int64_t seq, int limit, store_twin_candidate *out,
                                int *n)
 {

@@ -38,6 +38,7 @@
 #include <jansson.h>
 
 #include "../base/play.h"
+#include "../log/entry.h"
 
 typedef enum store_status {
     STORE_OK = 0,
@@ -424,6 +425,19 @@ store_status store_key_check(store *s, int64_t key_id, const char *fingerprint, 
  * first writes), in order: the first max in ids, their count in *n (which
  * may exceed max). */
 store_status store_key_ids(store *s, int64_t *ids, int max, int *n);
+
+/* One leaf of the score log (docs/LOG.md section 7, server/log/entry.h):
+ * its index and bytes. */
+typedef struct store_log_entry {
+    int64_t idx;
+    size_t len;
+    uint8_t bytes[LOG_ENTRY_MAX];
+} store_log_entry;
+
+/* The score log's leaves from index `from`, at most max, in order, into
+ * the caller's out[]; *n gets how many (fewer at the log's end). The
+ * writer appends them with the rows they describe (store_scorelog.c). */
+store_status store_log_entries(store *s, int64_t from, int max, store_log_entry *out, int *n);
 
 /* ---- reads ---- */
 

@@ -191,6 +191,12 @@ static store_status log_action(const sd_db *x, store_write *w, const char *actio
     return rc == SD_ROW ? STORE_OK : STORE_ERROR;
 }
 
+/* Each action's leaf kind in the score log (docs/LOG.md section 7). */
+static const log_kind action_kinds[] = {
+    [ADMIN_VOID] = LOG_KIND_VOID, [ADMIN_RESTORE] = LOG_KIND_RESTORE, [ADMIN_APPROVE] = LOG_KIND_APPROVE,
+    [ADMIN_BAN] = LOG_KIND_BAN,   [ADMIN_UNBAN] = LOG_KIND_UNBAN,     [ADMIN_RENAME] = LOG_KIND_RENAME,
+};
+
 static const char *const action_names[] = {
     [ADMIN_VOID] = "void",   [ADMIN_RESTORE] = "restore", [ADMIN_APPROVE] = "approve",
     [ADMIN_BAN] = "ban",     [ADMIN_UNBAN] = "unban",     [ADMIN_RENAME] = "rename",
@@ -281,7 +287,11 @@ static store_status run_score_action(const sd_db *x, store_write *w)
     json_t *detail = json_pack("{s:I,s:s,s:i,s:s,s:o}", "player_id", (json_int_t)row.player_id, "game",
                                row.board.game, "level", row.board.level, "date", row.board.date,
                                "board_entry_seq", ch->has_entry ? json_integer(ch->seq) : json_null());
-    return log_action(x, w, action_names[a], row.score_id, detail);
+    st = log_action(x, w, action_names[a], row.score_id, detail);
+    if (st != STORE_OK)
+        return st;
+    return store_scorelog_action(x, action_kinds[a], w->u.admin.log_id, w->u.admin.now, row.player_id,
+                                 row.score_id, NULL);
 }
 
 /* ---- player actions: ban, unban, rename ---- */
@@ -316,8 +326,12 @@ static store_status run_player_action(const sd_db *x, store_write *w)
         store_status st = sd_run(x, s, SD_PLAYER_RENAME);
         if (st != STORE_OK)
             return st;
-        return log_action(x, w, "rename", target,
-                          json_pack("{s:s,s:s}", "from", old_name, "to", w->u.admin.name));
+        st = log_action(x, w, "rename", target,
+                        json_pack("{s:s,s:s}", "from", old_name, "to", w->u.admin.name));
+        if (st != STORE_OK)
+            return st;
+        return store_scorelog_action(x, LOG_KIND_RENAME, w->u.admin.log_id, w->u.admin.now, player, NULL,
+                                     w->u.admin.name);
     }
     if ((a == ADMIN_BAN) == banned)
         return STORE_CONFLICT;
@@ -344,8 +358,11 @@ static store_status run_player_action(const sd_db *x, store_write *w)
     free(boards);
     if (got != STORE_OK)
         return got;
-    return log_action(x, w, action_names[a], target,
-                      json_pack("{s:i,s:i}", "boards", n, "entries_on_boards", on_boards));
+    got = log_action(x, w, action_names[a], target,
+                     json_pack("{s:i,s:i}", "boards", n, "entries_on_boards", on_boards));
+    if (got != STORE_OK)
+        return got;
+    return store_scorelog_action(x, action_kinds[a], w->u.admin.log_id, w->u.admin.now, player, NULL, NULL);
 }
 
 store_status store_rules_admin(const sd_db *x, store_write *w)

@@ -72,6 +72,9 @@ const char *const sd_names[SD_COUNT] = {
     [SD_NONCE_PURGE] = "nonce_purge",
     [SD_NONCE_TAKE] = "nonce_take",
     [SD_PLAYER_APPROVED] = "player_approved",
+    [SD_LOG_NEXT] = "log_next",
+    [SD_LOG_APPEND] = "log_append",
+    [SD_LOG_ENTRIES] = "log_entries",
 };
 
 store_status sd_failed(const sd_db *x, sd_stmt *s, sd_id id)

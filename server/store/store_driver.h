@@ -214,6 +214,14 @@ typedef enum sd_id {
     /* (player_id) -> how many of the player's scores an operator approved
      * (reviewed, ranked, not voided): their history of reviewed runs */
     SD_PLAYER_APPROVED,
+    /* the score log (store_scorelog.c): () -> idx: the next leaf's index,
+     * log_head's row held until the commit */
+    SD_LOG_NEXT,
+    /* (idx, entry): the leaf appended */
+    SD_LOG_APPEND,
+    /* (from, limit) -> idx, entry, its length in bytes: the leaves from
+     * that index, in order */
+    SD_LOG_ENTRIES,
     SD_COUNT
 } sd_id;
 

@@ -412,7 +412,8 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
         store_log_error("score_record", "the held token was redeemed meanwhile");
         return STORE_ERROR;
     }
-    return store_rules_twin_hold(x, w);
+    st = store_rules_twin_hold(x, w);
+    return st == STORE_OK ? store_scorelog_score(x, sc) : st;
 }
 
 /* A key's fingerprint: recorded when the id has none (the first node to

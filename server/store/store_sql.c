@@ -213,6 +213,10 @@ const sd_sql sd_sql_of[SD_COUNT] = {
                         " RETURNING expires_at", 2, 1 },
     [SD_PLAYER_APPROVED] = { "SELECT COUNT(*) FROM scores WHERE player_id = ?1 AND reviewed_at IS NOT NULL"
                              " AND status = 'ranked' AND voided_at IS NULL", 1, 1 },
+    [SD_LOG_NEXT] = { "UPDATE log_head SET size = size + 1 WHERE one = 1 RETURNING size - 1", 0, 1 },
+    [SD_LOG_APPEND] = { "INSERT INTO log_entries (idx, entry) VALUES (?1, ?2)", 2, 0 },
+    [SD_LOG_ENTRIES] = { "SELECT idx, entry, length(entry) FROM log_entries WHERE idx >= ?1 ORDER BY idx LIMIT ?2",
+                         2, 3 },
 };
 
 bool sd_sql_counts_ok(const char *name, const sd_sql *declared, int params, int cols,

@@ -28,9 +28,9 @@ static void hex_of(const uint8_t *b, size_t n, char *out)
     out[2 * n] = 0;
 }
 
-static log_score example_score(void)
+static log_score_leaf example_score(void)
 {
-    log_score e = { .player_id = 42, .level = 3, .seed = 4000000000u, .version = 2, .day = 20794,
+    log_score_leaf e = { .player_id = 42, .level = 3, .seed = 4000000000u, .version = 2, .day = 20794,
                     .score = -7, .completed = true, .held = true, .submitted_at_ms = 1796601600123,
                     .game = "pipes" };
     CHECK(log_entry_score_id("00112233445566778899aabbccddeeff", e.score_id));
@@ -41,7 +41,7 @@ static log_score example_score(void)
 
 static void score_layout(void)
 {
-    log_score e = example_score();
+    log_score_leaf e = example_score();
     uint8_t buf[LOG_ENTRY_MAX];
     char hex[2 * LOG_ENTRY_MAX + 1];
     size_t n = log_entry_score(&e, buf, sizeof buf);
@@ -65,7 +65,7 @@ static void score_layout(void)
 
 static void score_refusals(void)
 {
-    log_score e = example_score();
+    log_score_leaf e = example_score();
     uint8_t buf[LOG_ENTRY_MAX];
     char long_name[LOG_ENTRY_GAME_MAX + 2];
     memset(long_name, 'a', sizeof long_name - 1);
@@ -96,7 +96,7 @@ static void action_layouts(void)
 {
     uint8_t buf[LOG_ENTRY_MAX];
     char hex[2 * LOG_ENTRY_MAX + 1];
-    log_action v = { .kind = LOG_KIND_VOID, .action_id = 9, .at_ms = 1796601700000, .player_id = 42 };
+    log_action_leaf v = { .kind = LOG_KIND_VOID, .action_id = 9, .at_ms = 1796601700000, .player_id = 42 };
     CHECK(log_entry_score_id("00112233445566778899aabbccddeeff", v.score_id));
     size_t n = log_entry_action(&v, buf, sizeof buf);
     CHECK_EQ(n, 41);
@@ -108,7 +108,7 @@ static void action_layouts(void)
     v.kind = LOG_KIND_APPROVE;
     CHECK_EQ(log_entry_action(&v, buf, sizeof buf), 41);
     CHECK_EQ(buf[0], 0x07);
-    log_action b = { .kind = LOG_KIND_BAN, .action_id = 10, .at_ms = 1796601700001, .player_id = -3 };
+    log_action_leaf b = { .kind = LOG_KIND_BAN, .action_id = 10, .at_ms = 1796601700001, .player_id = -3 };
     n = log_entry_action(&b, buf, sizeof buf);
     CHECK_EQ(n, 25);
     hex_of(buf, n, hex);
@@ -116,7 +116,7 @@ static void action_layouts(void)
     b.kind = LOG_KIND_UNBAN;
     CHECK_EQ(log_entry_action(&b, buf, sizeof buf), 25);
     CHECK_EQ(buf[0], 0x05);
-    log_action r = { .kind = LOG_KIND_RENAME, .action_id = 11, .at_ms = 1796601700002, .player_id = 42,
+    log_action_leaf r = { .kind = LOG_KIND_RENAME, .action_id = 11, .at_ms = 1796601700002, .player_id = 42,
                      .name = "Zo\xc3\xab" };
     n = log_entry_action(&r, buf, sizeof buf);
     CHECK_EQ(n, 30);
@@ -127,7 +127,7 @@ static void action_layouts(void)
 static void action_refusals(void)
 {
     uint8_t buf[LOG_ENTRY_MAX];
-    log_action a = { .kind = LOG_KIND_SCORE, .action_id = 1, .at_ms = 1, .player_id = 1 };
+    log_action_leaf a = { .kind = LOG_KIND_SCORE, .action_id = 1, .at_ms = 1, .player_id = 1 };
     CHECK_EQ(log_entry_action(&a, buf, sizeof buf), 0);
     a.kind = (log_kind)0x08;
     CHECK_EQ(log_entry_action(&a, buf, sizeof buf), 0);

@@ -1247,6 +1247,10 @@ static void concurrent_submits(void)
     CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM scores"), THREADS * PER_THREAD);
     CHECK_EQ(sql_int(t.path, "SELECT COUNT(DISTINCT score_id) FROM scores"), THREADS * PER_THREAD);
     CHECK_EQ(sql_int(t.path, "SELECT COUNT(DISTINCT seq) FROM scores"), THREADS * PER_THREAD);
+    /* the score log: one leaf a score, indexes 0..n-1 with no gap or double */
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM log_entries"), THREADS * PER_THREAD);
+    CHECK_EQ(sql_int(t.path, "SELECT MAX(idx) + 1 - COUNT(DISTINCT idx) FROM log_entries"), 0);
+    CHECK_EQ(sql_int(t.path, "SELECT size FROM log_head"), THREADS * PER_THREAD);
     CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM seed_tokens WHERE redeemed = 0"), 0);
     /* reopen: every score still there, each exactly once */
     s = open_db(&t, 0);
@@ -1692,6 +1696,113 @@ static void duplicate_runs(void)
     tmp_remove(&t);
 }
 
+/* An operator's action through the writer, waited for. */
+static store_status admin_do(store *s, admin_action a, int64_t nonce, int64_t player, const char *name,
+                             int64_t now, int64_t *log_id)
+{
+    store_write w;
+    memset(&w, 0, sizeof w);
+    w.kind = STORE_WRITE_ADMIN;
+    w.u.admin.action = a;
+    if (nonce)
+        nonce_of(nonce, w.u.admin.nonce);
+    w.u.admin.player_id = player;
+    snprintf(w.u.admin.name, sizeof w.u.admin.name, "%s", name ? name : "");
+    snprintf(w.u.admin.reason, sizeof w.u.admin.reason, "test");
+    snprintf(w.u.admin.actor, sizeof w.u.admin.actor, "tester");
+    w.u.admin.now = now;
+    store_status st = store_write_wait(s, &w);
+    if (log_id)
+        *log_id = w.u.admin.log_id;
+    store_admin_clear(&w);
+    return st;
+}
+
+/* The score log (issue 48): each recorded score and each operator action
+ * appends its leaf (server/log/entry.c's bytes) in commit order from
+ * index 0 with no gap; a refused write (a conflict, a second submission of
+ * a token) appends nothing; a restart keeps the log and goes on from its
+ * end. */
+static void score_log_leaves(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db(&t, 0);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    int64_t a = new_player(s, 1), b = new_player(s, 2);
+    int64_t seq;
+    CHECK_EQ(play_level(s, 101, a, "pipes", 3, "", 40, &seq), STORE_OK);
+    CHECK_EQ(play_level(s, 102, b, "schulte", 1, "2026-12-07", 7, &seq), STORE_OK);
+    /* the same token again: refused, no leaf */
+    store_score again;
+    score_fill(&again, 101, a, "pipes", 3, "", 40);
+    CHECK(submit(s, &again, NULL) != STORE_OK || again.seq == 0);
+    int64_t void_id = 0, restore_id = 0, ban_id = 0, unban_id = 0, rename_id = 0;
+    CHECK_EQ(admin_do(s, ADMIN_VOID, 101, 0, NULL, T0 + 1000, &void_id), STORE_OK);
+    CHECK_EQ(admin_do(s, ADMIN_VOID, 101, 0, NULL, T0 + 1001, NULL), STORE_CONFLICT); /* no leaf */
+    CHECK_EQ(admin_do(s, ADMIN_RESTORE, 101, 0, NULL, T0 + 1002, &restore_id), STORE_OK);
+    CHECK_EQ(admin_do(s, ADMIN_BAN, 0, b, NULL, T0 + 1003, &ban_id), STORE_OK);
+    CHECK_EQ(admin_do(s, ADMIN_UNBAN, 0, b, NULL, T0 + 1004, &unban_id), STORE_OK);
+    CHECK_EQ(admin_do(s, ADMIN_RENAME, 0, a, "Zo\xc3\xab", T0 + 1005, &rename_id), STORE_OK);
+    store_close(s);
+    s = open_db(&t, 0); /* a restart: the log is the database's */
+    CHECK(s != NULL);
+    if (!s) {
+        tmp_remove(&t);
+        return;
+    }
+    CHECK_EQ(play_level(s, 103, a, "pipes", 4, "", 41, &seq), STORE_OK);
+    store_log_entry e[10];
+    int n = 0;
+    CHECK_EQ(store_log_entries(s, 0, 10, e, &n), STORE_OK);
+    CHECK_EQ(n, 8);
+    for (int i = 0; i < n; i++)
+        CHECK_EQ(e[i].idx, i);
+    static const int kinds[] = { LOG_KIND_SCORE, LOG_KIND_SCORE, LOG_KIND_VOID, LOG_KIND_RESTORE,
+                                 LOG_KIND_BAN, LOG_KIND_UNBAN, LOG_KIND_RENAME, LOG_KIND_SCORE };
+    for (int i = 0; i < n && i < 8; i++)
+        CHECK_EQ(e[i].bytes[0], kinds[i]);
+    /* the first score's leaf is exactly entry.c's of the score as recorded */
+    store_score sc;
+    score_fill(&sc, 101, a, "pipes", 3, "", 40);
+    log_score_leaf want = { .player_id = a, .level = 3, .seed = sc.p.seed, .version = 1, .day = -1,
+                            .score = 40, .completed = true, .held = false,
+                            .submitted_at_ms = sc.received_at, .game = "pipes" };
+    memcpy(want.score_id, sc.p.nonce, LOG_ENTRY_ID_BYTES);
+    memcpy(want.moves_hash, sc.moves_hash, LOG_ENTRY_HASH_BYTES);
+    uint8_t leaf[LOG_ENTRY_MAX];
+    size_t len = log_entry_score(&want, leaf, sizeof leaf);
+    CHECK_EQ(e[0].len, len);
+    CHECK(len > 0 && memcmp(e[0].bytes, leaf, len) == 0);
+    /* the daily's day: 2026-12-07 is day 20794 (offset 37) */
+    CHECK_EQ((e[1].bytes[37] << 24) | (e[1].bytes[38] << 16) | (e[1].bytes[39] << 8) | e[1].bytes[40], 20794);
+    /* the void: its admin log id, when, the score's player and id */
+    log_action_leaf v = { .kind = LOG_KIND_VOID, .action_id = void_id, .at_ms = T0 + 1000, .player_id = a };
+    memcpy(v.score_id, sc.p.nonce, LOG_ENTRY_ID_BYTES);
+    len = log_entry_action(&v, leaf, sizeof leaf);
+    CHECK(void_id > 0 && e[2].len == len && memcmp(e[2].bytes, leaf, len) == 0);
+    log_action_leaf r = { .kind = LOG_KIND_RENAME, .action_id = rename_id, .at_ms = T0 + 1005, .player_id = a,
+                          .name = "Zo\xc3\xab" };
+    len = log_entry_action(&r, leaf, sizeof leaf);
+    CHECK(e[6].len == len && memcmp(e[6].bytes, leaf, len) == 0);
+    CHECK(restore_id > void_id && ban_id > restore_id && unban_id > ban_id && rename_id > unban_id);
+    /* reading from the middle, and past the end */
+    CHECK_EQ(store_log_entries(s, 6, 10, e, &n), STORE_OK);
+    CHECK_EQ(n, 2);
+    CHECK_EQ(e[0].idx, 6);
+    CHECK_EQ(store_log_entries(s, 8, 10, e, &n), STORE_OK);
+    CHECK_EQ(n, 0);
+    store_close(s);
+    CHECK_EQ(sql_int(t.path, "SELECT size FROM log_head"), 8);
+    /* append-only: the database refuses to change or drop a leaf */
+    CHECK_EQ(sql_int(t.path, "UPDATE log_entries SET entry = entry WHERE idx = 0 RETURNING idx"), -1);
+    CHECK_EQ(sql_int(t.path, "DELETE FROM log_entries WHERE idx = 7 RETURNING idx"), -1);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM log_entries"), 8);
+    tmp_remove(&t);
+}
+
 int main(void)
 {
     RUN(migrations_fresh_and_reopen);
@@ -1715,6 +1826,7 @@ int main(void)
     RUN(forfeit_cap);
     RUN(duplicate_runs);
     RUN(statement_counts_checked_at_open);
+    RUN(score_log_leaves);
     /* The same semantics on the PostgreSQL backend: every test that does
      * not open the SQLite file itself. */
     pg_base = getenv("REPLAYD_TEST_PG");
@@ -1742,6 +1854,7 @@ int main(void)
         RUN_PG(forfeit_cap);
         RUN_PG(duplicate_runs);
         RUN_PG(statement_counts_checked_at_open);
+        RUN_PG(score_log_leaves);
     } else {
         pg_base = NULL;
     }

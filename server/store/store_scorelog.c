@@ -1,0 +1,109 @@
+/*
+ * store_scorelog: the score log's leaves, appended by the writer's
+ * transaction with the rows they describe, and read back in order (see
+ * store_rules.h). The leaves' bytes are server/log/entry.c's; the index
+ * comes from log_head, whose one row the UPDATE holds until the commit:
+ * on PostgreSQL a second node's transaction waits there, so indexes
+ * follow commits with no gap and no double.
+ */
+#include <string.h>
+
+#include "store_backend.h"
+#include "store_rules.h"
+
+/* The next index, then the leaf at it. */
+static store_status append(const sd_db *x, const uint8_t *leaf, size_t len)
+{
+    const store_driver *d = x->d;
+    sd_stmt *s = d->start(x->c, SD_LOG_NEXT);
+    if (!s)
+        return sd_failed(x, NULL, SD_LOG_NEXT);
+    int rc = d->step(s);
+    if (rc == SD_FAIL)
+        return sd_failed(x, s, SD_LOG_NEXT);
+    int64_t idx = rc == SD_ROW ? d->col_int(s, 0) : -1;
+    d->done(s);
+    if (idx < 0) { /* log_head's row is missing: the migration's, never deleted */
+        store_log_error("log_next", "log_head has no row");
+        return STORE_ERROR;
+    }
+    s = d->start(x->c, SD_LOG_APPEND);
+    if (!s)
+        return sd_failed(x, NULL, SD_LOG_APPEND);
+    d->bind_int(s, idx);
+    d->bind_blob(s, leaf, len);
+    return sd_run(x, s, SD_LOG_APPEND);
+}
+
+store_status store_scorelog_score(const sd_db *x, const store_score *sc)
+{
+    log_score_leaf e = {
+        .player_id = sc->p.player_id,
+        .level = (uint32_t)sc->p.level,
+        .seed = sc->p.seed,
+        .version = (uint32_t)sc->p.version,
+        .day = sc->p.day,
+        .score = sc->score,
+        .completed = sc->completed,
+        .held = sc->status == SCORE_HELD,
+        .submitted_at_ms = sc->received_at,
+        .game = sc->p.g ? sc->p.g->name : NULL,
+    };
+    memcpy(e.score_id, sc->p.nonce, LOG_ENTRY_ID_BYTES);
+    memcpy(e.moves_hash, sc->moves_hash, LOG_ENTRY_HASH_BYTES);
+    uint8_t leaf[LOG_ENTRY_MAX];
+    size_t len = log_entry_score(&e, leaf, sizeof leaf);
+    if (len == 0) {
+        store_log_error("scorelog_score", "a score the log's layout cannot hold");
+        return STORE_ERROR;
+    }
+    return append(x, leaf, len);
+}
+
+store_status store_scorelog_action(const sd_db *x, log_kind kind, int64_t action_id, int64_t at_ms,
+                                   int64_t player_id, const char *score_id, const char *name)
+{
+    log_action_leaf a = { .kind = kind, .action_id = action_id, .at_ms = at_ms, .player_id = player_id,
+                     .name = name };
+    if (score_id && !log_entry_score_id(score_id, a.score_id)) {
+        store_log_error("scorelog_action", "a score id that is not 32 lowercase hex digits");
+        return STORE_ERROR;
+    }
+    uint8_t leaf[LOG_ENTRY_MAX];
+    size_t len = log_entry_action(&a, leaf, sizeof leaf);
+    if (len == 0) {
+        store_log_error("scorelog_action", "an action the log's layout cannot hold");
+        return STORE_ERROR;
+    }
+    return append(x, leaf, len);
+}
+
+store_status store_read_log_entries(const sd_db *x, int64_t from, int max, store_log_entry *out,
+                                    int *n)
+{
+    const store_driver *d = x->d;
+    *n = 0;
+    sd_stmt *s = d->start(x->c, SD_LOG_ENTRIES);
+    if (!s)
+        return sd_failed(x, NULL, SD_LOG_ENTRIES);
+    d->bind_int(s, from);
+    d->bind_int(s, max);
+    int rc;
+    while ((rc = d->step(s)) == SD_ROW && *n < max) {
+        store_log_entry *e = &out[*n];
+        int64_t len = d->col_int(s, 2);
+        if (len < 1 || len > LOG_ENTRY_MAX) {
+            d->done(s);
+            store_log_error("log_entries", "a leaf of impossible length in log_entries");
+            return STORE_ERROR;
+        }
+        e->idx = d->col_int(s, 0);
+        e->len = (size_t)len;
+        d->col_blob(s, 1, e->bytes, e->len);
+        ++*n;
+    }
+    if (rc == SD_FAIL)
+        return sd_failed(x, s, SD_LOG_ENTRIES);
+    d->done(s);
+    return STORE_OK;
+}
