@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <sodium.h>
+
 static uint8_t *put_u8(uint8_t *p, unsigned v)
 {
     *p = (uint8_t)v;
@@ -98,24 +100,13 @@ size_t log_entry_action(const log_action_leaf *a, uint8_t *out, size_t len)
     return (size_t)(p - out);
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
-}
-
 bool log_entry_score_id(const char *hex, uint8_t out[LOG_ENTRY_ID_BYTES])
 {
-    if (!hex || strlen(hex) != 2 * LOG_ENTRY_ID_BYTES)
+    /* lowercase only, as the score id is written; then libsodium's decoder */
+    if (!hex || strlen(hex) != 2 * LOG_ENTRY_ID_BYTES ||
+        strspn(hex, "0123456789abcdef") != 2 * LOG_ENTRY_ID_BYTES)
         return false;
-    for (int i = 0; i < LOG_ENTRY_ID_BYTES; i++) {
-        int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            return false;
-        out[i] = (uint8_t)(hi << 4 | lo);
-    }
-    return true;
+    size_t got = 0;
+    return sodium_hex2bin(out, LOG_ENTRY_ID_BYTES, hex, 2 * LOG_ENTRY_ID_BYTES, NULL, &got, NULL) == 0 &&
+           got == LOG_ENTRY_ID_BYTES;
 }

@@ -13,7 +13,8 @@
  * subject, no address, no reason, no operator name; a score's moves only
  * as their hash (a daily's moves stay private until its day ends).
  *
- * Pure: no I/O, no allocation, no state; every buffer is the caller's.
+ * Pure apart from libsodium's hex decoder: no I/O, no allocation, no
+ * state; every buffer is the caller's.
  * The store (its writer transaction) fills these from its rows and appends
  * the bytes; nothing here knows the store.
  */
