@@ -33,10 +33,14 @@ test('two equal scores in one batch: listed in the order they arrived, not by pl
     await sleep(300); // the other client holds it
     const held = post(blocker, d, md); // the writer takes it and waits
     await sleep(150);
-    const early = post(second, b, mb); // these two queue behind it
-    await sleep(50);
+    // these two queue behind it; between them more than a verification's
+    // jitter on a loaded machine (the writer takes writes in the order
+    // their verification ends: 50 ms apart, at load 14 the later one's
+    // ended first on PostgreSQL)
+    const early = post(second, b, mb);
+    await sleep(400);
     const late = post(first, a, ma);
-    await sleep(150);
+    await sleep(400);
     await hold.release();
     results = await Promise.all([held, early, late]);
   } finally {
