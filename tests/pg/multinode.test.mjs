@@ -354,6 +354,17 @@ test('every session ended by the database (as in a PostgreSQL restart): the node
 // One client: register on its node, then seed + submit until
 // shouldStop(acked) says so, calling onAck() after each acknowledged score;
 // the acknowledged score ids (200 only). A node killed under it ends it.
+// One request as a client does it: a 503 (a node shedding load) is sent
+// again after its Retry-After, at most 10 times; a connection that fails
+// throws (the node is gone).
+async function patient(srv, method, path, opts) {
+  for (let i = 0; ; i++) {
+    const r = await call(srv, method, path, opts);
+    if (r.status !== 503 || i === 9) return r;
+    await sleep(1000 * Math.min(Number(r.headers.get('retry-after')) || 1, 5));
+  }
+}
+
 async function client(srv, name, shouldStop, onAck = () => {}) {
   const acked = [];
   let p;
@@ -361,9 +372,12 @@ async function client(srv, name, shouldStop, onAck = () => {}) {
   while (!shouldStop(acked)) {
     let r;
     try {
-      const s = await seed(srv, p.token, { game: 'schulte', level: 1 });
-      r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves: await solve('schulte', 1, s.seed) } });
-    } catch {
+      const s = await patient(srv, 'POST', '/v1/seeds', { token: p.token, body: { game: 'schulte', level: 1 } });
+      if (s.status !== 201) throw new Error(`seed: ${s.status} ${s.text}`); // not a node gone: fails the test
+      const moves = await solve('schulte', 1, s.json.seed);
+      r = await patient(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.json.seed_token, moves } });
+    } catch (e) {
+      if (/^seed: /.test(e.message)) throw e;
       return { acked, died: true }; // the node is gone (kill -9)
     }
     if (r.status === 200) {
