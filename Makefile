@@ -314,14 +314,15 @@ test: deps-test contract-deps client-deps browser-deps
 
 # No link-level cycle in server/ (link-cycles), -Werror, the suite under
 # ASan+UBSan (TEST_SANITIZED: every job that runs this build's C; the
-# pure-JavaScript ones are make test's), the cross-build determinism
+# pure-JavaScript ones are make test's; four at a time, not six: a
+# sanitized server takes about three times the CPU), the cross-build determinism
 # check, cppcheck, the fuzzer, then the Debian package and lintian (under a
 # minute; the chroot install is make deb-check, not here).
 check: deps-check contract-deps client-deps browser-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) link-cycles
 	@$(MAKE) --no-print-directory -j$(JOBS) MODE=asan EXTRA_CFLAGS=-Werror unit-bins lib wasm
 	@node clients/js/scripts/vendor.mjs --quiet
-	@T="$(T)" TEST_TIMEOUT_FACTOR=3 TEST_SANITIZED=1 HOSTILE_LONG=1 PG_FULL=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	@T="$(T)" TEST_JOBS="$${TEST_JOBS:-4}" TEST_TIMEOUT_FACTOR=3 TEST_SANITIZED=1 HOSTILE_LONG=1 PG_FULL=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run.sh build/$(CC)-asan
 	@$(MAKE) --no-print-directory cross
 	@$(MAKE) --no-print-directory cppcheck
