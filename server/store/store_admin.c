@@ -160,8 +160,17 @@ static store_status player_boards(const sd_db *x, int64_t player, board_ref **ou
     return STORE_OK;
 }
 
+/* Each action's leaf kind in the score log (docs/LOG.md section 7). */
+static const log_kind action_kinds[] = {
+    [ADMIN_VOID] = LOG_KIND_VOID, [ADMIN_RESTORE] = LOG_KIND_RESTORE, [ADMIN_APPROVE] = LOG_KIND_APPROVE,
+    [ADMIN_BAN] = LOG_KIND_BAN,   [ADMIN_UNBAN] = LOG_KIND_UNBAN,     [ADMIN_RENAME] = LOG_KIND_RENAME,
+};
+
+/* The action in both logs: its admin_log row (w's log_id) and its leaf
+ * in the score log, on player's entries (and the score w names when
+ * score is true). */
 static store_status log_action(const sd_db *x, store_write *w, const char *action,
-                               const char *target, json_t *detail)
+                               const char *target, json_t *detail, int64_t player, bool score)
 {
     const store_driver *d = x->d;
     char *text = detail ? json_dumps(detail, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
@@ -188,14 +197,12 @@ static store_status log_action(const sd_db *x, store_write *w, const char *actio
         w->u.admin.log_id = d->col_int(s, 0);
     d->done(s);
     free(text);
-    return rc == SD_ROW ? STORE_OK : STORE_ERROR;
+    if (rc != SD_ROW)
+        return STORE_ERROR;
+    admin_action a = w->u.admin.action;
+    return store_scorelog_action(x, action_kinds[a], w->u.admin.log_id, w->u.admin.now, player,
+                                 score ? w->u.admin.nonce : NULL, a == ADMIN_RENAME ? w->u.admin.name : NULL);
 }
-
-/* Each action's leaf kind in the score log (docs/LOG.md section 7). */
-static const log_kind action_kinds[] = {
-    [ADMIN_VOID] = LOG_KIND_VOID, [ADMIN_RESTORE] = LOG_KIND_RESTORE, [ADMIN_APPROVE] = LOG_KIND_APPROVE,
-    [ADMIN_BAN] = LOG_KIND_BAN,   [ADMIN_UNBAN] = LOG_KIND_UNBAN,     [ADMIN_RENAME] = LOG_KIND_RENAME,
-};
 
 static const char *const action_names[] = {
     [ADMIN_VOID] = "void",   [ADMIN_RESTORE] = "restore", [ADMIN_APPROVE] = "approve",
@@ -287,11 +294,7 @@ static store_status run_score_action(const sd_db *x, store_write *w)
     json_t *detail = json_pack("{s:I,s:s,s:i,s:s,s:o}", "player_id", (json_int_t)row.player_id, "game",
                                row.board.game, "level", row.board.level, "date", row.board.date,
                                "board_entry_seq", ch->has_entry ? json_integer(ch->seq) : json_null());
-    st = log_action(x, w, action_names[a], row.score_id, detail);
-    if (st != STORE_OK)
-        return st;
-    return store_scorelog_action(x, action_kinds[a], w->u.admin.log_id, w->u.admin.now, row.player_id,
-                                 row.score_id, NULL);
+    return log_action(x, w, action_names[a], row.score_id, detail, row.player_id, true);
 }
 
 /* ---- player actions: ban, unban, rename ---- */
@@ -326,12 +329,8 @@ static store_status run_player_action(const sd_db *x, store_write *w)
         store_status st = sd_run(x, s, SD_PLAYER_RENAME);
         if (st != STORE_OK)
             return st;
-        st = log_action(x, w, "rename", target,
-                        json_pack("{s:s,s:s}", "from", old_name, "to", w->u.admin.name));
-        if (st != STORE_OK)
-            return st;
-        return store_scorelog_action(x, LOG_KIND_RENAME, w->u.admin.log_id, w->u.admin.now, player, NULL,
-                                     w->u.admin.name);
+        return log_action(x, w, "rename", target,
+                          json_pack("{s:s,s:s}", "from", old_name, "to", w->u.admin.name), player, false);
     }
     if ((a == ADMIN_BAN) == banned)
         return STORE_CONFLICT;
@@ -358,11 +357,8 @@ static store_status run_player_action(const sd_db *x, store_write *w)
     free(boards);
     if (got != STORE_OK)
         return got;
-    got = log_action(x, w, action_names[a], target,
-                     json_pack("{s:i,s:i}", "boards", n, "entries_on_boards", on_boards));
-    if (got != STORE_OK)
-        return got;
-    return store_scorelog_action(x, action_kinds[a], w->u.admin.log_id, w->u.admin.now, player, NULL, NULL);
+    return log_action(x, w, action_names[a], target,
+                      json_pack("{s:i,s:i}", "boards", n, "entries_on_boards", on_boards), player, false);
 }
 
 store_status store_rules_admin(const sd_db *x, store_write *w)

@@ -77,13 +77,13 @@ void store_rules_new_account_forget(store_write *w);
 /* store_scorelog.c: the score log's leaf of what the write just changed,
  * appended in the open transaction (docs/LOG.md section 7): a recorded
  * score (its status as it commits); an operator's action (kind, its
- * admin log id, when, the player, the score id for void, restore and
- * approve, the new name for rename). The next index is taken from
+ * admin log id, when, the player, the score's id bytes (its nonce) for
+ * void, restore and approve, else NULL, the new name for rename). The next index is taken from
  * log_head (its row held until the commit), so the leaves' order is the
  * commits' and a write undone takes its leaf and index with it. */
 store_status store_scorelog_score(const sd_db *x, const store_score *sc);
 store_status store_scorelog_action(const sd_db *x, log_kind kind, int64_t action_id, int64_t at_ms,
-                                   int64_t player_id, const char *score_id, const char *name);
+                                   int64_t player_id, const uint8_t *score_id, const char *name);
 /* The leaves from index `from`, at most max, in order; *n gets how many. */
 store_status store_read_log_entries(const sd_db *x, int64_t from, int max, store_log_entry *out,
                                     int *n);

@@ -11,9 +11,14 @@
 #include "store_backend.h"
 #include "store_rules.h"
 
-/* The next index, then the leaf at it. */
-static store_status append(const sd_db *x, const uint8_t *leaf, size_t len)
+/* The next index, then the leaf at it; a leaf of length 0 (one the
+ * layout cannot hold: entry.h) is an error logged under `where`. */
+static store_status append(const sd_db *x, const uint8_t *leaf, size_t len, const char *where)
 {
+    if (len == 0) {
+        store_log_error(where, "a leaf the log's layout cannot hold");
+        return STORE_ERROR;
+    }
     const store_driver *d = x->d;
     sd_stmt *s = d->start(x->c, SD_LOG_NEXT);
     if (!s)
@@ -52,30 +57,18 @@ store_status store_scorelog_score(const sd_db *x, const store_score *sc)
     memcpy(e.score_id, sc->p.nonce, LOG_ENTRY_ID_BYTES);
     memcpy(e.moves_hash, sc->moves_hash, LOG_ENTRY_HASH_BYTES);
     uint8_t leaf[LOG_ENTRY_MAX];
-    size_t len = log_entry_score(&e, leaf, sizeof leaf);
-    if (len == 0) {
-        store_log_error("scorelog_score", "a score the log's layout cannot hold");
-        return STORE_ERROR;
-    }
-    return append(x, leaf, len);
+    return append(x, leaf, log_entry_score(&e, leaf, sizeof leaf), "scorelog_score");
 }
 
 store_status store_scorelog_action(const sd_db *x, log_kind kind, int64_t action_id, int64_t at_ms,
-                                   int64_t player_id, const char *score_id, const char *name)
+                                   int64_t player_id, const uint8_t *score_id, const char *name)
 {
     log_action_leaf a = { .kind = kind, .action_id = action_id, .at_ms = at_ms, .player_id = player_id,
-                     .name = name };
-    if (score_id && !log_entry_score_id(score_id, a.score_id)) {
-        store_log_error("scorelog_action", "a score id that is not 32 lowercase hex digits");
-        return STORE_ERROR;
-    }
+                          .name = name };
+    if (score_id)
+        memcpy(a.score_id, score_id, LOG_ENTRY_ID_BYTES);
     uint8_t leaf[LOG_ENTRY_MAX];
-    size_t len = log_entry_action(&a, leaf, sizeof leaf);
-    if (len == 0) {
-        store_log_error("scorelog_action", "an action the log's layout cannot hold");
-        return STORE_ERROR;
-    }
-    return append(x, leaf, len);
+    return append(x, leaf, log_entry_action(&a, leaf, sizeof leaf), "scorelog_action");
 }
 
 store_status store_read_log_entries(const sd_db *x, int64_t from, int max, store_log_entry *out,
