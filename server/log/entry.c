@@ -5,8 +5,6 @@
 
 #include <string.h>
 
-#include <sodium.h>
-
 static uint8_t *put_u8(uint8_t *p, unsigned v)
 {
     *p = (uint8_t)v;
@@ -98,15 +96,4 @@ size_t log_entry_action(const log_action_leaf *a, uint8_t *out, size_t len)
         p = put_bytes(p, a->score_id, LOG_ENTRY_ID_BYTES);
     }
     return (size_t)(p - out);
-}
-
-bool log_entry_score_id(const char *hex, uint8_t out[LOG_ENTRY_ID_BYTES])
-{
-    /* lowercase only, as the score id is written; then libsodium's decoder */
-    if (!hex || strlen(hex) != 2 * LOG_ENTRY_ID_BYTES ||
-        strspn(hex, "0123456789abcdef") != 2 * LOG_ENTRY_ID_BYTES)
-        return false;
-    size_t got = 0;
-    return sodium_hex2bin(out, LOG_ENTRY_ID_BYTES, hex, 2 * LOG_ENTRY_ID_BYTES, NULL, &got, NULL) == 0 &&
-           got == LOG_ENTRY_ID_BYTES;
 }

@@ -13,8 +13,7 @@
  * subject, no address, no reason, no operator name; a score's moves only
  * as their hash (a daily's moves stay private until its day ends).
  *
- * Pure apart from libsodium's hex decoder: no I/O, no allocation, no
- * state; every buffer is the caller's.
+ * Pure: no I/O, no allocation, no state; every buffer is the caller's.
  * The store (its writer transaction) fills these from its rows and appends
  * the bytes; nothing here knows the store.
  */
@@ -78,9 +77,5 @@ size_t log_entry_score(const log_score_leaf *e, uint8_t *out, size_t len);
  * long or holding a NUL) or out is too small. The name is the store's
  * (already checked as UTF-8 where it was set); it is copied as it is. */
 size_t log_entry_action(const log_action_leaf *a, uint8_t *out, size_t len);
-
-/* The 16 bytes of a score id's 32 lowercase hex digits: false for any
- * other text. */
-bool log_entry_score_id(const char *hex, uint8_t out[LOG_ENTRY_ID_BYTES]);
 
 #endif
