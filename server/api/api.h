@@ -23,6 +23,8 @@ void api_board_daily_player(request *r);
 void api_board_level_player(request *r);
 void api_boards_list(request *r);
 void api_keys(request *r);
+void api_log_checkpoint(request *r);
+void api_log_tile(request *r);
 void api_healthz(request *r);
 void api_metrics(request *r);
 void api_admin_player(request *r);

@@ -6,6 +6,7 @@
 #include "../../core/game.h"
 #include "api.h"
 #include "../base/json_game.h"
+#include "../log/note.h"
 
 void api_games(request *r)
 {
@@ -24,6 +25,7 @@ void api_keys(request *r)
 {
     json_t *keys = json_array();
     const keyring *kr = &r->app->keys;
+    const char *origin = r->app->cfg.log_origin;
     for (int i = 0; i < kr->count; i++) {
         const key_entry *k = &kr->keys[i];
         char b64[sodium_base64_ENCODED_LEN(crypto_sign_PUBLICKEYBYTES,
@@ -33,13 +35,22 @@ void api_keys(request *r)
                           sodium_base64_VARIANT_URLSAFE_NO_PADDING);
         iso_time_format(k->valid_from_ms, from);
         iso_time_format(k->valid_until_ms, until);
-        json_array_append_new(keys, json_pack("{s:i,s:s,s:s,s:b,s:b,s:s,s:o}", "key_id", (int)k->id,
+        /* the same key signs the score log's checkpoints under log_origin
+         * (docs/LOG.md section 9): its C2SP note verifier key */
+        note_verifier v;
+        char vkey[NOTE_VERIFIER_KEY_MAX];
+        json_t *log_key = note_verifier_make(origin, k->sign_pk, &v) == NOTE_OK &&
+                                  note_verifier_encode(&v, vkey, sizeof vkey) > 0
+                              ? json_string(vkey)
+                              : json_null();
+        json_array_append_new(keys, json_pack("{s:i,s:s,s:s,s:b,s:b,s:s,s:o,s:o}", "key_id", (int)k->id,
                                               "alg", "Ed25519", "public_key", b64, "current",
                                               i == kr->current, "retired", k->retired, "valid_from",
                                               from, "valid_until",
-                                              k->retired ? json_string(until) : json_null()));
+                                              k->retired ? json_string(until) : json_null(),
+                                              "log_verifier_key", log_key));
     }
-    reply_json(r, 200, json_pack("{s:o}", "keys", keys));
+    reply_json(r, 200, json_pack("{s:o,s:s}", "keys", keys, "log_origin", origin));
 }
 
 /* 503 "draining" from the first moment of shutdown, so a load balancer

@@ -29,6 +29,7 @@ void config_defaults(config *c)
     c->token_lifetime_s = 3600;
     c->daily_grace_s = 3600;
     snprintf(c->daily_seeds, sizeof c->daily_seeds, "sealed");
+    snprintf(c->log_origin, sizeof c->log_origin, "localhost/v1/log");
     c->max_outstanding_tokens = 20;
     c->plausibility_slack_ms = 100;
     c->plausibility_slack_permille = 10;
@@ -150,6 +151,7 @@ static const key_def keys[] = {
     INT(drain_grace_s, 0, 600),
     STR(trusted_proxies),
     STR(cors_origins),
+    STR(log_origin),
     STR(metrics_listen),
     BOOL(metrics_public),
     BOOL(log_requests),

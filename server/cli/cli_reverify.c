@@ -111,7 +111,7 @@ int cmd_reverify(int argc, char **argv)
     if (keys.count == 0)
         fprintf(stderr, "replayd: no keys in %s/keys: receipts are not checked\n", c.data_dir);
     store *db = NULL;
-    if (serve_open_store(&c, &db) != STORE_OK)
+    if (serve_open_store(&c, NULL, &db) != STORE_OK)
         return EXIT_RUNTIME;
     reverify_counts counts;
     memset(&counts, 0, sizeof counts);

@@ -27,6 +27,7 @@
 #include "../http/metrics_http.h"
 #include "../base/iso_time.h"
 #include "../base/parse.h"
+#include "../log/note.h"
 #include "../trust/jwks_fetch.h"
 
 
@@ -185,7 +186,53 @@ static void private_files(const char *db_path)
     }
 }
 
-store_status serve_open_store(const config *c, store **db)
+/* The score log keeps one origin for ever (docs/LOG.md section 6): a
+ * log_origin that is not a key name, or that is not the one the last
+ * checkpoint was signed under, refuses to start (verifiers would refuse
+ * every later checkpoint). */
+static bool same_log_origin(app *a)
+{
+    const char *origin = a->cfg.log_origin;
+    if (note_name_check(origin, strlen(origin)) != NOTE_OK) {
+        fprintf(stderr, "replayd: log_origin \"%s\" cannot name the log: 1 to 255 bytes of UTF-8 "
+                        "without a space or \"+\" (docs/LOG.md)\n", origin);
+        return false;
+    }
+    char note[STORE_LOG_NOTE_MAX];
+    int64_t size = 0;
+    if (store_log_checkpoint(a->db, &size, note, sizeof note) != STORE_OK) {
+        fprintf(stderr, "replayd: cannot read the score log's checkpoint\n");
+        return false;
+    }
+    size_t len = strcspn(note, "\n");
+    if (note[0] == '\0' || (len == strlen(origin) && memcmp(note, origin, len) == 0))
+        return true;
+    fprintf(stderr, "replayd: log_origin is %s but this database's score log is %.*s: a log keeps "
+                    "its origin (set log_origin back; docs/LOG.md)\n", origin, (int)len, note);
+    return false;
+}
+
+/* The log's signers (serve.h): the current key first, then the newest
+ * other key that is not retired (a rotation under way). */
+static void log_keys(const config *c, const keyring *kr, store_log_keys *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->origin, sizeof out->origin, "%s", c->log_origin);
+    const key_entry *cur = kr ? keys_current(kr) : NULL;
+    if (!cur)
+        return;
+    memcpy(out->secret[out->n++], cur->sign_sk, sizeof out->secret[0]);
+    const key_entry *other = NULL;
+    for (int i = 0; i < kr->count; i++) {
+        const key_entry *k = &kr->keys[i];
+        if (k != cur && !k->retired && (!other || k->id > other->id))
+            other = k;
+    }
+    if (other)
+        memcpy(out->secret[out->n++], other->sign_sk, sizeof out->secret[0]);
+}
+
+store_status serve_open_store(const config *c, const keyring *kr, store **db)
 {
     char path[600], err[256];
     database_path(c, path, sizeof path);
@@ -203,7 +250,9 @@ store_status serve_open_store(const config *c, store **db)
         .rejection_moves_per_player_day = c->rejection_moves_per_player_day,
         .rejection_moves_per_net_day = c->rejection_moves_per_net_day,
     };
+    log_keys(c, kr, &sc.log);
     store_status st = store_open(&sc, db, err, sizeof err);
+    sodium_memzero(&sc.log, sizeof sc.log);
     if (st != STORE_OK)
         fprintf(stderr, "replayd: cannot open %s: %s\n",
                 database_is_url(c) ? "the database" : path, err);
@@ -415,14 +464,18 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "replayd: %s\n", err);
         goto ident;
     }
-    if (serve_open_store(&a.cfg, &a.db) != STORE_OK)
+    if (serve_open_store(&a.cfg, &a.keys, &a.db) != STORE_OK)
         goto ident;
     if (strcmp(a.cfg.daily_seeds, "public") != 0 && !load_seal(&a, err, sizeof err)) {
         fprintf(stderr, "replayd: %s\n", err);
         goto db;
     }
-    if (!same_keys_as_recorded(&a))
+    if (!same_keys_as_recorded(&a) || !same_log_origin(&a))
         goto db;
+    if (store_log_seal(a.db) != STORE_OK) {
+        fprintf(stderr, "replayd: cannot seal the score log\n");
+        goto db;
+    }
     const char *const *names;
     int n_names;
     http_route_names(&names, &n_names);
@@ -557,7 +610,7 @@ int cmd_migrate(int argc, char **argv)
     int rc = serve_load_config(&c, argc, argv);
     if (rc != EXIT_OK)
         return rc;
-    if (serve_open_store(&c, &db) != STORE_OK)
+    if (serve_open_store(&c, NULL, &db) != STORE_OK)
         return EXIT_RUNTIME;
     printf("{\"schema_version\":%d}\n", store_schema_version(db));
     store_close(db);

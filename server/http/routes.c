@@ -32,6 +32,9 @@ static const route routes[] = {
     { "GET", "v1/leaderboards/*/*/players/*", api_board_level_player, CACHE_BRIEF },
     { "GET", "v1/leaderboards", api_boards_list, CACHE_BRIEF },
     { "GET", "v1/keys", api_keys, CACHE_LONG },
+    /* the score log: each answer sets its own caching (a full tile is immutable) */
+    { "GET", "v1/log/checkpoint", api_log_checkpoint, CACHE_NO_STORE },
+    { "GET", "v1/log/tile/**", api_log_tile, CACHE_NO_STORE },
     { "GET", "healthz", api_healthz, CACHE_NO_STORE },
     { "GET", "metrics", api_metrics, CACHE_NO_STORE },
     { "GET", "v1/admin/players/*", api_admin_player, CACHE_NO_STORE },
@@ -59,7 +62,7 @@ static const char *const route_names[N_ROUTES + 1] = {
     "players",     "games",       "seeds",         "scores",        "score_get",
     "daily",       "board_daily_me", "board_daily", "board_level_me", "board_level",
     "board_daily_player", "board_level_player", "boards_list",
-    "keys",        "healthz",     "metrics",       "admin_player",  "admin_score",
+    "keys",        "log_checkpoint", "log_tile",     "healthz",     "metrics",       "admin_player",  "admin_score",
     "admin_void",  "admin_restore", "admin_approve", "admin_ban",    "admin_unban",
     "admin_rename", "admin_review", "admin_rejections", "admin_log",
     "admin_reverify_start", "admin_reverify_status",

@@ -309,6 +309,14 @@ store_status store_key_check(store *s, int64_t key_id, const char *fingerprint, 
     return st;
 }
 
+store_status store_log_seal(store *s)
+{
+    store_write w;
+    memset(&w, 0, sizeof w);
+    w.kind = STORE_WRITE_LOG_SEAL;
+    return store_write_wait(s, &w);
+}
+
 /* ---- reads ---- */
 
 store_status store_player_by_token(store *s, const uint8_t token_hash[STORE_HASH_BYTES],
@@ -377,6 +385,22 @@ store_status store_log_entries(store *s, int64_t from, int max, store_log_entry 
 {
     sd_db x = reader_get(s);
     store_status st = store_read_log_entries(&x, from, max, out, n);
+    reader_put(s, &x);
+    return st;
+}
+
+store_status store_log_checkpoint(store *s, int64_t *size, char *note, size_t cap)
+{
+    sd_db x = reader_get(s);
+    store_status st = store_read_log_checkpoint(&x, size, note, cap);
+    reader_put(s, &x);
+    return st;
+}
+
+store_status store_log_hashes(store *s, int level, int64_t from, int max, uint8_t (*out)[32], int *n)
+{
+    sd_db x = reader_get(s);
+    store_status st = store_read_log_hashes(&x, level, from, max, out, n);
     reader_put(s, &x);
     return st;
 }

@@ -62,6 +62,20 @@ typedef enum store_status {
 
 typedef struct store store;
 
+/* The score log's signing (docs/LOG.md sections 6 and 9): every
+ * transaction that appends leaves seals them before its commit with a
+ * checkpoint signed under `origin` (also the keys' name) by each key, the
+ * current one first (two during a rotation). n = 0: leaves are appended
+ * and left for the next store opened with keys to seal (a command run
+ * without the server's keys). Copied by store_open; store_close wipes it. */
+#define STORE_LOG_KEYS_MAX 2
+#define STORE_LOG_ORIGIN_MAX 255
+typedef struct store_log_keys {
+    char origin[STORE_LOG_ORIGIN_MAX + 1];
+    int n;
+    uint8_t secret[STORE_LOG_KEYS_MAX][64]; /* libsodium Ed25519 secret keys */
+} store_log_keys;
+
 typedef struct store_config {
     const char *database;     /* a SQLite file path (created with its directory) */
     int busy_timeout_ms;
@@ -79,6 +93,7 @@ typedef struct store_config {
     int rejection_moves_per_player_day;
     /* and of a client network (store_rejection.net) in a UTC day (0: no cap) */
     int rejection_moves_per_net_day;
+    store_log_keys log;
 } store_config;
 
 store_status store_open(const store_config *cfg, store **out, char *err, size_t err_len);
@@ -254,7 +269,8 @@ typedef enum store_write_kind {
     STORE_WRITE_REJECTION, /* record a rejected replay */
     STORE_WRITE_ADMIN,     /* an operator's action (admin_action) */
     STORE_WRITE_KEY,       /* record a key's fingerprint, or compare it with the recorded one */
-    STORE_WRITE_NONCE      /* record a sign-in nonce the server issued */
+    STORE_WRITE_NONCE,     /* record a sign-in nonce the server issued */
+    STORE_WRITE_LOG_SEAL   /* seal the score log now (store_log_seal) */
 } store_write_kind;
 
 #define STORE_KEY_FP_HEX 64 /* a key fingerprint: BLAKE2b-256 in hex */
@@ -290,6 +306,10 @@ struct store_write {
     store_write_done done; /* once, on the writer thread, after the commit; keep it short */
     void *ctx;             /* the caller's */
     store_status status;   /* set before done */
+    /* out, set by the store: the score log's leaf this write appended
+     * (a recorded score, an operator's action), at log_index */
+    bool logged;
+    int64_t log_index;
     union {
         /* in: name, token_hash, now, prefix (the client's network prefix
          * as text, "" when unknown). out: created (on STORE_OK). A taken
@@ -438,6 +458,22 @@ typedef struct store_log_entry {
  * the caller's out[]; *n gets how many (fewer at the log's end). The
  * writer appends them with the rows they describe (store_scorelog.c). */
 store_status store_log_entries(store *s, int64_t from, int max, store_log_entry *out, int *n);
+
+/* Seals the score log now, in a transaction of its own: the first
+ * checkpoint of an empty log, and whatever leaves a store without keys
+ * appended (store_config's log). Nothing without keys. The server calls it
+ * once it has checked its keys and log_origin against the database. */
+store_status store_log_seal(store *s);
+
+/* The latest checkpoint: its tree size and signed note (a C2SP signed
+ * note, docs/LOG.md section 6) into note (cap bytes, NUL-terminated; ""
+ * before the first seal). STORE_ERROR when it does not fit. */
+#define STORE_LOG_NOTE_MAX 2048
+store_status store_log_checkpoint(store *s, int64_t *size, char *note, size_t cap);
+/* The stored hashes of tile level `level` (8, 16, ..., 56: level-0 tiles
+ * are the leaves' hashes) from index `from`, at most max, in order, into
+ * out (32 bytes each); *n gets how many. */
+store_status store_log_hashes(store *s, int level, int64_t from, int max, uint8_t (*out)[32], int *n);
 
 /* ---- reads ---- */
 

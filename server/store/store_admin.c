@@ -200,7 +200,7 @@ static store_status log_action(const sd_db *x, store_write *w, const char *actio
     if (rc != SD_ROW)
         return STORE_ERROR;
     admin_action a = w->u.admin.action;
-    return store_scorelog_action(x, action_kinds[a], w->u.admin.log_id, w->u.admin.now, player,
+    return store_scorelog_action(x, w, action_kinds[a], w->u.admin.log_id, w->u.admin.now, player,
                                  score ? w->u.admin.nonce : NULL, a == ADMIN_RENAME ? w->u.admin.name : NULL);
 }
 

@@ -75,6 +75,12 @@ const char *const sd_names[SD_COUNT] = {
     [SD_LOG_NEXT] = "log_next",
     [SD_LOG_APPEND] = "log_append",
     [SD_LOG_ENTRIES] = "log_entries",
+    [SD_LOG_SEAL_STATE] = "log_seal_state",
+    [SD_LOG_LOCK] = "log_lock",
+    [SD_LOG_HASH_ADD] = "log_hash_add",
+    [SD_LOG_CHECKPOINT_SET] = "log_checkpoint_set",
+    [SD_LOG_CHECKPOINT] = "log_checkpoint",
+    [SD_LOG_HASHES] = "log_hashes",
 };
 
 store_status sd_failed(const sd_db *x, sd_stmt *s, sd_id id)

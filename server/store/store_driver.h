@@ -222,6 +222,19 @@ typedef enum sd_id {
     /* (from, limit) -> idx, entry, its length in bytes: the leaves from
      * that index, in order */
     SD_LOG_ENTRIES,
+    /* the seal (store_logseal.c): () -> log_head's size, the checkpoint's
+     * size, frontier, the frontier's length in bytes and the note's */
+    SD_LOG_SEAL_STATE,
+    /* (): log_head's row held until the commit, as an append holds it */
+    SD_LOG_LOCK,
+    /* (level, idx, hash): a stored hash of a tile level above 0 */
+    SD_LOG_HASH_ADD,
+    /* (size, frontier, note, at_ms): the new checkpoint */
+    SD_LOG_CHECKPOINT_SET,
+    /* () -> size, note: the latest checkpoint */
+    SD_LOG_CHECKPOINT,
+    /* (level, from, limit) -> idx, hash: stored hashes of one level in order */
+    SD_LOG_HASHES,
     SD_COUNT
 } sd_id;
 

@@ -413,7 +413,7 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
         return STORE_ERROR;
     }
     st = store_rules_twin_hold(x, w);
-    return st == STORE_OK ? store_scorelog_score(x, sc) : st;
+    return st == STORE_OK ? store_scorelog_score(x, w) : st;
 }
 
 /* A key's fingerprint: recorded when the id has none (the first node to
@@ -447,6 +447,7 @@ static store_status run_key(const sd_db *x, store_write *w)
 
 store_status store_rules_write(const sd_db *x, const store_config *cfg, store_write *w)
 {
+    w->logged = false;
     switch (w->kind) {
     case STORE_WRITE_SCORE:
         return run_score(x, cfg, w);
@@ -462,12 +463,15 @@ store_status store_rules_write(const sd_db *x, const store_config *cfg, store_wr
         return store_rules_admin(x, w);
     case STORE_WRITE_KEY:
         return run_key(x, w);
+    case STORE_WRITE_LOG_SEAL:
+        return store_logseal_take(x, w);
     }
     return STORE_ERROR;
 }
 
 void store_rules_forget(store_write *w)
 {
+    w->logged = false;
     if (w->kind == STORE_WRITE_SCORE) {
         store_score_clear(&w->u.score.existing);
         w->u.score.score.seq = 0;

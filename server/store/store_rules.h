@@ -80,13 +80,30 @@ void store_rules_new_account_forget(store_write *w);
  * admin log id, when, the player, the score's id bytes (its nonce) for
  * void, restore and approve, else NULL, the new name for rename). The next index is taken from
  * log_head (its row held until the commit), so the leaves' order is the
- * commits' and a write undone takes its leaf and index with it. */
-store_status store_scorelog_score(const sd_db *x, const store_score *sc);
-store_status store_scorelog_action(const sd_db *x, log_kind kind, int64_t action_id, int64_t at_ms,
+ * commits' and a write undone takes its leaf and index with it. The
+ * write's logged and log_index record the leaf. */
+store_status store_scorelog_score(const sd_db *x, store_write *w);
+store_status store_scorelog_action(const sd_db *x, store_write *w, log_kind kind, int64_t action_id, int64_t at_ms,
                                    int64_t player_id, const uint8_t *score_id, const char *name);
 /* The leaves from index `from`, at most max, in order; *n gets how many. */
 store_status store_read_log_entries(const sd_db *x, int64_t from, int max, store_log_entry *out,
                                     int *n);
+/* store_logseal.c: seals the leaves appended since the last checkpoint,
+ * in the open transaction of a batch that appended (so it holds
+ * log_head's row): extends the tree from the checkpoint's frontier, adds
+ * the stored hashes of tile levels above 0 (log_hashes), and writes the
+ * new checkpoint signed with keys (store.h). Nothing when no leaf waits
+ * or keys has none. A failure fails the batch. */
+store_status store_logseal(const sd_db *x, const store_log_keys *keys);
+/* A seal on its own (STORE_WRITE_LOG_SEAL): takes log_head's row as an
+ * append does and marks w logged (log_index -1), so the transaction
+ * seals; the empty log's first checkpoint is signed too. */
+store_status store_logseal_take(const sd_db *x, store_write *w);
+/* The latest checkpoint and a tile level's stored hashes (store.h's
+ * store_log_checkpoint and store_log_hashes) on a reader. */
+store_status store_read_log_checkpoint(const sd_db *x, int64_t *size, char *note, size_t cap);
+store_status store_read_log_hashes(const sd_db *x, int level, int64_t from, int max,
+                                   uint8_t (*out)[32], int *n);
 
 /* store_signals.c: adds {key: value} to sc's signals, replacing a record
  * of that key (value's reference is taken, also on failure), or drops

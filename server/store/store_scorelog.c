@@ -11,9 +11,11 @@
 #include "store_backend.h"
 #include "store_rules.h"
 
-/* The next index, then the leaf at it; a leaf of length 0 (one the
- * layout cannot hold: entry.h) is an error logged under `where`. */
-static store_status append(const sd_db *x, const uint8_t *leaf, size_t len, const char *where)
+/* The next index, then the leaf at it, which w's outputs record; a leaf
+ * of length 0 (one the layout cannot hold: entry.h) is an error logged
+ * under `where`. */
+static store_status append(const sd_db *x, store_write *w, const uint8_t *leaf, size_t len,
+                           const char *where)
 {
     if (len == 0) {
         store_log_error(where, "a leaf the log's layout cannot hold");
@@ -37,11 +39,17 @@ static store_status append(const sd_db *x, const uint8_t *leaf, size_t len, cons
         return sd_failed(x, NULL, SD_LOG_APPEND);
     d->bind_int(s, idx);
     d->bind_blob(s, leaf, len);
-    return sd_run(x, s, SD_LOG_APPEND);
+    store_status st = sd_run(x, s, SD_LOG_APPEND);
+    if (st == STORE_OK) {
+        w->logged = true;
+        w->log_index = idx;
+    }
+    return st;
 }
 
-store_status store_scorelog_score(const sd_db *x, const store_score *sc)
+store_status store_scorelog_score(const sd_db *x, store_write *w)
 {
+    const store_score *sc = &w->u.score.score;
     log_score_leaf e = {
         .player_id = sc->p.player_id,
         .level = (uint32_t)sc->p.level,
@@ -57,10 +65,10 @@ store_status store_scorelog_score(const sd_db *x, const store_score *sc)
     memcpy(e.score_id, sc->p.nonce, LOG_ENTRY_ID_BYTES);
     memcpy(e.moves_hash, sc->moves_hash, LOG_ENTRY_HASH_BYTES);
     uint8_t leaf[LOG_ENTRY_MAX];
-    return append(x, leaf, log_entry_score(&e, leaf, sizeof leaf), "scorelog_score");
+    return append(x, w, leaf, log_entry_score(&e, leaf, sizeof leaf), "scorelog_score");
 }
 
-store_status store_scorelog_action(const sd_db *x, log_kind kind, int64_t action_id, int64_t at_ms,
+store_status store_scorelog_action(const sd_db *x, store_write *w, log_kind kind, int64_t action_id, int64_t at_ms,
                                    int64_t player_id, const uint8_t *score_id, const char *name)
 {
     log_action_leaf a = { .kind = kind, .action_id = action_id, .at_ms = at_ms, .player_id = player_id,
@@ -68,7 +76,7 @@ store_status store_scorelog_action(const sd_db *x, log_kind kind, int64_t action
     if (score_id)
         memcpy(a.score_id, score_id, LOG_ENTRY_ID_BYTES);
     uint8_t leaf[LOG_ENTRY_MAX];
-    return append(x, leaf, log_entry_action(&a, leaf, sizeof leaf), "scorelog_action");
+    return append(x, w, leaf, log_entry_action(&a, leaf, sizeof leaf), "scorelog_action");
 }
 
 store_status store_read_log_entries(const sd_db *x, int64_t from, int max, store_log_entry *out,

@@ -217,6 +217,15 @@ const sd_sql sd_sql_of[SD_COUNT] = {
     [SD_LOG_APPEND] = { "INSERT INTO log_entries (idx, entry) VALUES (?1, ?2)", 2, 0 },
     [SD_LOG_ENTRIES] = { "SELECT idx, entry, length(entry) FROM log_entries WHERE idx >= ?1 ORDER BY idx LIMIT ?2",
                          2, 3 },
+    [SD_LOG_SEAL_STATE] = { "SELECT h.size, c.size, c.frontier, length(c.frontier), length(c.note)"
+                            " FROM log_head h, log_checkpoint c WHERE h.one = 1 AND c.one = 1", 0, 5 },
+    [SD_LOG_LOCK] = { "UPDATE log_head SET size = size WHERE one = 1", 0, 0 },
+    [SD_LOG_HASH_ADD] = { "INSERT INTO log_hashes (level, idx, hash) VALUES (?1, ?2, ?3)", 3, 0 },
+    [SD_LOG_CHECKPOINT_SET] = { "UPDATE log_checkpoint SET size = ?1, frontier = ?2, note = ?3, at_ms = ?4"
+                                " WHERE one = 1", 4, 0 },
+    [SD_LOG_CHECKPOINT] = { "SELECT size, note FROM log_checkpoint WHERE one = 1", 0, 2 },
+    [SD_LOG_HASHES] = { "SELECT idx, hash FROM log_hashes WHERE level = ?1 AND idx >= ?2 ORDER BY idx LIMIT ?3",
+                        3, 2 },
 };
 
 bool sd_sql_counts_ok(const char *name, const sd_sql *declared, int params, int cols,

@@ -14,6 +14,8 @@
  *            refused write rolls back to it; a refused duplicate keeps its
  *            rejection row), else a failed write aborts the transaction and
  *            the batch runs again without it;
+ *   seal     when a write appended a score log leaf, the log's seal
+ *            (store_logseal: the new checkpoint, in this transaction);
  *   before   the backend's before_commit hook (PostgreSQL's NOTIFY);
  *   commit   SD_COMMIT: every write's status was set by its rule and is
  *            kept; a failed commit turns them into its own failure.
@@ -73,6 +75,7 @@ static int64_t lock_player(const store_write *w)
     case STORE_WRITE_PLAYER: /* a link locks its identity (SD_IDENTITY_LOCK), not the player */
     case STORE_WRITE_KEY:
     case STORE_WRITE_NONCE:
+    case STORE_WRITE_LOG_SEAL:
         break;
     }
     return 0;
@@ -191,6 +194,18 @@ static int lock_players(txn_run *t, int o)
     return retry ? TXN_RETRY : TXN_FAILED;
 }
 
+/* A write that will commit appended a score log leaf: the transaction
+ * holds log_head's row, and seals (store_logseal). */
+static bool logged(const txn_run *t)
+{
+    for (int i = 0; i < t->n; i++) {
+        const store_write *w = t->batch[i];
+        if (!t->skip[i] && w->logged && (w->status == STORE_OK || w->status == STORE_DUPLICATE))
+            return true;
+    }
+    return false;
+}
+
 /* One try of the batch: TXN_COMMITTED, TXN_FAILED (every write's status
  * says how), TXN_RETRY (rolled back: a deadlock) or the index of a write
  * that fails alone (rolled back: the batch runs again without it). */
@@ -210,7 +225,9 @@ static int attempt(txn_run *t)
         if (at != -1)
             return at;
     }
-    st = h->before_commit ? h->before_commit(t->db, t->batch, t->order, t->n) : STORE_OK;
+    st = logged(t) ? store_logseal(&t->x, &t->cfg->log) : STORE_OK;
+    if (st == STORE_OK && h->before_commit)
+        st = h->before_commit(t->db, t->batch, t->order, t->n);
     if (st == STORE_OK)
         st = exec(t, SD_COMMIT);
     if (st == STORE_OK)

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "../../core/civil.h"
+#include "../../server/log/checkpoint.h"
+#include "../../server/log/frontier.h"
 #include "../../server/store/rank.h"
 #include "../../server/store/schema.h"
 #include "../../server/store/store.h"
@@ -1803,6 +1805,181 @@ static void score_log_leaves(void)
     tmp_remove(&t);
 }
 
+/* ---- the score log's seal ---- */
+
+#define LOG_ORIGIN "test.example/log"
+
+static void log_keypair(uint8_t pk[crypto_sign_PUBLICKEYBYTES], uint8_t sk[crypto_sign_SECRETKEYBYTES])
+{
+    uint8_t seed[crypto_sign_SEEDBYTES];
+    for (size_t i = 0; i < sizeof seed; i++)
+        seed[i] = (uint8_t)(0x40 + i);
+    crypto_sign_seed_keypair(pk, sk, seed);
+}
+
+/* The store with the log's key (keys) or without: leaves are then left unsealed. */
+static store *open_db_log(const tmpdb *t, bool keys)
+{
+    store_config cfg = { .database = t->path, .busy_timeout_ms = 2000, .group_commit_max = 64,
+                         .group_commit_wait_us = 2000 };
+    snprintf(cfg.log.origin, sizeof cfg.log.origin, "%s", LOG_ORIGIN);
+    if (keys) {
+        uint8_t pk[crypto_sign_PUBLICKEYBYTES];
+        log_keypair(pk, cfg.log.secret[0]);
+        cfg.log.n = 1;
+    }
+    store *s = NULL;
+    char err[256];
+    if (store_open(&cfg, &s, err, sizeof err) != STORE_OK) {
+        printf("store_open: %s\n", err);
+        return NULL;
+    }
+    return s;
+}
+
+typedef struct countdown {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int left;
+} countdown;
+
+static void count_down(store_write *w)
+{
+    countdown *c = w->ctx;
+    pthread_mutex_lock(&c->mu);
+    if (--c->left == 0)
+        pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* n level scores of player, nonces from..from+n-1, sent all at once so the
+ * writer batches them; true when every one was recorded. */
+static bool play_many(store *s, int64_t player, int64_t from, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (issue(s, from + i, player, "pipes", 1 + i % 5, "") != STORE_OK)
+            return false;
+    store_write *w = calloc((size_t)n, sizeof *w);
+    if (!w)
+        return false;
+    countdown c = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, n };
+    for (int i = 0; i < n; i++) {
+        w[i].kind = STORE_WRITE_SCORE;
+        w[i].done = count_down;
+        w[i].ctx = &c;
+        score_fill(&w[i].u.score.score, from + i, player, "pipes", 1 + i % 5, "", i);
+        store_write_async(s, &w[i]);
+    }
+    pthread_mutex_lock(&c.mu);
+    while (c.left > 0)
+        pthread_cond_wait(&c.cv, &c.mu);
+    pthread_mutex_unlock(&c.mu);
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        ok = ok && w[i].status == STORE_OK && w[i].logged;
+        free(w[i].u.score.score.signals_json);
+        store_score_clear(&w[i].u.score.existing);
+    }
+    free(w);
+    return ok;
+}
+
+/* The checkpoint opens with the log's key under its origin and names the
+ * tree of every leaf in the database, whose root is recomputed here from
+ * the leaves alone; *level8 gets the tree's first level-8 hash when it has
+ * 256 leaves or more. */
+static bool checkpoint_covers_log(store *s, uint64_t want_size, uint8_t level8[MERKLE_HASH_BYTES])
+{
+    char note[STORE_LOG_NOTE_MAX];
+    int64_t size = -1;
+    if (store_log_checkpoint(s, &size, note, sizeof note) != STORE_OK || size != (int64_t)want_size)
+        return false;
+    uint8_t pk[crypto_sign_PUBLICKEYBYTES], sk[crypto_sign_SECRETKEYBYTES];
+    log_keypair(pk, sk);
+    note_verifier v;
+    checkpoint c;
+    if (note_verifier_make(LOG_ORIGIN, pk, &v) != NOTE_OK ||
+        checkpoint_open(note, strlen(note), LOG_ORIGIN, &v, 1, &c) != CHECKPOINT_OK || c.size != want_size)
+        return false;
+    merkle_frontier f;
+    frontier_decode(0, NULL, 0, &f);
+    store_log_entry e[64];
+    int n = 0;
+    do {
+        if (store_log_entries(s, (int64_t)f.size, 64, e, &n) != STORE_OK)
+            return false;
+        for (int i = 0; i < n; i++) {
+            uint8_t h[MERKLE_HASH_BYTES];
+            merkle_stored added[MERKLE_PROOF_MAX];
+            int count;
+            merkle_leaf_hash(e[i].bytes, e[i].len, h);
+            frontier_append(&f, h, added, &count);
+            if (count > 8 && added[8].index == 0)
+                memcpy(level8, added[8].hash, MERKLE_HASH_BYTES);
+        }
+    } while (n > 0);
+    uint8_t root[MERKLE_HASH_BYTES];
+    frontier_root(&f, root);
+    return f.size == want_size && memcmp(root, c.root, sizeof root) == 0;
+}
+
+static void score_log_sealed(void)
+{
+    tmpdb t;
+    tmp_make(&t);
+    store *s = open_db_log(&t, true);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    /* the empty log's first checkpoint, at start; a second seal adds nothing */
+    CHECK_EQ(store_log_seal(s), STORE_OK);
+    uint8_t level8[MERKLE_HASH_BYTES] = { 0 }, stored[1][32];
+    CHECK(checkpoint_covers_log(s, 0, level8));
+    CHECK_EQ(store_log_seal(s), STORE_OK);
+    CHECK(checkpoint_covers_log(s, 0, level8));
+    /* 300 scores, batched: one checkpoint per transaction, covering all */
+    int64_t a = new_player(s, 1);
+    CHECK(play_many(s, a, 1000, 150));
+    CHECK(play_many(s, a, 2000, 150));
+    CHECK(checkpoint_covers_log(s, 300, level8));
+    /* the stored hash the first full tile makes: level 8, index 0, no other */
+    int n = 0;
+    CHECK_EQ(store_log_hashes(s, 8, 0, 1, stored, &n), STORE_OK);
+    CHECK_EQ(n, 1);
+    CHECK(memcmp(stored[0], level8, 32) == 0);
+    CHECK_EQ(store_log_hashes(s, 8, 1, 1, stored, &n), STORE_OK);
+    CHECK_EQ(n, 0);
+    store_close(s);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM log_hashes"), 1);
+    /* a store without the keys appends and leaves the leaves unsealed... */
+    s = open_db_log(&t, false);
+    CHECK(s != NULL);
+    if (!s) {
+        tmp_remove(&t);
+        return;
+    }
+    CHECK(play_many(s, a, 3000, 2));
+    CHECK_EQ(store_log_seal(s), STORE_OK);
+    store_close(s);
+    CHECK_EQ(sql_int(t.path, "SELECT size FROM log_checkpoint"), 300);
+    CHECK_EQ(sql_int(t.path, "SELECT size FROM log_head"), 302);
+    /* ...for the next store with them: its seal at start covers them */
+    s = open_db_log(&t, true);
+    CHECK(s != NULL);
+    if (!s) {
+        tmp_remove(&t);
+        return;
+    }
+    CHECK_EQ(store_log_seal(s), STORE_OK);
+    CHECK(checkpoint_covers_log(s, 302, level8));
+    store_close(s);
+    /* append-only: the database refuses to change or drop a stored hash */
+    CHECK_EQ(sql_int(t.path, "UPDATE log_hashes SET hash = hash RETURNING level"), -1);
+    CHECK_EQ(sql_int(t.path, "DELETE FROM log_hashes RETURNING level"), -1);
+    CHECK_EQ(sql_int(t.path, "SELECT COUNT(*) FROM log_hashes"), 1);
+    tmp_remove(&t);
+}
+
 int main(void)
 {
     RUN(migrations_fresh_and_reopen);
@@ -1827,6 +2004,7 @@ int main(void)
     RUN(duplicate_runs);
     RUN(statement_counts_checked_at_open);
     RUN(score_log_leaves);
+    RUN(score_log_sealed);
     /* The same semantics on the PostgreSQL backend: every test that does
      * not open the SQLite file itself. */
     pg_base = getenv("REPLAYD_TEST_PG");
@@ -1855,6 +2033,7 @@ int main(void)
         RUN_PG(duplicate_runs);
         RUN_PG(statement_counts_checked_at_open);
         RUN_PG(score_log_leaves);
+        RUN_PG(score_log_sealed);
     } else {
         pg_base = NULL;
     }

@@ -109,6 +109,7 @@ static void pg_close(store_db *s)
     reader_pool_destroy(&s->pool, reader_close);
     pg_disconnect(&s->writer);
     free(s->url);
+    sodium_memzero(&s->cfg.log, sizeof s->cfg.log); /* the log's signing keys */
     free(s);
 }
 

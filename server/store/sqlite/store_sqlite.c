@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sodium.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -135,6 +137,7 @@ static void sqlite_close(store_db *s)
     sqlite_checkpointer_stop(s);
     reader_pool_destroy(&s->pool, reader_close);
     sq_close(&s->writer); /* the last connection checkpoints the WAL */
+    sodium_memzero(&s->cfg.log, sizeof s->cfg.log); /* the log's signing keys */
     free(s);
 }
 
