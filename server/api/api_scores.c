@@ -58,6 +58,7 @@ static void submission_free(void *p)
         return;
     free(s->moves);
     json_decref(s->result);
+    free(s->w.log_proof);
     if (s->w.kind == STORE_WRITE_SCORE) {
         store_score_clear(&s->w.u.score.score);
         store_score_clear(&s->w.u.score.existing);
@@ -68,8 +69,9 @@ static void submission_free(void *p)
 }
 
 /* The 200 answer for a recorded score: the first time and on every retry.
- * `result` is the score's result (borrowed). */
-static void answer_recorded(request *r, const store_score *sc, json_t *result)
+ * `result` is the score's result (borrowed); log_proof the score log's
+ * tlog-proof of its leaf (the first time; NULL on a retry). */
+static void answer_recorded(request *r, const store_score *sc, json_t *result, const char *log_proof)
 {
     char hex[2 * STORE_HASH_BYTES + 1];
     sodium_bin2hex(hex, sizeof hex, sc->moves_hash, STORE_HASH_BYTES);
@@ -104,6 +106,9 @@ static void answer_recorded(request *r, const store_score *sc, json_t *result)
         json_object_set_new(out, "date", json_string(date));
     }
     json_object_set(out, "result", result ? result : json_null());
+    /* the leaf in the score log, the checkpoint of its commit included:
+     * checked offline with the log's key alone (docs/LOG.md section 8) */
+    json_object_set_new(out, "log_proof", log_proof ? json_string(log_proof) : json_null());
     reply_json(r, 200, out);
 }
 
@@ -124,7 +129,7 @@ static void answer_redeemed(request *r, const store_score *existing, const uint8
     }
     metrics_verification(&r->app->stats, gi, VERIFY_RETRY);
     json_t *result = existing->result_json ? json_loads(existing->result_json, 0, NULL) : NULL;
-    answer_recorded(r, existing, result);
+    answer_recorded(r, existing, result, NULL);
     json_decref(result);
 }
 
@@ -143,7 +148,7 @@ static void score_committed(request *r)
             fairplay_book_add_form(&r->app->book, &b, s->t.p.player_id, s->book.search, s->book.search_se2,
                                    ranked);
         }
-        answer_recorded(r, &w->u.score.score, s->result);
+        answer_recorded(r, &w->u.score.score, s->result, w->log_proof);
         break;
     case STORE_CONFLICT:
         answer_redeemed(r, &w->u.score.existing, s->hash);

@@ -310,6 +310,10 @@ struct store_write {
      * (a recorded score, an operator's action), at log_index */
     bool logged;
     int64_t log_index;
+    /* out, for a score: its leaf's c2sp.org/tlog-proof@v1 (its inclusion
+     * in the checkpoint its transaction signed, that checkpoint included),
+     * or NULL (not recorded, no keys); heap text the caller frees */
+    char *log_proof;
     union {
         /* in: name, token_hash, now, prefix (the client's network prefix
          * as text, "" when unknown). out: created (on STORE_OK). A taken

@@ -8,11 +8,13 @@
  * checkpoint are one: nothing committed is ever left unsealed but by a
  * store without keys, and the next seal covers what such a store left.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "../log/checkpoint.h"
 #include "../log/frontier.h"
+#include "../log/prover.h"
 #include "../log/tile.h"
 #include "store_backend.h"
 #include "store_rules.h"
@@ -62,8 +64,11 @@ static store_status add_hash(const sd_db *x, const merkle_stored *h)
     return sd_run(x, s, SD_LOG_HASH_ADD);
 }
 
-/* The leaves [f->size, head) onto f, their tile-level hashes kept. */
-static store_status grow(const sd_db *x, int64_t head, merkle_frontier *f)
+/* The leaves [f->size, head) onto f, their tile-level hashes kept; the
+ * prover starts at leaf `first` (the batch's own) and keeps every hash
+ * from there (prover_ok false when it could not). */
+static store_status grow(const sd_db *x, int64_t head, merkle_frontier *f, int64_t first, log_prover *p,
+                         bool *prover_ok)
 {
     store_log_entry chunk[SEAL_CHUNK];
     while ((int64_t)f->size < head) {
@@ -82,6 +87,8 @@ static store_status grow(const sd_db *x, int64_t head, merkle_frontier *f)
                 store_log_error("log_seal", "a gap in log_entries");
                 return STORE_ERROR;
             }
+            if ((int64_t)f->size == first)
+                prover_start(p, f);
             uint8_t leaf[MERKLE_HASH_BYTES];
             merkle_leaf_hash(chunk[i].bytes, chunk[i].len, leaf);
             merkle_stored added[MERKLE_PROOF_MAX];
@@ -90,6 +97,8 @@ static store_status grow(const sd_db *x, int64_t head, merkle_frontier *f)
                 store_log_error("log_seal", "the log is full");
                 return STORE_ERROR;
             }
+            if ((int64_t)f->size > first && *prover_ok)
+                *prover_ok = prover_add(p, added, count);
             for (int k = TILE_HEIGHT; k < count; k += TILE_HEIGHT)
                 if ((st = add_hash(x, &added[k])) != STORE_OK)
                     return st;
@@ -105,7 +114,29 @@ static int64_t wall_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-store_status store_logseal(const sd_db *x, const store_log_keys *keys)
+/* Each logged write's tlog-proof (store.h), from the prover. */
+static void prove(const log_prover *p, bool ok, uint64_t size, const char *note, store_write *const *logged,
+                  int n)
+{
+    for (int i = 0; i < n; i++) {
+        store_write *w = logged[i];
+        if (w->log_index < 0 || w->kind != STORE_WRITE_SCORE)
+            continue;
+        merkle_proof proof;
+        char text[8192];
+        size_t len = 0;
+        if (ok && prover_inclusion(p, (uint64_t)w->log_index, size, &proof) == MERKLE_OK)
+            len = tlog_proof_text((uint64_t)w->log_index, &proof, note, text, sizeof text);
+        free(w->log_proof);
+        w->log_proof = len ? malloc(len + 1) : NULL;
+        if (w->log_proof)
+            memcpy(w->log_proof, text, len + 1);
+        else
+            store_log_error("log_seal", "a leaf's inclusion proof could not be made (no proof in its answer)");
+    }
+}
+
+store_status store_logseal(const sd_db *x, const store_log_keys *keys, store_write *const *logged, int n)
 {
     if (keys->n < 1)
         return STORE_OK;
@@ -115,21 +146,35 @@ store_status store_logseal(const sd_db *x, const store_log_keys *keys)
     store_status st = seal_state(x, &head, &f, &signed_);
     if (st != STORE_OK || (head == (int64_t)f.size && signed_))
         return st;
-    if ((st = grow(x, head, &f)) != STORE_OK)
+    /* the batch's first leaf: the prover keeps what proves it and the rest */
+    int64_t first = head;
+    for (int i = 0; i < n; i++)
+        if (logged[i]->log_index >= 0 && logged[i]->log_index < first)
+            first = logged[i]->log_index;
+    log_prover p;
+    prover_start(&p, &f);
+    bool prover_ok = first >= (int64_t)f.size;
+    st = grow(x, head, &f, first, &p, &prover_ok);
+    if (st != STORE_OK) {
+        prover_free(&p);
         return st;
+    }
     checkpoint c = { .size = f.size };
     snprintf(c.origin, sizeof c.origin, "%s", keys->origin);
     frontier_root(&f, c.root);
     note_signer signers[STORE_LOG_KEYS_MAX];
-    int n = keys->n < STORE_LOG_KEYS_MAX ? keys->n : STORE_LOG_KEYS_MAX;
-    for (int i = 0; i < n; i++)
+    int n_keys = keys->n < STORE_LOG_KEYS_MAX ? keys->n : STORE_LOG_KEYS_MAX;
+    for (int i = 0; i < n_keys; i++)
         signers[i] = (note_signer){ keys->origin, keys->secret[i] };
     char note[STORE_LOG_NOTE_MAX];
     size_t note_len = 0;
-    if (checkpoint_sign(&c, signers, n, note, sizeof note, &note_len) != CHECKPOINT_OK) {
+    if (checkpoint_sign(&c, signers, n_keys, note, sizeof note, &note_len) != CHECKPOINT_OK) {
         store_log_error("log_seal", "the checkpoint cannot be signed (log_origin is not a key name?)");
+        prover_free(&p);
         return STORE_ERROR;
     }
+    prove(&p, prover_ok, f.size, note, logged, n);
+    prover_free(&p);
     uint8_t blob[FRONTIER_BYTES_MAX];
     size_t blob_len = frontier_encode(&f, blob, sizeof blob);
     const store_driver *d = x->d;

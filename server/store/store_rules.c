@@ -472,6 +472,8 @@ store_status store_rules_write(const sd_db *x, const store_config *cfg, store_wr
 void store_rules_forget(store_write *w)
 {
     w->logged = false;
+    free(w->log_proof);
+    w->log_proof = NULL;
     if (w->kind == STORE_WRITE_SCORE) {
         store_score_clear(&w->u.score.existing);
         w->u.score.score.seq = 0;

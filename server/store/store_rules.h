@@ -93,8 +93,10 @@ store_status store_read_log_entries(const sd_db *x, int64_t from, int max, store
  * log_head's row): extends the tree from the checkpoint's frontier, adds
  * the stored hashes of tile levels above 0 (log_hashes), and writes the
  * new checkpoint signed with keys (store.h). Nothing when no leaf waits
- * or keys has none. A failure fails the batch. */
-store_status store_logseal(const sd_db *x, const store_log_keys *keys);
+ * or keys has none. A failure fails the batch. Each of the n writes
+ * that appended a leaf gets its tlog-proof (store.h, log_proof); one
+ * that cannot be made is logged and left NULL. */
+store_status store_logseal(const sd_db *x, const store_log_keys *keys, store_write *const *logged, int n);
 /* A seal on its own (STORE_WRITE_LOG_SEAL): takes log_head's row as an
  * append does and marks w logged (log_index -1), so the transaction
  * seals; the empty log's first checkpoint is signed too. */

@@ -47,6 +47,7 @@ typedef struct txn_run {
     int64_t *ids;    /* the batch's players, sorted and distinct */
     int n_ids;
     bool *skip;      /* failed alone in an earlier round */
+    store_write **logged; /* the writes that appended a leaf (logged()) */
     int retry_at;    /* the write a deadlock ended (-1: the players' lock) */
 } txn_run;
 
@@ -194,16 +195,18 @@ static int lock_players(txn_run *t, int o)
     return retry ? TXN_RETRY : TXN_FAILED;
 }
 
-/* A write that will commit appended a score log leaf: the transaction
- * holds log_head's row, and seals (store_logseal). */
-static bool logged(const txn_run *t)
+/* The writes that will commit and appended a score log leaf, into
+ * t->logged; when there is one the transaction holds log_head's row and
+ * seals (store_logseal). */
+static int logged(txn_run *t)
 {
+    int n = 0;
     for (int i = 0; i < t->n; i++) {
-        const store_write *w = t->batch[i];
+        store_write *w = t->batch[i];
         if (!t->skip[i] && w->logged && (w->status == STORE_OK || w->status == STORE_DUPLICATE))
-            return true;
+            t->logged[n++] = w;
     }
-    return false;
+    return n;
 }
 
 /* One try of the batch: TXN_COMMITTED, TXN_FAILED (every write's status
@@ -225,7 +228,8 @@ static int attempt(txn_run *t)
         if (at != -1)
             return at;
     }
-    st = logged(t) ? store_logseal(&t->x, &t->cfg->log) : STORE_OK;
+    int n_logged = logged(t);
+    st = n_logged ? store_logseal(&t->x, &t->cfg->log, t->logged, n_logged) : STORE_OK;
     if (st == STORE_OK && h->before_commit)
         st = h->before_commit(t->db, t->batch, t->order, t->n);
     if (st == STORE_OK)
@@ -256,8 +260,9 @@ void store_txn_run(const store_backend *be, store_db *db, store_write **batch, i
     t.order = calloc((size_t)n, sizeof *t.order);
     t.ids = calloc((size_t)n, sizeof *t.ids);
     t.skip = calloc((size_t)n, sizeof *t.skip);
+    t.logged = calloc((size_t)n, sizeof *t.logged);
     bool usable = !h->usable || h->usable(db);
-    if (!t.order || !t.ids || !t.skip || !usable) {
+    if (!t.order || !t.ids || !t.skip || !t.logged || !usable) {
         for (int i = 0; i < n; i++)
             batch[i]->status = usable ? STORE_ERROR : STORE_BUSY;
         goto out;
@@ -287,4 +292,5 @@ out:
     free(t.order);
     free(t.ids);
     free(t.skip);
+    free(t.logged);
 }

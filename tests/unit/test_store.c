@@ -1837,6 +1837,49 @@ static store *open_db_log(const tmpdb *t, bool keys)
     return s;
 }
 
+/* A score write's tlog-proof (store.h): the C2SP form, its leaf's index,
+ * the checkpoint its transaction signed, opening with the log's key, and
+ * the inclusion of the leaf as the store holds it under that root. Only
+ * when the store has the keys (the others make no proof). */
+static bool proof_checks(store *s, const store_write *w)
+{
+    if (!w->log_proof)
+        return false;
+    const char *text = w->log_proof;
+    char head[64];
+    snprintf(head, sizeof head, "c2sp.org/tlog-proof@v1\nindex %lld\n", (long long)w->log_index);
+    if (strncmp(text, head, strlen(head)) != 0)
+        return false;
+    merkle_proof proof = { .len = 0 };
+    const char *at = text + strlen(head);
+    while (*at != '\n' && proof.len < MERKLE_PROOF_MAX) {
+        const char *end = strchr(at, '\n');
+        size_t got = 0;
+        if (!end || sodium_base642bin(proof.hash[proof.len], MERKLE_HASH_BYTES, at, (size_t)(end - at), NULL,
+                                      &got, NULL, sodium_base64_VARIANT_ORIGINAL) != 0 ||
+            got != MERKLE_HASH_BYTES)
+            return false;
+        proof.len++;
+        at = end + 1;
+    }
+    if (*at != '\n')
+        return false;
+    const char *note = at + 1;
+    uint8_t pk[crypto_sign_PUBLICKEYBYTES], sk[crypto_sign_SECRETKEYBYTES];
+    log_keypair(pk, sk);
+    note_verifier v;
+    checkpoint c;
+    store_log_entry e;
+    int n = 0;
+    if (note_verifier_make(LOG_ORIGIN, pk, &v) != NOTE_OK ||
+        checkpoint_open(note, strlen(note), LOG_ORIGIN, &v, 1, &c) != CHECKPOINT_OK ||
+        store_log_entries(s, w->log_index, 1, &e, &n) != STORE_OK || n != 1)
+        return false;
+    uint8_t leaf[MERKLE_HASH_BYTES];
+    merkle_leaf_hash(e.bytes, e.len, leaf);
+    return merkle_verify_inclusion((uint64_t)w->log_index, c.size, leaf, &proof, c.root) == MERKLE_OK;
+}
+
 typedef struct countdown {
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -1853,8 +1896,9 @@ static void count_down(store_write *w)
 }
 
 /* n level scores of player, nonces from..from+n-1, sent all at once so the
- * writer batches them; true when every one was recorded. */
-static bool play_many(store *s, int64_t player, int64_t from, int n)
+ * writer batches them; true when every one was recorded, with a proof
+ * that checks when the store has the log's keys, else none. */
+static bool play_many(store *s, int64_t player, int64_t from, int n, bool keys)
 {
     for (int i = 0; i < n; i++)
         if (issue(s, from + i, player, "pipes", 1 + i % 5, "") != STORE_OK)
@@ -1876,7 +1920,9 @@ static bool play_many(store *s, int64_t player, int64_t from, int n)
     pthread_mutex_unlock(&c.mu);
     bool ok = true;
     for (int i = 0; i < n; i++) {
-        ok = ok && w[i].status == STORE_OK && w[i].logged;
+        ok = ok && w[i].status == STORE_OK && w[i].logged &&
+             (keys ? proof_checks(s, &w[i]) : w[i].log_proof == NULL);
+        free(w[i].log_proof);
         free(w[i].u.score.score.signals_json);
         store_score_clear(&w[i].u.score.existing);
     }
@@ -1939,8 +1985,8 @@ static void score_log_sealed(void)
     CHECK(checkpoint_covers_log(s, 0, level8));
     /* 300 scores, batched: one checkpoint per transaction, covering all */
     int64_t a = new_player(s, 1);
-    CHECK(play_many(s, a, 1000, 150));
-    CHECK(play_many(s, a, 2000, 150));
+    CHECK(play_many(s, a, 1000, 150, true));
+    CHECK(play_many(s, a, 2000, 150, true));
     CHECK(checkpoint_covers_log(s, 300, level8));
     /* the stored hash the first full tile makes: level 8, index 0, no other */
     int n = 0;
@@ -1958,7 +2004,7 @@ static void score_log_sealed(void)
         tmp_remove(&t);
         return;
     }
-    CHECK(play_many(s, a, 3000, 2));
+    CHECK(play_many(s, a, 3000, 2, false));
     CHECK_EQ(store_log_seal(s), STORE_OK);
     store_close(s);
     CHECK_EQ(sql_int(t.path, "SELECT size FROM log_checkpoint"), 300);
