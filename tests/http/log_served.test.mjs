@@ -29,6 +29,32 @@ after(async () => { await srv?.stop(); rmSync(dir, { recursive: true, force: tru
 
 // Every leaf the test caused, in the order it caused them (one call at a time).
 const expected = [];
+// Each score's log_proof, as its answer gave it (docs/LOG.md section 8).
+const proofs = new Map();
+
+// A c2sp.org/tlog-proof@v1 of leaf `index` (its bytes `leaf`): the index
+// line, the hashes, a blank line, the checkpoint its commit signed, which
+// opens with the log's key and includes the leaf; the checkpoint's size.
+async function checkTlogProof(text, index, leaf) {
+  assert.equal(typeof text, 'string', `leaf ${index}: its answer has a log_proof`);
+  const [head, ...rest] = text.split('\n\n');
+  const lines = head.split('\n');
+  assert.equal(lines[0], 'c2sp.org/tlog-proof@v1');
+  assert.equal(lines[1], `index ${index}`);
+  const proof = lines.slice(2).map((b) => new Uint8Array(Buffer.from(b, 'base64')));
+  for (const h of proof) assert.equal(h.length, 32);
+  const { origin, verifierKey } = await logKey();
+  const cp = parseCheckpoint((await openNote(rest.join('\n\n'), [await parseVerifierKey(verifierKey)])).text);
+  assert.equal(cp.origin, origin);
+  assert.ok(cp.size > BigInt(index), 'the checkpoint of its commit holds the leaf');
+  const hash = await leafHash(leaf);
+  assert.ok(await verifyInclusion({ index, size: cp.size, leafHash: hash, proof, root: cp.root }), `leaf ${index}: its log_proof verifies`);
+  if (proof.length > 0) {
+    proof[0] = proof[0].map((b, i) => (i === 0 ? b ^ 1 : b));
+    assert.equal(await verifyInclusion({ index, size: cp.size, leafHash: hash, proof, root: cp.root }), false, 'a changed proof does not');
+  }
+  return cp.size;
+}
 const T0 = BigInt(Date.now());
 
 async function getLog(path) {
@@ -98,6 +124,7 @@ async function play(p, body) {
   const moves = body.moves ? await body.moves(s) : await solve(s.game, s.level, s.seed);
   const r = await call(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.seed_token, moves } });
   assert.equal(r.status, 200, r.text);
+  proofs.set(r.json.score_id, r.json.log_proof);
   expected.push({
     kind: 'score', score_id: r.json.score_id, player_id: BigInt(p.player_id), game: s.game, level: s.level, seed: s.seed,
     version: s.version, day: s.date ? Date.parse(`${s.date}T00:00:00Z`) / 86400000 : -1, score: BigInt(r.json.score),
@@ -137,6 +164,7 @@ async function checkLeaves(cp) {
       assert.ok(got.at_ms >= T0 && got.at_ms <= now, `leaf ${i}: at_ms ${got.at_ms} is when the test ran`);
       continue;
     }
+    if (proofs.has(got.score_id)) await checkTlogProof(proofs.get(got.score_id), i, leaves[i]);
     const proof = await reader.inclusionProof(i);
     const hash = await leafHash(leaves[i]);
     assert.ok(await verifyInclusion({ index: i, size: cp.size, leafHash: hash, proof, root: cp.root }), `leaf ${i} is included`);

@@ -775,6 +775,8 @@ export async function verifyLog({ checkpointText, verifierKey, origin, getTile, 
   const opened = await openNote(checkpointText, [key]);
   const cp = parseCheckpoint(opened.text);
   if (cp.origin !== origin) throw new Error(`checkpoint: origin ${JSON.stringify(cp.origin)}, expected ${JSON.stringify(origin)}`);
+  // the log signs under its origin (docs/LOG.md sections 6 and 9)
+  if (key.name !== origin) throw new Error(`checkpoint: signed by key ${JSON.stringify(key.name)}, not the log's ${JSON.stringify(origin)}`);
   const root = await treeHashFromTiles(cp.size, getTile);
   if (!equal(root, cp.root)) throw new Error(`the tiles give root ${toHex(root)}, the checkpoint says ${toHex(cp.root)}`);
   if (allTiles) await checkAllTiles(cp.size, getTile, { entries });
