@@ -1900,6 +1900,8 @@ static void count_down(store_write *w)
  * that checks when the store has the log's keys, else none. */
 static bool play_many(store *s, int64_t player, int64_t from, int n, bool keys)
 {
+    if (n < 1 || n > 1000)
+        return false;
     for (int i = 0; i < n; i++)
         if (issue(s, from + i, player, "pipes", 1 + i % 5, "") != STORE_OK)
             return false;
