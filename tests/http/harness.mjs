@@ -45,7 +45,9 @@ async function pgArgs(dir, args) {
 // stdout, stderr}).
 export function dbExec(dir, sql) {
   if (PG) return run('psql', [`${PG}/${pgName(dir)}`, '-qAt', '-v', 'ON_ERROR_STOP=1', '-c', sql]);
-  return run('sqlite3', [join(dir, 'replayd.db'), sql]);
+  // a reader of a WAL database can meet SQLITE_BUSY while the server's
+  // checkpointer resets the log: wait for it as the server's own readers do
+  return run('sqlite3', ['-cmd', '.timeout 10000', join(dir, 'replayd.db'), sql]);
 }
 
 // A transaction held open on the database of the server with that data

@@ -41,8 +41,11 @@ const signIn = (provider, idToken, extra = {}, s = srv) =>
   call(s, 'POST', '/v1/players', { body: { identity: { provider, id_token: idToken }, ...extra } });
 const appleToken = async (sub, extra = {}, key = apple) => mint(key, claims('apple', APPLE_APP, sub, { nonce: await nonce(), ...extra }));
 const googleToken = async (sub, extra = {}) => mint(google, claims('google', GOOGLE_APP, sub, { nonce: await nonce(), ...extra }));
-const counts = () => Promise.all(['players', 'identities', 'identity_nonces'].map(
-  async (t) => (await dbExec(srv.dir, `SELECT COUNT(*) FROM ${t}`)).stdout.trim()));
+const counts = () => Promise.all(['players', 'identities', 'identity_nonces'].map(async (t) => {
+  const r = await dbExec(srv.dir, `SELECT COUNT(*) FROM ${t}`);
+  assert.equal(r.status, 0, `counting ${t}: ${r.stderr}`);
+  return r.stdout.trim();
+}));
 
 test('Apple (RS256 and ES256) and Google sign in; a second sign-in reaches the same player with a new token, and the old one stops working', async () => {
   const first = await signIn('apple', await appleToken('001234.apple-sub.0001'), { name: 'Ann' });
@@ -129,7 +132,8 @@ test('every refused ID token gets its status and code, and nothing is written', 
   const after = await counts();
   // players and identities unchanged; the nonces made for the cases are
   // the only new rows (each refused case left its nonce unused)
-  assert.deepEqual(after.slice(0, 2), before.slice(0, 2), 'no player and no identity was written');
+  assert.deepEqual(after.slice(0, 2), before.slice(0, 2),
+    `no player and no identity was written (players, identities: ${before.slice(0, 2)} before, ${after.slice(0, 2)} after)`);
 });
 
 test('a guest links an identity; an identity is never merged into a second player', async () => {

@@ -46,7 +46,7 @@ async function prepare(srv, token, n) {
 }
 
 async function sqlCount(dbPath, sql) {
-  return Number((await runOk('sqlite3', [dbPath, sql], { encoding: 'utf8' })).trim());
+  return Number((await runOk('sqlite3', ['-cmd', '.timeout 10000', dbPath, sql], { encoding: 'utf8' })).trim());
 }
 
 // One submission on a raw socket that is closed before any answer.
