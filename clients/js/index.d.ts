@@ -78,6 +78,9 @@ export interface Seed { seed_token: string; game: string; level: number; seed: n
 export interface Submitted {
   verified: boolean; score_id: string; score: number; completed: boolean; status: string;
   rank: number | null; best: boolean; moves_hash: string; receipt: string; result: GameResult; date?: string;
+  submitted_at_ms?: number;
+  /** The score's leaf in the score log, a c2sp.org/tlog-proof@v1 (docs/LOG.md section 8); null on a retry. */
+  log_proof?: string | null;
   /** With status "held": why, in one word (docs/API.md). */
   held_reason?: 'duplicate' | 'identity' | 'twin' | 'parallel' | 'think_time' | 'new_account' | 'record' | 'pace' | 'padding' | 'clock' | 'rehearsal' | 'speed' | 'routine' | 'review';
 }
@@ -96,7 +99,7 @@ export class Client {
   signIn(provider: 'apple' | 'google', idToken: string, name?: string): Promise<SignedIn>;
   linkIdentity(provider: 'apple' | 'google', idToken: string): Promise<{ player_id: number; provider: 'apple' | 'google'; already_linked: boolean }>;
   games(): Promise<{ games: Array<Record<string, unknown>> }>;
-  keys(): Promise<{ keys: PublicKey[] }>;
+  keys(): Promise<KeysAnswer>;
   daily(date?: string): Promise<Record<string, unknown>>;
   seed(which: { game: string; level: number } | { daily: true }): Promise<Seed>;
   submit(seedToken: string, moves: Move[]): Promise<Submitted>;
@@ -106,26 +109,45 @@ export class Client {
   aroundMe(board: Board, options?: { around?: number }): Promise<BoardPage & { rank: number; me: BoardEntry }>;
 }
 
-export interface PublicKey { key_id: number; alg: string; public_key: string; current: boolean }
+export interface PublicKey { key_id: number; alg: string; public_key: string; current: boolean; log_verifier_key?: string }
+/** GET /v1/keys: the keys, and the score log's origin. */
+export interface KeysAnswer { keys: PublicKey[]; log_origin?: string; [k: string]: unknown }
 
 export interface ReceiptRecord {
   score_id: string; player_id: number; game: string; level: number; seed: number; version: number;
-  score: number; moves_hash: string; receipt: string; completed?: boolean; date?: string; submitted_at_ms?: number;
+  score: number; moves_hash: string; receipt: string; completed?: boolean; date?: string | null; submitted_at_ms?: number;
+  /** 'ranked' or 'held' (a v3 receipt's leaf holds the status at its commit). */
+  status?: string;
+  /** The submission's log proof (v3), when the record comes from the answer. */
+  log_proof?: string;
 }
 
 export const MESSAGES: Record<string, (record: ReceiptRecord) => string>;
-export function parseReceipt(text: string): { form: string; keyId: number; signature: Uint8Array } | null;
+export function parseReceipt(text: string):
+  | { form: 'v1' | 'v2'; keyId: number; signature: Uint8Array }
+  | { form: 'v3'; index: bigint; keyId: null; signature: null }
+  | null;
 export function movesHash(fields: string[], moves: Move[]): string;
 export function receiptRecord(playerId: number, seed: Seed, submitted: Submitted): ReceiptRecord;
 export function verifyReceipt(
   record: ReceiptRecord,
-  keys: PublicKey[] | { keys: PublicKey[] },
+  keys: PublicKey[] | KeysAnswer,
   options?: {
     moves?: Move[];
     fields?: string[];
     verify?: (publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array) => boolean | Promise<boolean>;
+    /** v3: the log's origin and verifier key(s), else GET /v1/keys's log_origin and log_verifier_key. */
+    origin?: string;
+    verifierKey?: string | VerifierKey | Array<string | VerifierKey>;
+    /** v3 offline, from a submission's answer: the seed answer (or its seed_token) it redeemed. */
+    token?: Seed | string;
+    /** v3 later, from the tiles: the server's base URL, or your own fetchers. */
+    baseUrl?: string;
+    getCheckpoint?: () => Promise<string>;
+    getTile?: GetTile;
+    fetch?: typeof fetch;
   },
-): Promise<{ ok: boolean; form: string | null; keyId: number | null; reason: string }>;
+): Promise<{ ok: boolean; form: string | null; keyId: number | null; reason: string; index?: bigint; size?: bigint }>;
 
 // ---- The score log (src/log.mjs, docs/LOG.md): an independent verifier.
 // Hashes are Uint8Array(32) (inputs also take 64 lowercase hex digits);
@@ -206,3 +228,42 @@ export function verifyLog(args: {
   allTiles?: boolean;
   entries?: boolean;
 }): Promise<{ origin: string; size: bigint; root: Hash }>;
+
+// ---- v3 receipts (docs/API.md, "Receipts"): "v3.<index>", checked through the score log.
+export interface LogProof { index: bigint; proof: Hash[]; extra: Uint8Array | null; checkpoint: string }
+export function parseLogProof(text: string): LogProof;
+export function parseReceiptV3(receipt: string): bigint | null;
+export function dayOfDate(date: string): number;
+export interface ScoreFields {
+  score_id: string; player_id: number | bigint; game: string; level: number; seed: number; version: number;
+  /** -1 for a level score; or date */
+  day?: number | null; date?: string | null;
+  score: number | bigint; completed: boolean | 0 | 1; status: 'ranked' | 'held' | 0 | 1 | string;
+  submitted_at_ms: number | bigint; moves_hash: string;
+}
+/** The bytes of a score leaf (docs/LOG.md section 7, kind 0x01). */
+export function scoreLeaf(fields: ScoreFields): Uint8Array;
+export interface SeedTokenFields {
+  format: 1; key_id: number; player_id: bigint; game: string; level: number; seed: number; version: number;
+  issued_at_ms: bigint; expires_at_ms: bigint; day: number; date?: string;
+}
+export function parseSeedToken(token: string): SeedTokenFields;
+export type LogKeys = string | VerifierKey | Array<string | VerifierKey>;
+export function openCheckpoint(checkpointText: string | Uint8Array, verifierKey: LogKeys, origin: string): Promise<{ origin: string; size: bigint; root: Hash }>;
+export function verifyLogProof(args: {
+  logProof: string | LogProof; leaf: Bytes; index?: Count; verifierKey: LogKeys; origin: string;
+}): Promise<{ index: bigint; size: bigint; root: Hash }>;
+export function verifySubmission(args: {
+  answer: Submitted | Record<string, unknown>; token: Seed | string; verifierKey: LogKeys; origin: string;
+}): Promise<{ index: bigint; size: bigint; root: Hash }>;
+export function verifyLoggedScore(args: {
+  score: Record<string, unknown>;
+  verifierKey: LogKeys;
+  origin: string;
+  baseUrl?: string;
+  getCheckpoint?: () => Promise<string | Uint8Array>;
+  getTile?: GetTile;
+  fetch?: typeof fetch;
+  index?: Count;
+  partial?: boolean;
+}): Promise<{ index: bigint; size: bigint; root: Hash; leaf: ScoreLeaf }>;

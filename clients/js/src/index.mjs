@@ -6,5 +6,6 @@ export { verifyReceipt, receiptRecord, movesHash, parseReceipt, MESSAGES } from 
 export {
   leafHash, nodeHash, emptyTreeHash, verifyInclusion, verifyConsistency, tilePath, parseTilePath, tilesForSize, tileWidth,
   parseEntryBundle, entryBundle, treeHashFromTiles, hashTileOfEntries, checkAllTiles, TileReader, keyId, parseVerifierKey,
-  openNote, parseCheckpoint, decodeLeaf, verifyLog,
+  openNote, parseCheckpoint, decodeLeaf, verifyLog, parseLogProof, scoreLeaf, parseReceiptV3, parseSeedToken, dayOfDate,
+  openCheckpoint, verifyLogProof, verifySubmission, verifyLoggedScore,
 } from './log.mjs';

@@ -782,3 +782,326 @@ export async function verifyLog({ checkpointText, verifierKey, origin, getTile, 
   if (allTiles) await checkAllTiles(cp.size, getTile, { entries });
   return { origin: cp.origin, size: cp.size, root: cp.root };
 }
+
+// ---------------------------------------------------------------- v3 receipts (docs/API.md, "Receipts")
+//
+// A v3 receipt is "v3.<index>": the score's leaf index in the score log. It
+// is checked at once from the submission's answer (its log_proof, a
+// c2sp.org/tlog-proof@v1, and the seed token it redeemed: verifySubmission),
+// or later from the audit record and the log's checkpoint and tiles
+// (verifyLoggedScore).
+
+const PROOF_HEADER = 'c2sp.org/tlog-proof@v1';
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
+
+/** The leaf index of a v3 receipt "v3.<index>" (decimal, no leading zeros, below 2^63) as a BigInt; null for anything else. */
+export function parseReceiptV3(receipt) {
+  const m = typeof receipt === 'string' && /^v3\.(0|[1-9][0-9]{0,18})$/.exec(receipt);
+  if (!m) return null;
+  const index = BigInt(m[1]);
+  return index < MAX_SIZE ? index : null;
+}
+
+/**
+ * { index: BigInt, proof: [Uint8Array(32)], extra: Uint8Array | null,
+ * checkpoint: string } of a c2sp.org/tlog-proof@v1 (C2SP tlog-proof): its
+ * header line, an optional "extra <base64>" line, "index <N>" (decimal, no
+ * leading zeros), zero to 64 lines of canonical base64 of 32-byte hashes,
+ * one empty line, then the checkpoint note verbatim (not opened here).
+ * Throws an Error naming what is wrong.
+ */
+export function parseLogProof(text) {
+  if (typeof text !== 'string') throw new TypeError('log proof: not a string');
+  if (utf8Length(text) > MAX_NOTE + 64 * 45 + 200) throw new Error('log proof: too long');
+  const lines = text.split('\n');
+  let at = 0;
+  if (lines[at++] !== PROOF_HEADER) throw new Error(`log proof: the first line is not ${PROOF_HEADER}`);
+  let extra = null;
+  if (lines[at] !== undefined && lines[at].startsWith('extra ')) {
+    extra = b64decodeCanonical(lines[at].slice(6));
+    if (!extra || extra.length === 0) throw new Error('log proof: the extra line is not canonical base64 of some bytes');
+    at++;
+  }
+  const m = lines[at] !== undefined && /^index (0|[1-9][0-9]{0,18})$/.exec(lines[at]);
+  if (!m) throw new Error(`log proof: line ${at + 1} is not "index <N>" (decimal, no leading zeros): ${JSON.stringify(lines[at] ?? null)}`);
+  const index = BigInt(m[1]);
+  if (index >= MAX_SIZE) throw new Error(`log proof: index ${m[1]} is not below 2^63`);
+  at++;
+  const proof = [];
+  for (; at < lines.length && lines[at] !== ''; at++) {
+    const h = b64decodeCanonical(lines[at]);
+    if (!h || h.length !== HASH) throw new Error(`log proof: line ${at + 1} is not the canonical base64 of a 32-byte hash`);
+    proof.push(h);
+  }
+  if (proof.length > 64) throw new Error(`log proof: ${proof.length} hashes, over 64`);
+  if (at >= lines.length) throw new Error('log proof: no empty line before the checkpoint');
+  const checkpoint = lines.slice(at + 1).join('\n');
+  if (checkpoint.length === 0) throw new Error('log proof: no checkpoint after the empty line');
+  return { index, proof, extra, checkpoint };
+}
+
+function int64(x, field) {
+  let v;
+  if (typeof x === 'bigint') v = x;
+  else if (typeof x === 'number' && Number.isSafeInteger(x)) v = BigInt(x);
+  else throw new TypeError(`score leaf: ${field} is not an integer`);
+  if (v < INT64_MIN || v > INT64_MAX) throw new RangeError(`score leaf: ${field} is not a signed 64-bit integer`);
+  return v;
+}
+
+function uint32(x, field) {
+  const v = typeof x === 'bigint' && x >= 0n && x <= 0xffffffffn ? Number(x) : x;
+  if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new RangeError(`score leaf: ${field} is not an unsigned 32-bit integer`);
+  return v;
+}
+
+/** The day number (days since 1970-01-01) of a "YYYY-MM-DD" date of years 1970..9999; throws otherwise. */
+export function dayOfDate(date) {
+  if (typeof date !== 'string' || !/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(date)) throw new RangeError(`date ${JSON.stringify(date)} is not YYYY-MM-DD`);
+  const ms = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+  const day = ms / 86400000;
+  if (!Number.isInteger(day) || day < 0 || day > MAX_DAY || new Date(ms).toISOString().slice(0, 10) !== date) {
+    throw new RangeError(`date ${JSON.stringify(date)} is not a day of 1970-01-01..9999-12-31`);
+  }
+  return day;
+}
+
+function flag(x, field, names) {
+  if (x === true || x === 1 || x === names[1]) return 1;
+  if (x === false || x === 0 || x === names[0]) return 0;
+  throw new TypeError(`score leaf: ${field} is ${JSON.stringify(x)}, not ${names.map((n) => JSON.stringify(n)).join(' or ')}`);
+}
+
+/**
+ * The bytes of a score leaf (docs/LOG.md section 7, kind 0x01) from a
+ * score's fields: score_id (32 lowercase hex digits), player_id, game,
+ * level, seed, version, day (-1 for a level score) or date ("YYYY-MM-DD";
+ * neither: a level score), score, completed (boolean or 0/1), status
+ * ('ranked' or 'held', or 0/1), submitted_at_ms, moves_hash (64 lowercase
+ * hex digits). 64-bit fields take a BigInt or a safe integer. Throws on a
+ * missing or out-of-range field.
+ */
+export function scoreLeaf(fields) {
+  if (!fields || typeof fields !== 'object') throw new TypeError('score leaf: no fields');
+  const f = fields;
+  if (typeof f.score_id !== 'string' || !/^[0-9a-f]{32}$/.test(f.score_id)) throw new TypeError('score leaf: score_id is not 32 lowercase hex digits');
+  if (typeof f.moves_hash !== 'string' || !/^[0-9a-f]{64}$/.test(f.moves_hash)) throw new TypeError('score leaf: moves_hash is not 64 lowercase hex digits');
+  if (typeof f.game !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(f.game)) throw new TypeError('score leaf: game is not 1..64 printable ASCII bytes');
+  let day;
+  if (f.day !== undefined && f.day !== null) {
+    day = f.day;
+    if (!Number.isInteger(day) || day < -1 || day > MAX_DAY) throw new RangeError(`score leaf: day ${day} is neither -1 nor a day of years 1970..9999`);
+    if (f.date !== undefined && f.date !== null && (day < 0 || dayOfDate(f.date) !== day)) throw new RangeError('score leaf: day and date disagree');
+  } else {
+    day = f.date === undefined || f.date === null ? -1 : dayOfDate(f.date);
+  }
+  const name = new TextEncoder().encode(f.game);
+  const b = new Uint8Array(92 + name.length);
+  const view = new DataView(b.buffer);
+  b[0] = 0x01;
+  b.set(fromHex(f.score_id), 1);
+  view.setBigInt64(17, int64(f.player_id, 'player_id'));
+  view.setUint32(25, uint32(f.level, 'level'));
+  view.setUint32(29, uint32(f.seed, 'seed'));
+  view.setUint32(33, uint32(f.version, 'version'));
+  view.setInt32(37, day);
+  view.setBigInt64(41, int64(f.score, 'score'));
+  b[49] = flag(f.completed, 'completed', [false, true]);
+  b[50] = flag(f.status, 'status', ['ranked', 'held']);
+  view.setBigInt64(51, int64(f.submitted_at_ms, 'submitted_at_ms'));
+  b.set(fromHex(f.moves_hash), 59);
+  b[91] = name.length;
+  b.set(name, 92);
+  return b;
+}
+
+function b64urlDecode(text) {
+  if (typeof text !== 'string' || !/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return null;
+  const b64 = text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4);
+  try {
+    return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The fields of a seed token "st1.<base64url>" (docs/API.md, POST
+ * /v1/seeds): { format, key_id, player_id: BigInt, game, level, seed,
+ * version, issued_at_ms: BigInt, expires_at_ms: BigInt, day, date? }. Its MAC
+ * is the server's secret's and is not checked here. Throws on another form.
+ */
+export function parseSeedToken(token) {
+  const bytes = typeof token === 'string' && token.startsWith('st1.') ? b64urlDecode(token.slice(4)) : null;
+  if (!bytes) throw new TypeError('seed token: not "st1." and base64url');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const g = bytes.length > 13 ? bytes[13] : 0;
+  const want = 14 + g + 2 + 4 + 2 + 8 + 8 + 4 + 16 + 32;
+  if (g === 0 || bytes.length !== want) throw new RangeError(`seed token: ${bytes.length} bytes, not the layout of format 1`);
+  if (bytes[0] !== 1) throw new RangeError(`seed token: format ${bytes[0]}, not 1`);
+  const nameBytes = bytes.subarray(14, 14 + g);
+  if (!nameBytes.every((c) => c >= 0x21 && c <= 0x7e)) throw new RangeError('seed token: the game name is not printable ASCII');
+  let at = 14 + g;
+  const level = view.getUint16(at);
+  const seed = view.getUint32(at + 2);
+  const version = view.getUint16(at + 6);
+  const issued = view.getBigInt64(at + 8);
+  const expires = view.getBigInt64(at + 16);
+  const day = view.getInt32(at + 24);
+  at += 28;
+  const date = day >= 0 ? new Date(day * 86400000).toISOString().slice(0, 10) : null;
+  return {
+    format: 1, key_id: view.getUint32(1), player_id: view.getBigInt64(5), game: String.fromCharCode(...nameBytes),
+    level, seed, version, issued_at_ms: issued, expires_at_ms: expires, day, ...(date ? { date } : {}),
+  };
+}
+
+/** Keys (strings or parseVerifierKey answers; one or an array) parsed; throws on a malformed one. */
+async function keysOf(verifierKey) {
+  const list = Array.isArray(verifierKey) ? verifierKey : [verifierKey];
+  if (list.length === 0 || list.some((k) => k === undefined || k === null)) throw new TypeError('a verifier key of the log is required');
+  return Promise.all(list.map((k) => (typeof k === 'string' ? parseVerifierKey(k) : k)));
+}
+
+/**
+ * Opens a checkpoint note with the log's verifier key(s) and checks that it
+ * is the log `origin`'s: its origin line is `origin` and a key named
+ * `origin` signed it (docs/LOG.md sections 5, 6 and 9). Resolves to {
+ * origin, size, root } or rejects with the reason.
+ */
+export async function openCheckpoint(checkpointText, verifierKey, origin) {
+  if (typeof origin !== 'string' || origin.length === 0) throw new TypeError('the origin of the log you expect is required');
+  const keys = await keysOf(verifierKey);
+  const opened = await openNote(checkpointText, keys);
+  const cp = parseCheckpoint(opened.text);
+  if (cp.origin !== origin) throw new Error(`checkpoint: origin ${JSON.stringify(cp.origin)}, expected ${JSON.stringify(origin)}`);
+  if (!opened.verifiedBy.includes(origin)) {
+    throw new Error(`checkpoint: signed by ${opened.verifiedBy.map((n) => JSON.stringify(n)).join(', ')}, not by a key named for the log's origin ${JSON.stringify(origin)}`);
+  }
+  return { origin: cp.origin, size: cp.size, root: cp.root };
+}
+
+/**
+ * Checks a v3 submission answer (POST /v1/scores) offline, at once: its
+ * receipt is "v3.<index>" with the index of its log_proof; the score leaf
+ * rebuilt from the answer (score_id, date, score, completed, status,
+ * submitted_at_ms, moves_hash) and the seed token it redeemed (player, game,
+ * level, seed, version: `token` is the seed answer of POST /v1/seeds or its
+ * seed_token string; the answer's date must be the token's day) is included
+ * at that index in the tree of the proof's checkpoint, opened with the log's
+ * verifier key whose name is `origin`. Resolves to { index, size, root }
+ * (BigInt, BigInt, Uint8Array) or rejects with the reason.
+ */
+export async function verifySubmission({ answer, token, verifierKey, origin } = {}) {
+  if (!answer || typeof answer !== 'object') throw new TypeError('verifySubmission: the answer of POST /v1/scores is required');
+  const index = parseReceiptV3(answer.receipt);
+  if (index === null) throw new Error(`the receipt ${JSON.stringify(answer.receipt)} is not a v3 receipt "v3.<index>"`);
+  if (answer.log_proof === null || answer.log_proof === undefined) {
+    throw new Error('the answer has no log_proof (a retry answers null): check the score later from the tiles (verifyLoggedScore)');
+  }
+  const proof = parseLogProof(answer.log_proof);
+  if (proof.index !== index) throw new Error(`the receipt names index ${index}, its log_proof index ${proof.index}`);
+  const tokenText = typeof token === 'string' ? token : token?.seed_token;
+  const t = parseSeedToken(tokenText);
+  if (token && typeof token === 'object') {
+    for (const f of ['game', 'level', 'seed', 'version']) {
+      if (token[f] !== undefined && token[f] !== t[f]) throw new Error(`the seed answer's ${f} is ${JSON.stringify(token[f])}, its token's ${JSON.stringify(t[f])}`);
+    }
+  }
+  const answerDate = answer.date === undefined || answer.date === null ? null : answer.date;
+  if (answerDate !== (t.date ?? null)) {
+    throw new Error(`the answer's date is ${JSON.stringify(answerDate)}, the seed token's ${JSON.stringify(t.date ?? null)}`);
+  }
+  if (answer.status !== 'ranked' && answer.status !== 'held') throw new Error(`the answer's status ${JSON.stringify(answer.status)} is neither "ranked" nor "held"`);
+  const leaf = scoreLeaf({
+    score_id: answer.score_id, player_id: t.player_id, game: t.game, level: t.level, seed: t.seed, version: t.version,
+    date: answerDate, score: answer.score, completed: answer.completed, status: answer.status,
+    submitted_at_ms: answer.submitted_at_ms, moves_hash: answer.moves_hash,
+  });
+  return verifyLogProof({ logProof: proof, leaf, index, verifierKey, origin });
+}
+
+/**
+ * Checks a c2sp.org/tlog-proof@v1 (text, or a parseLogProof answer) for a
+ * leaf's bytes: its index is `index` (when given), its checkpoint opens with
+ * the log's verifier key named `origin`, and the leaf's hash is included at
+ * the index in the checkpoint's tree. Resolves to { index, size, root } or
+ * rejects with the reason.
+ */
+export async function verifyLogProof({ logProof, leaf, index, verifierKey, origin } = {}) {
+  const proof = typeof logProof === 'string' ? parseLogProof(logProof) : logProof;
+  if (!proof || typeof proof.index !== 'bigint' || !Array.isArray(proof.proof)) throw new TypeError('verifyLogProof: a log proof is required');
+  if (index !== undefined && asCount(index) !== proof.index) throw new Error(`the receipt names index ${index}, its log_proof index ${proof.index}`);
+  const cp = await openCheckpoint(proof.checkpoint, verifierKey, origin);
+  if (proof.index >= cp.size) throw new Error(`index ${proof.index} is not in the checkpoint's tree of ${cp.size} leaves`);
+  const ok = await verifyInclusion({ index: proof.index, size: cp.size, leafHash: await leafHash(leaf), proof: proof.proof, root: cp.root });
+  if (!ok) throw new Error(`the score's leaf is not included at index ${proof.index} in the checkpoint's tree of ${cp.size} leaves (the proof or a field does not match)`);
+  return { index: proof.index, size: cp.size, root: cp.root };
+}
+
+// The fields of a score leaf that a score record must equal (status aside:
+// the leaf's is the one at its commit).
+const SCORE_FIELDS = ['score_id', 'player_id', 'game', 'level', 'seed', 'version', 'date', 'score', 'completed', 'submitted_at_ms', 'moves_hash'];
+
+function sameField(name, recorded, logged) {
+  if (typeof logged === 'bigint') {
+    return (typeof recorded === 'bigint' || Number.isSafeInteger(recorded)) && BigInt(recorded) === logged;
+  }
+  if (name === 'date') return (recorded ?? null) === (logged ?? null);
+  return recorded === logged;
+}
+
+/**
+ * Checks a v3 score later, from the log (docs/API.md, "Receipts";
+ * docs/LOG.md section 10): fetches the checkpoint (getCheckpoint() ->
+ * Promise<text>, or `${baseUrl}/v1/log/checkpoint`), opens it with the
+ * log's verifier key whose name is `origin`, fetches the entry bundle that
+ * holds the receipt's index and the hash tiles of its inclusion proof
+ * (getTile(path) -> Promise<bytes>, or `${baseUrl}/v1/log/<path>`),
+ * verifies the entry's inclusion, decodes it and compares it with `score`
+ * (an audit record of GET /v1/scores/{id}): every field must be equal but
+ * status. `index` (BigInt or number) replaces the receipt's, for a record
+ * without one (a board entry); options.partial compares only the fields the
+ * record holds (a board entry's), score_id always. Resolves to { index,
+ * size, root, leaf } or rejects with the reason.
+ */
+export async function verifyLoggedScore({ score, baseUrl, getCheckpoint, getTile, verifierKey, origin, index, partial = false, fetch: fetchFn } = {}) {
+  if (!score || typeof score !== 'object') throw new TypeError('verifyLoggedScore: the score record is required');
+  const i = index === undefined ? parseReceiptV3(score.receipt) : asCount(index);
+  if (i === null) throw new Error(`the receipt ${JSON.stringify(score.receipt)} is not a v3 receipt "v3.<index>"`);
+  if (!getCheckpoint || !getTile) {
+    if (typeof baseUrl !== 'string') throw new TypeError('verifyLoggedScore: baseUrl, or getCheckpoint and getTile, are required');
+    const f = fetchFn || globalThis.fetch;
+    const prefix = `${baseUrl.replace(/\/+$/, '')}/v1/log/`;
+    const get = async (path) => {
+      const res = await f(prefix + path);
+      if (!res.ok) throw new Error(`GET ${prefix}${path}: ${res.status}`);
+      return res;
+    };
+    getCheckpoint ||= async () => (await get('checkpoint')).text();
+    getTile ||= async (path) => new Uint8Array(await (await get(path)).arrayBuffer());
+  }
+  const cp = await openCheckpoint(await getCheckpoint(), verifierKey, origin);
+  if (i >= cp.size) throw new Error(`index ${i} is not in the latest checkpoint's tree of ${cp.size} leaves`);
+  const bundleIndex = i / 256n;
+  const width = tileWidth(cp.size, 0, bundleIndex);
+  const entries = parseEntryBundle(await getTile(tilePath({ level: -1, index: bundleIndex, width })), { width });
+  const entry = entries[Number(i % 256n)];
+  const reader = new TileReader(cp.size, getTile);
+  const proof = await reader.inclusionProof(i);
+  const ok = await verifyInclusion({ index: i, size: cp.size, leafHash: await leafHash(entry), proof, root: cp.root });
+  if (!ok) throw new Error(`the log's entry ${i} is not included in the checkpoint's tree of ${cp.size} leaves (a tile does not match)`);
+  const leaf = decodeLeaf(entry);
+  if (leaf.kind !== 'score') throw new Error(`the log's entry ${i} is a ${leaf.kind} leaf, not a score`);
+  for (const name of SCORE_FIELDS) {
+    const has = Object.hasOwn(score, name);
+    if (!has && name !== 'date' && (!partial || name === 'score_id')) throw new Error(`the score record has no ${name}`);
+    if (!has && partial) continue;
+    if (name === 'date' && partial && !has) continue;
+    if (!sameField(name, score[name], leaf[name])) {
+      throw new Error(`the log's entry ${i} has ${name} ${JSON.stringify(String(leaf[name] ?? null))}, the score record ${JSON.stringify(String(score[name] ?? null))}`);
+    }
+  }
+  return { index: i, size: cp.size, root: cp.root, leaf };
+}

@@ -8,7 +8,12 @@
 // carry "<key_id>.<signature>" over MESSAGES.v1. Each form is one entry of
 // MESSAGES: the text it signs from a score record (the submit answer through
 // receiptRecord(), or the audit).
+//
+// "v3.<index>" (the default since the score log) carries no signature: it is
+// the score's leaf index in the public score log, checked through the log
+// (log.mjs: at once from the answer's log_proof, or later from the tiles).
 import { blake2b, toHex } from '../vendor/blake2b.js';
+import { parseReceiptV3, scoreLeaf, verifyLogProof, verifyLoggedScore, verifySubmission } from './log.mjs';
 
 const int = (x) => Number.isSafeInteger(x);
 
@@ -51,8 +56,15 @@ export function fromBase64url(text) {
   return Uint8Array.from(bin, (c) => c.charCodeAt(0));
 }
 
-/** { form, keyId, signature } or null for a text in no known form. */
+/**
+ * { form, keyId, signature } (v1, v2), { form: 'v3', index: bigint, keyId:
+ * null, signature: null } (v3), or null for a text in no known form.
+ */
 export function parseReceipt(text) {
+  if (typeof text === 'string' && text.startsWith('v3.')) {
+    const index = parseReceiptV3(text);
+    return index === null ? null : { form: 'v3', index, keyId: null, signature: null };
+  }
   const m = typeof text === 'string' && /^(?:(v[0-9]+)\.)?([0-9]{1,10})\.([A-Za-z0-9_-]+)$/.exec(text);
   if (!m) return null;
   const form = m[1] || 'v1';
@@ -90,6 +102,8 @@ export function receiptRecord(playerId, seed, submitted) {
     completed: submitted.completed,
     moves_hash: submitted.moves_hash,
     receipt: submitted.receipt,
+    ...(submitted.status !== undefined ? { status: submitted.status } : {}),
+    ...(typeof submitted.log_proof === 'string' ? { log_proof: submitted.log_proof } : {}),
     ...(submitted.date ? { date: submitted.date } : {}),
     ...(submitted.submitted_at_ms !== undefined ? { submitted_at_ms: submitted.submitted_at_ms } : {}),
   };
@@ -124,15 +138,71 @@ async function webcryptoVerify(publicKey, signature, message) {
 }
 
 /**
+ * The log's origin and verifier keys from GET /v1/keys's answer (log_origin,
+ * each key's log_verifier_key, the current key's first), unless
+ * options.origin / options.verifierKey say them.
+ */
+function logKeys(keys, options) {
+  const list = Array.isArray(keys) ? keys : keys?.keys;
+  const origin = options.origin ?? (Array.isArray(keys) ? undefined : keys?.log_origin);
+  let verifierKey = options.verifierKey;
+  if (verifierKey === undefined && Array.isArray(list)) {
+    verifierKey = [...list].sort((a, b) => Number(Boolean(b.current)) - Number(Boolean(a.current)))
+      .map((k) => k.log_verifier_key).filter((k) => typeof k === 'string');
+  }
+  return { origin, verifierKey };
+}
+
+async function verifyReceiptV3(record, keys, index, options) {
+  const base = { form: 'v3', keyId: null, index };
+  const { origin, verifierKey } = logKeys(keys, options);
+  if (typeof origin !== 'string' || origin.length === 0) return { ...base, ok: false, reason: 'no log_origin (pass the whole GET /v1/keys answer, or options.origin)' };
+  if (!verifierKey || (Array.isArray(verifierKey) && verifierKey.length === 0)) return { ...base, ok: false, reason: 'no log_verifier_key published' };
+  try {
+    if (options.moves) {
+      const mine = movesHash(options.fields, options.moves);
+      if (mine !== record.moves_hash) return { ...base, ok: false, reason: `the moves hash to ${mine}, the record says ${record.moves_hash}` };
+    }
+    let checked;
+    if (typeof record.log_proof === 'string' && options.token) {
+      // a submission's answer and the seed it redeemed: offline, at once
+      checked = await verifySubmission({ answer: record, token: options.token, verifierKey, origin });
+    } else if (typeof record.log_proof === 'string') {
+      // receiptRecord()'s record (player, game, level, seed, version from the seed answer), with its status
+      checked = await verifyLogProof({ logProof: record.log_proof, leaf: scoreLeaf(record), index, verifierKey, origin });
+    } else {
+      // later: an audit record, through the checkpoint and the tiles
+      checked = await verifyLoggedScore({
+        score: record, verifierKey, origin, baseUrl: options.baseUrl, getCheckpoint: options.getCheckpoint,
+        getTile: options.getTile, fetch: options.fetch,
+      });
+    }
+    return { ...base, ok: true, size: checked.size, reason: 'valid' };
+  } catch (e) {
+    return { ...base, ok: false, reason: e.message };
+  }
+}
+
+/**
  * Checks a record's receipt with the keys of GET /v1/keys (the array, or the
  * whole answer). options.moves and options.fields: also recompute the moves
  * hash from the moves (else the record's is trusted); options.verify(publicKey,
  * signature, message) -> boolean replaces WebCrypto. Resolves to
  * { ok, form, keyId, reason }.
+ *
+ * A v3 receipt is checked through the score log (log.mjs): with the whole
+ * GET /v1/keys answer (its log_origin and log_verifier_key; or
+ * options.origin and options.verifierKey). A record holding log_proof (the
+ * submission's answer, or receiptRecord() of it) is checked offline from
+ * the proof (with options.token, the seed answer, through verifySubmission);
+ * any other record (the audit) later, from the log's checkpoint and tiles:
+ * options.baseUrl, or options.getCheckpoint and options.getTile. The answer
+ * then has keyId null, index (bigint) and, when ok, size (bigint).
  */
 export async function verifyReceipt(record, keys, options = {}) {
   const r = parseReceipt(record.receipt);
   if (!r) return { ok: false, form: null, keyId: null, reason: 'the receipt is in no known form' };
+  if (r.form === 'v3') return verifyReceiptV3(record, keys, r.index, options);
   const base = { form: r.form, keyId: r.keyId };
   const list = Array.isArray(keys) ? keys : keys?.keys;
   const key = Array.isArray(list) ? list.find((k) => k.key_id === r.keyId) : null;

@@ -1,7 +1,8 @@
 // Compiled (never run) by test/types.test.mjs with tsc --strict: the
 // declarations of index.d.ts describe how an app uses the package.
 import { loadGames, play, Client, ApiError, verifyReceipt, receiptRecord, movesHash, type Move, type Game,
-  verifyLog, verifyInclusion, parseTilePath, decodeLeaf, TileReader, leafHash, type Leaf } from 'replayd-client';
+  verifyLog, verifyInclusion, parseTilePath, decodeLeaf, TileReader, leafHash, type Leaf,
+  verifySubmission, verifyLoggedScore, parseLogProof, scoreLeaf } from 'replayd-client';
 
 export async function app(): Promise<number> {
   const games = await loadGames({ backend: 'auto' });
@@ -36,4 +37,17 @@ export async function audit(base: string, checkpointText: string, entry: Uint8Ar
   const leaf: Leaf = decodeLeaf(entry);
   const width: number = parseTilePath('tile/0/000').width;
   return width > 0 && leaf.kind !== 'ban' && verifyInclusion({ index, size, leafHash: await leafHash(entry), proof, root });
+}
+
+export async function v3(base: string, seedToken: string): Promise<bigint> {
+  const api = new Client({ baseUrl: base });
+  const keys = await api.keys();
+  const origin = keys.log_origin ?? 'localhost/v1/log';
+  const verifierKey = keys.keys.filter((k) => k.current).map((k) => k.log_verifier_key ?? '');
+  const s = await api.submit(seedToken, [{ t: 400, cell: 8 }]);
+  const at = await verifySubmission({ answer: s, token: seedToken, verifierKey, origin });
+  const later = await verifyLoggedScore({ score: await api.audit(s.score_id), baseUrl: base, verifierKey, origin });
+  const proof = parseLogProof(s.log_proof ?? '');
+  const leaf: Uint8Array = scoreLeaf({ ...later.leaf, completed: later.leaf.completed });
+  return at.size + later.index + proof.index + BigInt(leaf.length);
 }
