@@ -84,7 +84,7 @@ SCHEMA_PG_OBJ := $(BUILD)/gen/schema_pg_sql.o
 # The web pages and what they load (web/embed.sh says which file is served as
 # what); the folders too, so that removing a file rebuilds the table.
 WEB_FILES := $(shell find web -type d -o -type f ! -name '*.sh' ! -name '*.md' 2>/dev/null) \
-             vectors/port/core.mjs $(wildcard vectors/port/games/*.mjs)
+             vectors/port/core.mjs $(wildcard vectors/port/games/*.mjs) clients/js/src/log.mjs
 WEB_OBJ := $(BUILD)/gen/web_assets.o
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(SCHEMA_OBJ) $(SCHEMA_PG_OBJ) $(WEB_OBJ)
 TEST_SRC := $(wildcard tests/unit/*.c)

@@ -6,6 +6,7 @@
 #   web/*.html                         -> "index.html", "replay.html" (the pages)
 #   web/<path> (css, js, svg)          -> "assets/<path>"
 #   vectors/port/core.mjs, games/*.mjs -> "assets/port/core.mjs", "assets/port/games/<name>.mjs"
+#   clients/js/src/log.mjs             -> "assets/client/log.mjs" (the score log's verifier, for v3 receipts)
 #
 # Each entry carries its bytes (NUL-terminated, size without the NUL), its
 # content type and a strong ETag: the first 128 bits of the file's SHA-256.
@@ -31,6 +32,7 @@ list() {
   done
   echo "assets/port/core.mjs vectors/port/core.mjs"
   for f in vectors/port/games/*.mjs; do echo "assets/port/games/$(basename "$f") $f"; done
+  echo "assets/client/log.mjs clients/js/src/log.mjs"
 }
 
 pairs=$(list | sort)

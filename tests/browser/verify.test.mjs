@@ -137,3 +137,93 @@ test('a v1 receipt verifies over its nine lines; v2-only fields do not matter to
   assert.equal(none.ok, false);
   assert.equal(none.unable, true);
 });
+
+// ---- v3 receipts: the score's leaf in the score log, checked through /assets/client/log.mjs
+
+const { parseReceiptV3, verifyLogReceipt } = await web.load('verify.js');
+
+async function logFixture(record) {
+  const kp = await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify']);
+  const pub = Buffer.from(await crypto.subtle.exportKey('raw', kp.publicKey));
+  const origin = 'scores.test/v1/log';
+  const id = createHash('sha256').update(Buffer.concat([Buffer.from(origin), Buffer.from([0x0a, 0x01]), pub])).digest().subarray(0, 4);
+  const verifierKey = `${origin}+${id.toString('hex')}+${Buffer.concat([Buffer.from([1]), pub]).toString('base64')}`;
+  // docs/LOG.md section 7: the record's score leaf at index 1 of 3 leaves (two ban leaves around it)
+  const g = Buffer.from(record.game);
+  const leaf = Buffer.alloc(92 + g.length);
+  leaf[0] = 1;
+  Buffer.from(record.score_id, 'hex').copy(leaf, 1);
+  leaf.writeBigInt64BE(BigInt(record.player_id), 17);
+  leaf.writeUInt32BE(record.level, 25);
+  leaf.writeUInt32BE(record.seed, 29);
+  leaf.writeUInt32BE(record.version, 33);
+  leaf.writeInt32BE(record.date ? Date.parse(`${record.date}T00:00:00Z`) / 86400000 : -1, 37);
+  leaf.writeBigInt64BE(BigInt(record.score), 41);
+  leaf[49] = record.completed ? 1 : 0;
+  leaf.writeBigInt64BE(BigInt(record.submitted_at_ms), 51);
+  Buffer.from(record.moves_hash, 'hex').copy(leaf, 59);
+  leaf[91] = g.length;
+  g.copy(leaf, 92);
+  const ban = (i) => Buffer.concat([Buffer.from([4]), Buffer.alloc(24, i)]);
+  const entries = [ban(1), leaf, ban(2)];
+  const sha = (...p) => createHash('sha256').update(Buffer.concat(p)).digest();
+  const hashes = entries.map((e) => sha(Buffer.from([0]), e));
+  const root = sha(Buffer.from([1]), sha(Buffer.from([1]), hashes[0], hashes[1]), hashes[2]);
+  const text = `${origin}\n3\n${root.toString('base64')}\n`;
+  const sig = Buffer.from(await crypto.subtle.sign({ name: 'Ed25519' }, kp.privateKey, Buffer.from(text)));
+  const files = {
+    checkpoint: `${text}\n\u2014 ${origin} ${Buffer.concat([id, sig]).toString('base64')}\n`,
+    'tile/0/000.p/3': Buffer.concat(hashes),
+    'tile/entries/000.p/3': Buffer.concat(entries.flatMap((e) => [Buffer.from([0, e.length]), e])),
+  };
+  const served = [];
+  const fetch = async (url) => {
+    served.push(url);
+    const path = url.replace(/^\/v1\/log\//, '');
+    return path in files ? new Response(files[path]) : new Response('{}', { status: 404 });
+  };
+  return { keys: { log_origin: origin, keys: [{ key_id: 1, alg: 'Ed25519', public_key: 'x', current: true, log_verifier_key: verifierKey }] }, fetch, files, served };
+}
+
+test('a v3 receipt: found in the score log through its checkpoint and tiles; any changed field, tile or key fails', async () => {
+  assert.equal(parseReceiptV3('v3.1'), 1n);
+  for (const bad of ['v3.01', 'v3.', 'v3.1.x', 'v2.1', null]) assert.equal(parseReceiptV3(bad), null, String(bad));
+  for (const a of [audit, { ...audit, date: '2026-12-02', status: 'held' }]) {
+    const rec = { ...a, status: a.status || 'ranked', receipt: 'v3.1' };
+    const f = await logFixture(rec);
+    const r = await verifyLogReceipt(rec, f.keys, { fetch: f.fetch });
+    assert.deepEqual(r, { form: 'v3', keyId: null, index: 1n, ok: true, size: 3n, reason: 'In the score log at index 1, checkpoint of size 3' });
+    assert.deepEqual(f.served.sort(), ['/v1/log/checkpoint', '/v1/log/tile/0/000.p/3', '/v1/log/tile/entries/000.p/3']);
+    // status is the one at the commit: a later void does not change the leaf
+    assert.equal((await verifyLogReceipt({ ...rec, status: 'voided' }, f.keys, { fetch: f.fetch })).ok, true);
+    for (const c of [{ score: rec.score + 1 }, { completed: !rec.completed }, { submitted_at_ms: rec.submitted_at_ms + 1 }, { level: 8 },
+      { seed: 1 }, { version: 2 }, { player_id: 43 }, { game: 'schulte' }, { moves_hash: 'cd'.repeat(32) }, { score_id: 'ff'.repeat(16) },
+      rec.date ? { date: '2026-12-03' } : { date: '2026-12-02' }, { receipt: 'v3.0' }, { receipt: 'v3.2' }]) {
+      const v = await verifyLogReceipt({ ...rec, ...c }, f.keys, { fetch: f.fetch });
+      assert.equal(v.ok, false, `changed ${JSON.stringify(c)}`);
+      assert.equal(v.unable, undefined);
+    }
+    assert.match((await verifyLogReceipt({ ...rec, receipt: 'v3.3' }, f.keys, { fetch: f.fetch })).reason, /not in the latest checkpoint's tree of 3/);
+    // a tile changed on the way, a checkpoint changed, another key, another origin, no key published
+    const changed = (name, mutate) => async (url) => {
+      const res = await f.fetch(url);
+      if (!url.endsWith(name)) return res;
+      const b = Buffer.from(await res.arrayBuffer());
+      mutate(b);
+      return new Response(b);
+    };
+    assert.match((await verifyLogReceipt(rec, f.keys, { fetch: changed('tile/entries/000.p/3', (b) => { b[2 + 25 + 2 + 45] ^= 1; }) })).reason, /not included/);
+    assert.match((await verifyLogReceipt(rec, f.keys, { fetch: changed('tile/0/000.p/3', (b) => { b[70] ^= 1; }) })).reason, /not included/);
+    assert.match((await verifyLogReceipt(rec, f.keys, { fetch: changed('checkpoint', (b) => { b[b.indexOf('\n3\n') + 1] = 0x34; }) })).reason, /does not verify/);
+    const other = await logFixture(rec);
+    assert.match((await verifyLogReceipt(rec, other.keys, { fetch: f.fetch })).reason, /no signature by a known key/);
+    assert.match((await verifyLogReceipt(rec, { ...f.keys, log_origin: 'scores.test/other' }, { fetch: f.fetch })).reason, /origin/);
+    assert.match((await verifyLogReceipt(rec, { keys: f.keys.keys }, { fetch: f.fetch })).reason, /no log_origin/);
+    assert.match((await verifyLogReceipt(rec, { ...f.keys, keys: [{ ...f.keys.keys[0], log_verifier_key: undefined }] }, { fetch: f.fetch })).reason, /no log_verifier_key/);
+    assert.match((await verifyLogReceipt(rec, f.keys, { fetch: async () => new Response('{}', { status: 503 }) })).reason, /answers 503/);
+    const none = await verifyLogReceipt(rec, f.keys, { fetch: f.fetch, subtle: null });
+    assert.equal(none.unable, true);
+  }
+  // v1 and v2 are as they were: verifyReceipt still refuses a v3 text as a form it signs
+  assert.equal(parseReceipt('v3.1'), null);
+});

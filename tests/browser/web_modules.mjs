@@ -1,5 +1,6 @@
 // web_modules: the web pages' modules (web/js/*.js) laid out in a temporary
-// directory as replayd serves them (/assets/js beside /assets/port), with a
+// directory as replayd serves them (/assets/js beside /assets/port and
+// /assets/client/log.mjs, clients/js/src/log.mjs), with a
 // package.json that makes Node load their .js files as ES modules. Node 18
 // reads a .js file outside a "type": "module" package as CommonJS, and web/
 // itself holds only what the server serves. The caller removes the
@@ -18,6 +19,8 @@ export function webModules() {
   cpSync(join(root, 'web', 'js'), join(dir, 'assets', 'js'), { recursive: true });
   cpSync(join(root, 'vectors', 'port', 'core.mjs'), join(dir, 'assets', 'port', 'core.mjs'));
   cpSync(join(root, 'vectors', 'port', 'games'), join(dir, 'assets', 'port', 'games'), { recursive: true });
+  mkdirSync(join(dir, 'assets', 'client'));
+  cpSync(join(root, 'clients', 'js', 'src', 'log.mjs'), join(dir, 'assets', 'client', 'log.mjs'));
   return {
     dir,
     // path under assets/js, e.g. 'games/pipes.js'

@@ -25,6 +25,7 @@ function sourceOf(path) {
   if (path === '/') return 'web/index.html';
   if (path.startsWith('/replay/')) return 'web/replay.html';
   if (path.startsWith('/assets/port/')) return `vectors/port/${path.slice('/assets/port/'.length)}`;
+  if (path === '/assets/client/log.mjs') return 'clients/js/src/log.mjs';
   return `web/${path.slice('/assets/'.length)}`;
 }
 
@@ -85,7 +86,7 @@ test('every file the pages load, and every module those import, is served as the
     for (const ref of refs) queue.push(new URL(ref, base).pathname);
   }
   for (const must of ['/assets/app.css', '/assets/js/boards.js', '/assets/js/replay.js', '/assets/js/verify.js',
-    '/assets/port/core.mjs', ...games.map((g) => `/assets/port/games/${g}.mjs`)]) {
+    '/assets/client/log.mjs', '/assets/port/core.mjs', ...games.map((g) => `/assets/port/games/${g}.mjs`)]) {
     assert.ok(seen.has(must), `${must} is reached from the pages`);
   }
 });

@@ -2,11 +2,12 @@
 // public audit, rebuilds the level in this browser with the game's adapter
 // (web/js/games/<game>.js, loaded only here and only for that game), plays
 // the run, and verifies it: the score by replay, the moves hash, and the
-// receipt's signature against GET /v1/keys.
+// receipt: a v1/v2 receipt's signature against GET /v1/keys, a v3 receipt's
+// leaf in the score log (its checkpoint and tiles, verify.js).
 import { byId, el, formatInt, formatWhen, GAME_TITLES, gameTitle, getJSON, playerTag } from './api.js';
 import { Player } from './player.js';
 import { explainResult, legendOf } from './scoring.js';
-import { movesHash, verifyReceipt } from './verify.js';
+import { movesHash, parseReceiptV3, verifyLogReceipt, verifyReceipt } from './verify.js';
 
 const scoreId = location.pathname.split('/')[2] || '';
 
@@ -59,7 +60,8 @@ async function verify(audit, adapter, why) {
   button.disabled = true;
   byId('checks').hidden = false;
   setVerdict('running', 'Checking…');
-  const keys = getJSON('/v1/keys').then((k) => k.keys, (e) => e);
+  const keys = getJSON('/v1/keys').then((k) => k, (e) => e);
+  const v3 = parseReceiptV3(audit.receipt) !== null;
   let scoreOk = null;
   let hashOk = null;
   if (adapter) {
@@ -89,26 +91,29 @@ async function verify(audit, adapter, why) {
     setCheck('chk-score', null, why);
     setCheck('chk-hash', null, why);
   }
-  const list = await keys;
+  const answer = await keys;
   let sig;
-  if (list instanceof Error) sig = { ok: false, unable: true, reason: `the keys could not be loaded: ${list.message}` };
-  else sig = await verifyReceipt(audit, list);
-  const form = sig.form ? ` (receipt ${sig.form}, key ${sig.keyId})` : '';
+  if (answer instanceof Error) sig = { ok: false, unable: true, reason: `the keys could not be loaded: ${answer.message}` };
+  else if (v3) sig = await verifyLogReceipt(audit, answer);
+  else sig = await verifyReceipt(audit, answer.keys);
+  const form = v3 ? ' (receipt v3)' : sig.form ? ` (receipt ${sig.form}, key ${sig.keyId})` : '';
   setCheck('chk-sig', sig.unable ? null : sig.ok, `${sig.reason}${form}`);
+  const receiptFails = v3 ? 'the score log does not hold this score as recorded' : 'the receipt\'s signature does not match the recorded fields';
+  const vouched = v3 ? 'the server\'s signed score log holds it as recorded' : 'the server\'s signature over them is valid';
 
   if (scoreOk === false || hashOk === false || (!sig.ok && !sig.unable)) {
     const what = [
       scoreOk === false && 'the replay in this browser does not give the recorded score',
       hashOk === false && 'the moves do not hash to the recorded moves hash',
-      !sig.ok && !sig.unable && 'the receipt\'s signature does not match the recorded fields',
+      !sig.ok && !sig.unable && receiptFails,
     ].filter(Boolean).join('; ');
     setVerdict('fail', `Verification failed: ${what}.`);
   } else if (!adapter || sig.unable) {
     setVerdict('partial', !adapter
-      ? (sig.ok ? 'The server\'s signature over this score is valid; the score itself can be checked by replay once the moves are public.' : `Not checked: ${sig.reason}.`)
-      : `The replay matches; the signature could not be checked here: ${sig.reason}.`);
+      ? (sig.ok ? `${v3 ? 'The server\'s signed score log holds this score as recorded' : 'The server\'s signature over this score is valid'}; the score itself can be checked by replay once the moves are public.` : `Not checked: ${sig.reason}.`)
+      : `The replay matches; the ${v3 ? 'score log' : 'signature'} could not be checked here: ${sig.reason}.`);
   } else {
-    setVerdict('pass', 'Verified: this browser computed the same score from the same moves, and the server\'s signature over them is valid.');
+    setVerdict('pass', `Verified: this browser computed the same score from the same moves, and ${vouched}.`);
   }
   button.disabled = false;
 }
@@ -123,6 +128,11 @@ async function main() {
   }
   renderFacts(audit);
   byId('verify').hidden = false;
+  const v3 = parseReceiptV3(audit.receipt) !== null;
+  if (v3) {
+    byId('chk-sig-label').textContent = 'Score log';
+    byId('verify-what').textContent = 'Re-runs every move in this browser with an independent port of the game, recomputes the moves\' hash, and finds the score in the server\'s public score log: its signed checkpoint (against the published log key) and the tiles that hold it, every recorded field compared.';
+  }
   const verifyWith = (adapter, why) => byId('btn-verify').addEventListener('click', () => verify(audit, adapter, why));
 
   if (audit.moves_public === false) {
@@ -130,8 +140,10 @@ async function main() {
     const today = new Date().toISOString().slice(0, 10);
     const what = !audit.date ? 'this run' : audit.date === today ? 'today\'s daily' : `the daily of ${audit.date}`;
     notice(`The moves of ${what} stay private until ${when}, so that nobody can copy a run while the day is open. The replay and the check by replay open then.`);
-    byId('verify-what').textContent = 'Checks the server\'s Ed25519 signature on the receipt, over the fields it recorded (the moves hash among them), against its published keys. The replay and the moves hash can be checked once the moves are public.';
-    byId('btn-verify').textContent = 'Check the signature';
+    byId('verify-what').textContent = v3
+      ? 'Finds the score in the server\'s public score log (its signed checkpoint and tiles) and compares the fields it recorded, the moves hash among them. The replay and the moves hash can be checked once the moves are public.'
+      : 'Checks the server\'s Ed25519 signature on the receipt, over the fields it recorded (the moves hash among them), against its published keys. The replay and the moves hash can be checked once the moves are public.';
+    byId('btn-verify').textContent = v3 ? 'Check the score log' : 'Check the signature';
     verifyWith(null, `not available until ${when}`);
     return;
   }

@@ -10,6 +10,10 @@
 //       replayd-receipt-v2, score_id, player_id, game, level, seed, version, score,
 //       completed (1|0), board (daily:YYYY-MM-DD | level:<game>:<level>), submitted_at_ms, moves_hash
 // Lines are joined by "\n" with no trailing newline; integers in plain decimal.
+//   v3  "v3.<index>": no signature; the score's leaf index in the public score
+//       log (docs/LOG.md), checked through the log's signed checkpoint and its
+//       tiles by the package's verifier, served as /assets/client/log.mjs
+//       (clients/js/src/log.mjs) and loaded only for a v3 receipt.
 import { blake2b, toHex } from './blake2b.js';
 
 /** Bytes of unpadded (or padded) base64url; null if the text is not base64url. */
@@ -120,4 +124,59 @@ export async function verifyReceipt(audit, keys, subtle = globalThis.crypto && g
   }
   const ok = await subtle.verify({ name: 'Ed25519' }, cryptoKey, r.signature, message);
   return { ...base, ok, reason: ok ? 'valid' : 'the signature does not match the recorded fields' };
+}
+
+/** The leaf index (a BigInt) of a v3 receipt "v3.<index>", or null for any other text. */
+export function parseReceiptV3(text) {
+  const m = typeof text === 'string' && /^v3\.(0|[1-9][0-9]{0,18})$/.exec(text);
+  return m && BigInt(m[1]) < 1n << 63n ? BigInt(m[1]) : null;
+}
+
+/**
+ * Checks a v3 receipt (docs/API.md, "Receipts") of `audit` through the score
+ * log: the origin and the current key's verifier key from `keysAnswer` (the
+ * whole GET /v1/keys answer: log_origin, keys[].log_verifier_key), the
+ * checkpoint (GET /v1/log/checkpoint), the entry bundle and hash tiles that
+ * hold the index; the entry must be included in the checkpoint's tree and
+ * equal every recorded field but status. Resolves to {ok, form: 'v3', index,
+ * size, reason, unable}; unable marks a browser that cannot check at all.
+ * options: fetch (injectable for tests), base (the server's URL, '' for
+ * this origin), subtle.
+ */
+export async function verifyLogReceipt(audit, keysAnswer, options = {}) {
+  const index = parseReceiptV3(audit.receipt);
+  const base = { form: 'v3', keyId: null, index };
+  if (index === null) return { ...base, ok: false, reason: 'the receipt is not in a form this page knows' };
+  const subtle = 'subtle' in options ? options.subtle : globalThis.crypto && globalThis.crypto.subtle;
+  if (!subtle) return { ...base, ok: false, unable: true, reason: 'this browser offers no WebCrypto here (it needs HTTPS or localhost)' };
+  const origin = keysAnswer && keysAnswer.log_origin;
+  const keys = keysAnswer && Array.isArray(keysAnswer.keys) ? keysAnswer.keys : [];
+  const current = keys.find((k) => k.current) || keys[0];
+  const verifierKey = current && current.log_verifier_key;
+  if (typeof origin !== 'string' || !origin) return { ...base, ok: false, reason: 'the server publishes no log_origin' };
+  if (typeof verifierKey !== 'string') return { ...base, ok: false, reason: 'the server publishes no log_verifier_key for its current key' };
+  let log;
+  try {
+    log = await import('../client/log.mjs');
+  } catch (e) {
+    return { ...base, ok: false, unable: true, reason: `the score log's verifier could not be loaded: ${e.message}` };
+  }
+  const f = options.fetch || globalThis.fetch.bind(globalThis);
+  const prefix = `${options.base || ''}/v1/log/`;
+  const get = async (path) => {
+    const res = await f(prefix + path);
+    if (!res.ok) throw new Error(`the server answers ${res.status} to /v1/log/${path}`);
+    return res;
+  };
+  try {
+    const r = await log.verifyLoggedScore({
+      score: audit, verifierKey, origin,
+      getCheckpoint: async () => (await get('checkpoint')).text(),
+      getTile: async (path) => new Uint8Array(await (await get(path)).arrayBuffer()),
+    });
+    return { ...base, ok: true, size: r.size, reason: `In the score log at index ${r.index}, checkpoint of size ${r.size}` };
+  } catch (e) {
+    if (e && e.name === 'NotSupportedError') return { ...base, ok: false, unable: true, reason: 'this browser cannot check Ed25519 signatures' };
+    return { ...base, ok: false, reason: e.message };
+  }
 }
