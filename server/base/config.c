@@ -30,6 +30,7 @@ void config_defaults(config *c)
     c->daily_grace_s = 3600;
     snprintf(c->daily_seeds, sizeof c->daily_seeds, "sealed");
     snprintf(c->log_origin, sizeof c->log_origin, "localhost/v1/log");
+    c->receipt_version = 3;
     c->max_outstanding_tokens = 20;
     c->plausibility_slack_ms = 100;
     c->plausibility_slack_permille = 10;
@@ -152,6 +153,7 @@ static const key_def keys[] = {
     STR(trusted_proxies),
     STR(cors_origins),
     STR(log_origin),
+    INT(receipt_version, 2, 3),
     STR(metrics_listen),
     BOOL(metrics_public),
     BOOL(log_requests),

@@ -109,6 +109,7 @@ typedef struct config {
     char trusted_proxies[512]; /* CIDR list: only these may say who the client is */
     char cors_origins[1024];   /* origins browsers may call from; "*" for any */
     char log_origin[256];      /* the score log's origin and key name (docs/LOG.md) */
+    int receipt_version;       /* the receipts new scores get: 3 (the log's) or 2 (signed) */
     /* /metrics: on its own listener ("ADDR:PORT", e.g. 127.0.0.1:9090), or
      * on the main one behind admin_token, or public when metrics_public */
     char metrics_listen[80];

@@ -469,6 +469,12 @@ store_status store_log_entries(store *s, int64_t from, int max, store_log_entry 
  * once it has checked its keys and log_origin against the database. */
 store_status store_log_seal(store *s);
 
+/* The score log's leaf of a recorded score (docs/LOG.md section 7), its
+ * status at the commit held or not, into out (cap bytes, LOG_ENTRY_MAX
+ * always fits); its length, 0 when the score cannot be a leaf. What a v3
+ * receipt ("v3.<index>": the leaf's index) is checked against. */
+size_t store_score_leaf(const store_score *sc, bool held, uint8_t *out, size_t cap);
+
 /* The latest checkpoint: its tree size and signed note (a C2SP signed
  * note, docs/LOG.md section 6) into note (cap bytes, NUL-terminated; ""
  * before the first seal). STORE_ERROR when it does not fit. */

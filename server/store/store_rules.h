@@ -82,7 +82,11 @@ void store_rules_new_account_forget(store_write *w);
  * log_head (its row held until the commit), so the leaves' order is the
  * commits' and a write undone takes its leaf and index with it. The
  * write's logged and log_index record the leaf. */
-store_status store_scorelog_score(const sd_db *x, store_write *w);
+store_status store_scorelog_score(const sd_db *x, store_write *w, int64_t idx);
+/* The next index, taken ahead of a score's leaf (its v3 receipt names it
+ * in the score's row); store_scorelog_score then appends at it (idx -1:
+ * it takes the next itself). */
+store_status store_scorelog_reserve(const sd_db *x, int64_t *idx);
 store_status store_scorelog_action(const sd_db *x, store_write *w, log_kind kind, int64_t action_id, int64_t at_ms,
                                    int64_t player_id, const uint8_t *score_id, const char *name);
 /* The leaves from index `from`, at most max, in order; *n gets how many. */

@@ -11,16 +11,9 @@
 #include "store_backend.h"
 #include "store_rules.h"
 
-/* The next index, then the leaf at it, which w's outputs record; a leaf
- * of length 0 (one the layout cannot hold: entry.h) is an error logged
- * under `where`. */
-static store_status append(const sd_db *x, store_write *w, const uint8_t *leaf, size_t len,
-                           const char *where)
+/* The next index (log_head's row held until the commit). */
+static store_status next_index(const sd_db *x, int64_t *idx)
 {
-    if (len == 0) {
-        store_log_error(where, "a leaf the log's layout cannot hold");
-        return STORE_ERROR;
-    }
     const store_driver *d = x->d;
     sd_stmt *s = d->start(x->c, SD_LOG_NEXT);
     if (!s)
@@ -28,18 +21,35 @@ static store_status append(const sd_db *x, store_write *w, const uint8_t *leaf, 
     int rc = d->step(s);
     if (rc == SD_FAIL)
         return sd_failed(x, s, SD_LOG_NEXT);
-    int64_t idx = rc == SD_ROW ? d->col_int(s, 0) : -1;
+    *idx = rc == SD_ROW ? d->col_int(s, 0) : -1;
     d->done(s);
-    if (idx < 0) { /* log_head's row is missing: the migration's, never deleted */
+    if (*idx < 0) { /* log_head's row is missing: the migration's, never deleted */
         store_log_error("log_next", "log_head has no row");
         return STORE_ERROR;
     }
-    s = d->start(x->c, SD_LOG_APPEND);
+    return STORE_OK;
+}
+
+/* The leaf at idx (-1: the next index), which w's outputs record; a leaf
+ * of length 0 (one the layout cannot hold: entry.h) is an error logged
+ * under `where`. */
+static store_status append(const sd_db *x, store_write *w, int64_t idx, const uint8_t *leaf, size_t len,
+                           const char *where)
+{
+    if (len == 0) {
+        store_log_error(where, "a leaf the log's layout cannot hold");
+        return STORE_ERROR;
+    }
+    store_status st = idx < 0 ? next_index(x, &idx) : STORE_OK;
+    if (st != STORE_OK)
+        return st;
+    const store_driver *d = x->d;
+    sd_stmt *s = d->start(x->c, SD_LOG_APPEND);
     if (!s)
         return sd_failed(x, NULL, SD_LOG_APPEND);
     d->bind_int(s, idx);
     d->bind_blob(s, leaf, len);
-    store_status st = sd_run(x, s, SD_LOG_APPEND);
+    st = sd_run(x, s, SD_LOG_APPEND);
     if (st == STORE_OK) {
         w->logged = true;
         w->log_index = idx;
@@ -47,9 +57,8 @@ static store_status append(const sd_db *x, store_write *w, const uint8_t *leaf, 
     return st;
 }
 
-store_status store_scorelog_score(const sd_db *x, store_write *w)
+size_t store_score_leaf(const store_score *sc, bool held, uint8_t *out, size_t cap)
 {
-    const store_score *sc = &w->u.score.score;
     log_score_leaf e = {
         .player_id = sc->p.player_id,
         .level = (uint32_t)sc->p.level,
@@ -58,14 +67,26 @@ store_status store_scorelog_score(const sd_db *x, store_write *w)
         .day = sc->p.day,
         .score = sc->score,
         .completed = sc->completed,
-        .held = sc->status == SCORE_HELD,
+        .held = held,
         .submitted_at_ms = sc->received_at,
         .game = sc->p.g ? sc->p.g->name : NULL,
     };
     memcpy(e.score_id, sc->p.nonce, LOG_ENTRY_ID_BYTES);
     memcpy(e.moves_hash, sc->moves_hash, LOG_ENTRY_HASH_BYTES);
+    return log_entry_score(&e, out, cap);
+}
+
+store_status store_scorelog_reserve(const sd_db *x, int64_t *idx)
+{
+    return next_index(x, idx);
+}
+
+store_status store_scorelog_score(const sd_db *x, store_write *w, int64_t idx)
+{
+    const store_score *sc = &w->u.score.score;
     uint8_t leaf[LOG_ENTRY_MAX];
-    return append(x, w, leaf, log_entry_score(&e, leaf, sizeof leaf), "scorelog_score");
+    return append(x, w, idx, leaf, store_score_leaf(sc, sc->status == SCORE_HELD, leaf, sizeof leaf),
+                  "scorelog_score");
 }
 
 store_status store_scorelog_action(const sd_db *x, store_write *w, log_kind kind, int64_t action_id, int64_t at_ms,
@@ -76,7 +97,7 @@ store_status store_scorelog_action(const sd_db *x, store_write *w, log_kind kind
     if (score_id)
         memcpy(a.score_id, score_id, LOG_ENTRY_ID_BYTES);
     uint8_t leaf[LOG_ENTRY_MAX];
-    return append(x, w, leaf, log_entry_action(&a, leaf, sizeof leaf), "scorelog_action");
+    return append(x, w, -1, leaf, log_entry_action(&a, leaf, sizeof leaf), "scorelog_action");
 }
 
 store_status store_read_log_entries(const sd_db *x, int64_t from, int max, store_log_entry *out,

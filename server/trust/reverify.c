@@ -66,7 +66,33 @@ static json_t *cannot_replay(const store_score *sc, const char *detail)
     return o;
 }
 
-static json_t *check_one(const store_score *sc, const keyring *keys, scratch *w)
+/* A v3 receipt's index ("v3.<digits>", no leading zero), or -1. */
+static int64_t v3_index(const char *receipt)
+{
+    if (strncmp(receipt, "v3.", 3) != 0)
+        return -1;
+    const char *d = receipt + 3;
+    size_t n = strspn(d, "0123456789");
+    if (n == 0 || n > 18 || d[n] != '\0' || (d[0] == '0' && n > 1))
+        return -1;
+    return strtoll(d, NULL, 10);
+}
+
+/* The leaf at a v3 receipt's index is the one sc's fields make. */
+static bool leaf_matches(const store_score *sc, const store_log_entry *leaf)
+{
+    if (!leaf || leaf->idx != v3_index(sc->receipt))
+        return false;
+    for (int held = 0; held <= 1; held++) {
+        uint8_t want[LOG_ENTRY_MAX];
+        size_t len = store_score_leaf(sc, held, want, sizeof want);
+        if (len > 0 && len == leaf->len && memcmp(want, leaf->bytes, len) == 0)
+            return true;
+    }
+    return false;
+}
+
+static json_t *check_one(const store_score *sc, const keyring *keys, const store_log_entry *leaf, scratch *w)
 {
     const game *g = sc->p.g;
     if (sc->p.version < g->min_version || sc->p.version > g->version)
@@ -107,7 +133,8 @@ static json_t *check_one(const store_score *sc, const keyring *keys, scratch *w)
         json_decref(stored);
     }
     receipt_fields f = { &sc->p, sc->score_id, sc->score, sc->completed, sc->received_at, sc->moves_hash };
-    if (keys && receipt_verify(keys, &f, sc->receipt) != 0)
+    if (strncmp(sc->receipt, "v3.", 3) == 0 ? !leaf_matches(sc, leaf)
+                                             : keys && receipt_verify(keys, &f, sc->receipt) != 0)
         json_array_append_new(differs, json_string("receipt"));
     if (json_array_size(differs) == 0) {
         json_decref(differs);
@@ -124,10 +151,10 @@ static json_t *check_one(const store_score *sc, const keyring *keys, scratch *w)
     return o;
 }
 
-json_t *reverify_score(const store_score *sc, const keyring *keys)
+json_t *reverify_score(const store_score *sc, const keyring *keys, const store_log_entry *leaf)
 {
     scratch w;
-    json_t *o = scratch_init(&w) ? check_one(sc, keys, &w) : cannot_replay(sc, "out of memory");
+    json_t *o = scratch_init(&w) ? check_one(sc, keys, leaf, &w) : cannot_replay(sc, "out of memory");
     scratch_free(&w);
     return o;
 }
@@ -135,6 +162,8 @@ json_t *reverify_score(const store_score *sc, const keyring *keys)
 /* A page shared by its workers: each takes the next index. */
 typedef struct page {
     store_score *scores;
+    store_log_entry *leaves; /* a v3 receipt's leaf, read before the workers start */
+    bool *has_leaf;
     json_t **verdicts;
     int n;
     atomic_int next;
@@ -153,7 +182,7 @@ static void *work(void *arg)
     worker *wk = arg;
     page *pg = wk->pg;
     for (int i; (i = atomic_fetch_add(&pg->next, 1)) < pg->n;) {
-        pg->verdicts[i] = check_one(&pg->scores[i], pg->keys, &wk->w);
+        pg->verdicts[i] = check_one(&pg->scores[i], pg->keys, pg->has_leaf[i] ? &pg->leaves[i] : NULL, &wk->w);
         atomic_fetch_add(&pg->c->checked, 1);
     }
     return NULL;
@@ -178,8 +207,10 @@ store_status reverify_run(store *s, const store_scan *scan, int jobs, const keyr
     pg.keys = keys;
     pg.scores = calloc((size_t)limit, sizeof *pg.scores);
     pg.verdicts = calloc((size_t)limit, sizeof *pg.verdicts);
+    pg.leaves = calloc((size_t)limit, sizeof *pg.leaves);
+    pg.has_leaf = calloc((size_t)limit, sizeof *pg.has_leaf);
     worker *wk = calloc((size_t)jobs, sizeof *wk);
-    bool ready = pg.scores && pg.verdicts && wk;
+    bool ready = pg.scores && pg.verdicts && pg.leaves && pg.has_leaf && wk;
     for (int j = 0; ready && j < jobs; j++) {
         wk[j].pg = &pg;
         ready = scratch_init(&wk[j].w);
@@ -192,6 +223,18 @@ store_status reverify_run(store *s, const store_scan *scan, int jobs, const keyr
         if (st != STORE_OK || n == 0)
             break;
         pg.n = n;
+        for (int i = 0; st == STORE_OK && i < n; i++) {
+            int64_t idx = v3_index(pg.scores[i].receipt);
+            int got = 0;
+            if (idx >= 0)
+                st = store_log_entries(s, idx, 1, &pg.leaves[i], &got);
+            pg.has_leaf[i] = got == 1;
+        }
+        if (st != STORE_OK) {
+            for (int i = 0; i < n; i++)
+                store_score_clear(&pg.scores[i]);
+            break;
+        }
         atomic_store(&pg.next, 0);
         bool started[REVERIFY_MAX_JOBS] = { false };
         for (int j = 1; j < jobs && j * PAGE_PER_JOB / 4 < n; j++)
@@ -221,5 +264,7 @@ store_status reverify_run(store *s, const store_scan *scan, int jobs, const keyr
     free(wk);
     free(pg.scores);
     free(pg.verdicts);
+    free(pg.leaves);
+    free(pg.has_leaf);
     return st;
 }

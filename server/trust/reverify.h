@@ -50,8 +50,12 @@ typedef void (*reverify_tick)(void *ctx, const reverify_counts *c);
  * ("date"), "differs": [field names: moves_hash, rejected, score, completed,
  * result, receipt], "stored": {...}, "replayed": {...}}
  * or, when it cannot be replayed at all, "differs": ["replay"] and
- * "detail". */
-json_t *reverify_score(const store_score *sc, const keyring *keys);
+ * "detail".
+ * A v3 receipt ("v3.<index>") is checked against leaf, the score log's
+ * leaf at its index as the store holds it (NULL: none there): it must be
+ * the leaf of sc's fields (docs/LOG.md section 7), held or not at its
+ * commit; v1 and v2 receipts against keys (NULL: not checked). */
+json_t *reverify_score(const store_score *sc, const keyring *keys, const store_log_entry *leaf);
 
 /* Replays every score of the scan; keys (NULL: receipts unchecked) checks
  * each receipt, v1 or v2, with the key it names. STORE_OK when all were

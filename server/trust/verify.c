@@ -338,9 +338,13 @@ static verify_result build_score(run *r, const game_result *res, int64_t receive
     json_decref(canon);
     r->out->result = result_to_json(g, res);
     sc->result_json = json_dumps(r->out->result, JSON_COMPACT);
+    if (!sc->moves_json || !sc->result_json || !sc->signals_json)
+        return VERIFY_ERR_PREPARE;
+    /* a v3 receipt is the score's leaf in the log: the store names it
+     * (an empty receipt); a v2 one is signed here, one signature a score */
+    sc->receipt[0] = '\0';
     receipt_fields f = { &sc->p, sc->score_id, sc->score, sc->completed, sc->received_at, sc->moves_hash };
-    if (!sc->moves_json || !sc->result_json || !sc->signals_json ||
-        receipt_sign(r->ctx->keys, &f, sc->receipt, sizeof sc->receipt) != 0)
+    if (r->ctx->cfg->receipt_version == 2 && receipt_sign(r->ctx->keys, &f, sc->receipt, sizeof sc->receipt) != 0)
         return VERIFY_ERR_PREPARE;
     return VERIFIED_SCORE;
 }

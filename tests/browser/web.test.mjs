@@ -16,7 +16,7 @@ let browser;
 let data;
 
 before(async () => {
-  srv = await startServer({ args: ['--set', 'plausibility_slack_ms=600000', '--set', 'new_account_runs=0'] });
+  srv = await startServer({ args: ['--set', 'plausibility_slack_ms=600000', '--set', 'new_account_runs=0', '--set', 'receipt_version=2'] });
   data = await populate(srv);
   browser = await launch();
 });

@@ -6,7 +6,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { startServer, call, register, seed, solve, replayCli, awaitRun, ADMIN_TOKEN } from './harness.mjs';
 
 let srv;
-before(async () => { srv = await startServer({ admin: ADMIN_TOKEN }); });
+before(async () => { srv = await startServer({ admin: ADMIN_TOKEN, args: ['--set', 'receipt_version=2'] }); });
 after(async () => { await srv.stop(); srv.cleanup(); });
 
 // docs/API.md: the v2 receipt's 12 lines.

@@ -15,7 +15,7 @@ test('rotation keeps old tokens redeemable and old receipts verifiable', async (
   const dir = mkdtempSync(join(tmpdir(), 'replayd-keys-'));
   let srv;
   try {
-    srv = await startServer({ dataDir: dir });
+    srv = await startServer({ dataDir: dir, args: ['--set', 'receipt_version=2'] });
     for (const f of readdirSync(join(dir, 'keys'))) {
       assert.equal(statSync(join(dir, 'keys', f)).mode & 0o777, 0o600, `${f} is private`);
     }
@@ -33,7 +33,7 @@ test('rotation keeps old tokens redeemable and old receipts verifiable', async (
 
     const out = JSON.parse(await runOk(BIN, ['keygen', '--data', dir], { encoding: 'utf8' }));
     assert.equal(out.key_id, 2);
-    srv = await startServer({ dataDir: dir });
+    srv = await startServer({ dataDir: dir, args: ['--set', 'receipt_version=2'] });
     const keys = (await call(srv, 'GET', '/v1/keys')).json.keys;
     assert.deepEqual(keys.map((k) => [k.key_id, k.current]), [[1, false], [2, true]]);
     const fresh = await seed(srv, p.token, { game: 'schulte', level: 1 });
@@ -91,24 +91,24 @@ test('a node whose keys are not the ones its database was first used with refuse
   const dir = mkdtempSync(join(tmpdir(), 'replayd-keyfp-'));
   const other = mkdtempSync(join(tmpdir(), 'replayd-keyfp-other-'));
   try {
-    let srv = await startServer({ dataDir: dir });
+    let srv = await startServer({ dataDir: dir, args: ['--set', 'receipt_version=2'] });
     await srv.stop();
     // another key set (a node that made its own) in place of this one
     await runOk(BIN, ['keygen', '--data', other], { encoding: 'utf8' });
     const mine = join(dir, 'keys', 'token-hash.key');
     cpSync(join(dir, 'keys'), join(dir, 'keys.orig'), { recursive: true });
     cpSync(join(other, 'keys', 'token-hash.key'), mine);
-    await assert.rejects(startServer({ dataDir: dir }), /token-hash\.key in .* is not the one this database was first used with/);
+    await assert.rejects(startServer({ dataDir: dir, args: ['--set', 'receipt_version=2'] }), /token-hash\.key in .* is not the one this database was first used with/);
     cpSync(join(other, 'keys'), join(dir, 'keys'), { recursive: true });
-    await assert.rejects(startServer({ dataDir: dir }), /is not the one this database was first used with/);
+    await assert.rejects(startServer({ dataDir: dir, args: ['--set', 'receipt_version=2'] }), /is not the one this database was first used with/);
     // the database's own keys back: it starts
     rmSync(join(dir, 'keys'), { recursive: true });
     cpSync(join(dir, 'keys.orig'), join(dir, 'keys'), { recursive: true });
     // another daily.key alone (sealed dailies, the default): it would publish other seeds
     cpSync(join(other, 'keys', 'daily.key'), join(dir, 'keys', 'daily.key'));
-    await assert.rejects(startServer({ dataDir: dir }), /daily\.key .* is not the one this database was first used with/);
+    await assert.rejects(startServer({ dataDir: dir, args: ['--set', 'receipt_version=2'] }), /daily\.key .* is not the one this database was first used with/);
     cpSync(join(dir, 'keys.orig', 'daily.key'), join(dir, 'keys', 'daily.key'));
-    srv = await startServer({ dataDir: dir });
+    srv = await startServer({ dataDir: dir, args: ['--set', 'receipt_version=2'] });
     assert.equal((await call(srv, 'GET', '/healthz')).status, 200);
     await srv.stop();
   } finally { rmSync(dir, { recursive: true, force: true }); rmSync(other, { recursive: true, force: true }); }
@@ -136,7 +136,7 @@ test('a key file or the keys directory group or others may read stops the node a
       const shown = mode.toString(8).padStart(4, '0');
       const fix = name ? '600' : '700';
       const esc = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      await assert.rejects(startServer({ dataDir: dir }),
+      await assert.rejects(startServer({ dataDir: dir, args: ['--set', 'receipt_version=2'] }),
         new RegExp(`${esc}: mode ${shown}, must not be readable or writable by group or others \\(chmod ${fix} `),
         `${name || 'keys/'} at ${shown}`);
       chmodSync(path, name ? 0o600 : 0o700);
@@ -146,9 +146,9 @@ test('a key file or the keys directory group or others may read stops the node a
     renameSync(join(keys, 'daily.key'), target);
     chmodSync(target, 0o644);
     symlinkSync(target, join(keys, 'daily.key'));
-    await assert.rejects(startServer({ dataDir: dir }), /daily\.key \(a link to .*daily\.key\): mode 0644, must not be readable/);
+    await assert.rejects(startServer({ dataDir: dir, args: ['--set', 'receipt_version=2'] }), /daily\.key \(a link to .*daily\.key\): mode 0644, must not be readable/);
     chmodSync(target, 0o600);
-    srv = await startServer({ dataDir: dir });
+    srv = await startServer({ dataDir: dir, args: ['--set', 'receipt_version=2'] });
     assert.equal((await call(srv, 'GET', '/healthz')).status, 200, 'every file 0600, the directory 0700: it starts');
   } finally {
     await srv?.stop();
@@ -166,20 +166,20 @@ test('a key the database records that this node lacks stops it at start, naming 
   const aside = mkdtempSync(join(tmpdir(), 'replayd-keymissing-aside-'));
   let srv;
   try {
-    srv = await startServer({ dataDir: dir });
+    srv = await startServer({ dataDir: dir, args: ['--set', 'receipt_version=2'] });
     await srv.stop();
     await runOk(BIN, ['keygen', '--data', dir], { encoding: 'utf8' });
-    srv = await startServer({ dataDir: dir }); // records key 2
+    srv = await startServer({ dataDir: dir, args: ['--set', 'receipt_version=2'] }); // records key 2
     await srv.stop();
     for (const f of ['mac-2.key', 'sign-2.key']) renameSync(join(dir, 'keys', f), join(aside, f));
-    await assert.rejects(startServer({ dataDir: dir }),
+    await assert.rejects(startServer({ dataDir: dir, args: ['--set', 'receipt_version=2'] }),
       /key 2 \(mac-2\.key, sign-2\.key\) is recorded in the database \(a node started with it\) but missing here: copy the keys directory of the node that made it to .*\/keys\//);
     for (const f of ['mac-2.key', 'sign-2.key']) renameSync(join(aside, f), join(dir, 'keys', f));
     await runOk(BIN, ['keygen', '--data', dir], { encoding: 'utf8' });
-    srv = await startServer({ dataDir: dir }); // records key 3
+    srv = await startServer({ dataDir: dir, args: ['--set', 'receipt_version=2'] }); // records key 3
     await srv.stop();
     await runOk(BIN, ['keygen', '--retire', '2', '--data', dir], { encoding: 'utf8' });
-    srv = await startServer({ dataDir: dir });
+    srv = await startServer({ dataDir: dir, args: ['--set', 'receipt_version=2'] });
     const keys = (await call(srv, 'GET', '/v1/keys')).json.keys;
     assert.deepEqual(keys.map((k) => [k.key_id, k.retired]), [[1, false], [2, true], [3, false]], 'a retired key is held by its record');
   } finally {

@@ -180,7 +180,7 @@ static void each_difference_is_named(void)
     json_decref(res);
     sc.moves_json = (char *)clean_moves;
     sc.result_json = result;
-    CHECK(reverify_score(&sc, NULL) == NULL);
+    CHECK(reverify_score(&sc, NULL, NULL) == NULL);
     /* with a receipt, as the submission path signs it */
     keyring kr;
     memset(&kr, 0, sizeof kr);
@@ -189,35 +189,35 @@ static void each_difference_is_named(void)
     kr.count = 1;
     receipt_fields rf = { &sc.p, sc.score_id, sc.score, sc.completed, sc.received_at, sc.moves_hash };
     CHECK_EQ(receipt_sign(&kr, &rf, sc.receipt, sizeof sc.receipt), 0);
-    CHECK(reverify_score(&sc, &kr) == NULL);
+    CHECK(reverify_score(&sc, &kr, NULL) == NULL);
 
     store_score v = sc;
     v.score++;
-    CHECK(differs_only(reverify_score(&v, NULL), "score"));
+    CHECK(differs_only(reverify_score(&v, NULL, NULL), "score"));
     v = sc;
     v.completed = false;
-    CHECK(differs_only(reverify_score(&v, NULL), "completed"));
+    CHECK(differs_only(reverify_score(&v, NULL, NULL), "completed"));
     v = sc;
     v.moves_hash[0] ^= 1;
-    CHECK(differs_only(reverify_score(&v, NULL), "moves_hash"));
+    CHECK(differs_only(reverify_score(&v, NULL, NULL), "moves_hash"));
     v = sc;
     v.result_json = (char *)"{\"completed\":true}";
-    CHECK(differs_only(reverify_score(&v, NULL), "result"));
+    CHECK(differs_only(reverify_score(&v, NULL, NULL), "result"));
     v = sc;
     v.p.version = g->version + 1;
-    CHECK(differs_only(reverify_score(&v, NULL), "replay"));
+    CHECK(differs_only(reverify_score(&v, NULL, NULL), "replay"));
     v = sc;
     v.moves_json = (char *)"[{\"t\":1}";
-    CHECK(differs_only(reverify_score(&v, NULL), "replay"));
+    CHECK(differs_only(reverify_score(&v, NULL, NULL), "replay"));
     v = sc;
     v.p.seed = 43; /* another level: the same taps now tap wrong cells */
-    json_t *d = reverify_score(&v, NULL);
+    json_t *d = reverify_score(&v, NULL, NULL);
     CHECK(d != NULL);
     json_decref(d);
     /* moves now refused: a second tap 50 ms after the first */
     v = sc;
     v.moves_json = (char *)"[{\"t\":400,\"cell\":8},{\"t\":450,\"cell\":2}]";
-    d = reverify_score(&v, NULL);
+    d = reverify_score(&v, NULL, NULL);
     CHECK(d != NULL);
     json_t *differs = json_object_get(d, "differs");
     bool rejected = false;
@@ -228,15 +228,40 @@ static void each_difference_is_named(void)
     /* a receipt that does not match its record: the run itself replays */
     v = sc;
     v.receipt[strlen(v.receipt) - 2] ^= 1;
-    CHECK(differs_only(reverify_score(&v, &kr), "receipt"));
+    CHECK(differs_only(reverify_score(&v, &kr, NULL), "receipt"));
     v = sc;
     v.received_at++; /* v2 signs the time too */
-    CHECK(differs_only(reverify_score(&v, &kr), "receipt"));
+    CHECK(differs_only(reverify_score(&v, &kr, NULL), "receipt"));
     v = sc;
     v.score++;
-    d = reverify_score(&v, &kr);
+    d = reverify_score(&v, &kr, NULL);
     CHECK(json_array_size(json_object_get(d, "differs")) == 2);
     json_decref(d);
+
+    /* a v3 receipt: the score log's leaf at its index must be the one the
+     * record's fields make (held or not at its commit); no key needed */
+    store_score l = sc;
+    snprintf(l.receipt, sizeof l.receipt, "v3.%d", 41);
+    store_log_entry leaf = { .idx = 41 };
+    leaf.len = store_score_leaf(&l, false, leaf.bytes, sizeof leaf.bytes);
+    CHECK(leaf.len > 0);
+    CHECK(reverify_score(&l, NULL, &leaf) == NULL);
+    store_log_entry held = { .idx = 41 };
+    held.len = store_score_leaf(&l, true, held.bytes, sizeof held.bytes);
+    CHECK(reverify_score(&l, NULL, &held) == NULL);
+    CHECK(differs_only(reverify_score(&l, NULL, NULL), "receipt"));  /* no leaf there */
+    store_log_entry other = leaf;
+    other.idx = 40;
+    CHECK(differs_only(reverify_score(&l, NULL, &other), "receipt")); /* another index */
+    other = leaf;
+    other.bytes[leaf.len - 1] ^= 1;
+    CHECK(differs_only(reverify_score(&l, NULL, &other), "receipt")); /* another leaf */
+    v = l;
+    v.received_at++; /* the leaf holds the time: the record's no longer matches */
+    CHECK(differs_only(reverify_score(&v, NULL, &leaf), "receipt"));
+    v = l;
+    snprintf(v.receipt, sizeof v.receipt, "v3.041");
+    CHECK(differs_only(reverify_score(&v, NULL, &leaf), "receipt")); /* not the one form */
     free(result);
 }
 

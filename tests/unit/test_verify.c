@@ -122,7 +122,16 @@ static void good_run_is_a_record(void)
     uint8_t hash[STORE_HASH_BYTES];
     moves_hash(sc->p.g, 2, fx.moves, fx.n, hash);
     CHECK(memcmp(hash, sc->moves_hash, sizeof hash) == 0);
+    /* receipt_version 3 (the default): no signature, the store names the leaf */
+    CHECK_EQ(fx.cfg.receipt_version, 3);
+    CHECK_EQ(sc->receipt[0], '\0');
+    verify_out_clear(&out);
+    /* receipt_version 2: signed here, one signature a score */
+    fx.cfg.receipt_version = 2;
+    CHECK_EQ(verify(&out), VERIFIED_SCORE);
+    sc = &out.score;
     receipt_fields f = { &sc->p, sc->score_id, sc->score, sc->completed, sc->received_at, sc->moves_hash };
+    CHECK(strncmp(sc->receipt, "v2.", 3) == 0);
     CHECK_EQ(receipt_verify(&fx.keys, &f, sc->receipt), 0);
     verify_out_clear(&out);
     teardown();
