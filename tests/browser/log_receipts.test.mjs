@@ -139,7 +139,10 @@ test('the replay page refuses a v3 score changed on the way: the audit, a tile, 
       await page.route('**/v1/log/tile/entries/**', async (route) => {
         const res = await route.fetch();
         const b = Buffer.from(await res.body());
-        b[b.length - 1] ^= 1;
+        // the score's own entry (2-byte length, bytes; docs/LOG.md section 4): its score field (offset 41) changed
+        let at = 0;
+        for (let j = 0n; j < parseReceiptV3(answer.receipt) % 256n; j++) at += 2 + b.readUInt16BE(at);
+        b[at + 2 + 48] ^= 1;
         await route.fulfill({ response: res, body: b });
       });
       return /^✗ the log's entry \d+ is not included/;
