@@ -1,7 +1,8 @@
 // Every game end to end against the real server, through the package only:
 // register, a seed, the level built locally (WebAssembly), the level's
-// solution played locally and submitted, the receipt verified offline
-// against GET /v1/keys (with the moves hash recomputed), the board, the
+// solution played locally and submitted, the receipt (v3) verified offline
+// from the answer's log_proof with GET /v1/keys's log key (with the moves
+// hash recomputed) and later from the log's tiles, the board, the
 // player's place on it and the public audit. Then boards with cursors, and
 // the retries: Retry-After honoured, a lost answer retried to the same score.
 import { test, before, after } from 'node:test';
@@ -56,9 +57,13 @@ for (const name of ['schulte', 'pipes', 'target-sums', 'opposites', 'contraption
     const record = receiptRecord(me.player_id, seed, score);
     const v = await verifyReceipt(record, keys, { moves, fields: g.fieldsOf(seed.version) });
     assert.equal(v.ok, true, v.reason);
-    assert.equal(v.form, 'v2');
-    // A receipt proves exactly what was signed.
+    // v3 (the default since the score log): the score's leaf, proved by the answer's log_proof
+    assert.equal(v.form, 'v3');
+    assert.equal(`v3.${v.index}`, score.receipt);
+    assert.equal((await verifyReceipt(score, keys, { token: seed })).ok, true, 'the answer and its seed token');
+    // A receipt proves exactly what was logged.
     assert.equal((await verifyReceipt({ ...record, score: record.score + 1 }, keys)).ok, false);
+    assert.equal((await verifyReceipt({ ...score, score: score.score + 1 }, keys, { token: seed })).ok, false);
     const other = [...moves];
     other.pop();
     assert.match((await verifyReceipt(record, keys, { moves: other, fields: g.fieldsOf(seed.version) })).reason, /moves hash/);
@@ -68,7 +73,11 @@ for (const name of ['schulte', 'pipes', 'target-sums', 'opposites', 'contraption
     assert.equal(mine.me.score_id, score.score_id);
     const audit = await api.audit(score.score_id);
     assert.deepEqual(audit.moves, moves);
-    assert.equal((await verifyReceipt(audit, keys, { moves: audit.moves, fields: g.fieldsOf(audit.version) })).ok, true);
+    // later, from the audit: the log's checkpoint and tiles
+    const later = await verifyReceipt(audit, keys, { moves: audit.moves, fields: g.fieldsOf(audit.version), baseUrl: srv.base });
+    assert.equal(later.ok, true, later.reason);
+    assert.equal(later.index, v.index);
+    assert.equal((await verifyReceipt({ ...audit, score: audit.score + 1 }, keys, { baseUrl: srv.base })).ok, false);
   });
 }
 
