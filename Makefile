@@ -114,7 +114,7 @@ FUZZ_SRC := tests/fuzz/fuzz_replay.c $(PURE_SRC) \
 .PHONY: all deps deps-test deps-check deps-bench deps-deb contract-deps test check cross \
         cppcheck fuzz bench vectors run install uninstall deb deb-check clean unit-bins mutate \
         lib install-lib wasm deps-wasm new-game bench-kit client-deps programs wasm-files fresh-check \
-        browser-deps link-cycles trace-submission
+        browser-deps link-cycles trace-submission bench-instructions
 
 # The build after the dependency install, never beside it (make -jN on a
 # fresh machine would start compiling before apt-get has installed cc).
@@ -498,6 +498,14 @@ new-game:
 trace-submission: deps
 	@$(MAKE) --no-print-directory MODE=trace build/$(CC)-trace/replayd
 	@tools/submission_trace/run.py --binary build/$(CC)-trace/replayd $(TRACE_ARGS)
+
+# User-space instructions per verified submission, counted by callgrind at
+# 1, 8 and 64 connections (tools/instr/submissions.mjs), and the Ed25519
+# signatures they made: load-independent figures to set side by side with
+# another build's (INSTR_ARGS="--set receipt_version=2", ...).
+bench-instructions: deps-test $(BIN)/replayd
+	@tools/apt-need valgrind
+	@for c in 1 8 64; do node tools/instr/submissions.mjs $(BIN)/replayd --conns $$c $(INSTR_ARGS) || exit 1; done
 
 # RUN_ARGS: more options for replayd serve (e.g. --listen 127.0.0.1:8081).
 run: all
