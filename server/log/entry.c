@@ -68,6 +68,7 @@ size_t log_entry_action(const log_action_leaf *a, uint8_t *out, size_t len)
     case LOG_KIND_VOID:
     case LOG_KIND_RESTORE:
     case LOG_KIND_APPROVE:
+    case LOG_KIND_HOLD:
         tail = LOG_ENTRY_ID_BYTES;
         break;
     case LOG_KIND_BAN:

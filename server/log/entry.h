@@ -41,6 +41,9 @@ typedef enum log_kind {
     LOG_KIND_UNBAN = 0x05,
     LOG_KIND_RENAME = 0x06,
     LOG_KIND_APPROVE = 0x07,
+    /* a score the store itself took off its board: the earlier run of a
+     * twin pair, held when the later arrived (docs/LOG.md section 7) */
+    LOG_KIND_HOLD = 0x08,
 } log_kind;
 
 /* A score as it committed. */
@@ -57,13 +60,13 @@ typedef struct log_score_leaf {
     const char *game; /* 1..LOG_ENTRY_GAME_MAX printable ASCII bytes */
 } log_score_leaf;
 
-/* An operator's action as it committed. */
+/* An operator's action (or the store's hold) as it committed. */
 typedef struct log_action_leaf {
     log_kind kind;     /* any but LOG_KIND_SCORE */
-    int64_t action_id; /* its log_id in the admin log */
+    int64_t action_id; /* its log_id in the admin log; a hold: the leaf index of the run that caused it */
     int64_t at_ms;
     int64_t player_id;
-    uint8_t score_id[LOG_ENTRY_ID_BYTES]; /* void, restore, approve */
+    uint8_t score_id[LOG_ENTRY_ID_BYTES]; /* void, restore, approve, hold */
     const char *name;                     /* rename: 1..LOG_ENTRY_NAME_MAX bytes of UTF-8 */
 } log_action_leaf;
 

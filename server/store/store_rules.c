@@ -358,16 +358,16 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
         sc->parallel_found || sc->new_account_found)
         sc->status = SCORE_HELD;
     const store_driver *d = x->d;
-    /* a v3 receipt (the caller left it empty, or a rerun of the batch
-     * finds the one an undone try wrote) names the leaf's index: taken
-     * now, the leaf appended at it after the row */
+    /* the score's leaf index, taken now and its leaf appended at it after
+     * the row (a twin hold between them names it): a v3 receipt (the
+     * caller left it empty, or a rerun of the batch finds the one an
+     * undone try wrote) is that index */
     int64_t log_idx = -1;
-    if (sc->receipt[0] == '\0' || strncmp(sc->receipt, "v3.", 3) == 0) {
-        st = store_scorelog_reserve(x, &log_idx);
-        if (st != STORE_OK)
-            return st;
+    st = store_scorelog_reserve(x, &log_idx);
+    if (st != STORE_OK)
+        return st;
+    if (sc->receipt[0] == '\0' || strncmp(sc->receipt, "v3.", 3) == 0)
         snprintf(sc->receipt, sizeof sc->receipt, "v3.%lld", (long long)log_idx);
-    }
     sd_stmt *s = d->start(x->c, SD_SCORE_RECORD);
     if (!s)
         return sd_failed(x, NULL, SD_SCORE_RECORD);
@@ -422,7 +422,7 @@ static store_status run_score(const sd_db *x, const store_config *cfg, store_wri
         store_log_error("score_record", "the held token was redeemed meanwhile");
         return STORE_ERROR;
     }
-    st = store_rules_twin_hold(x, w);
+    st = store_rules_twin_hold(x, w, log_idx);
     return st == STORE_OK ? store_scorelog_score(x, w, log_idx) : st;
 }
 

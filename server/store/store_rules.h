@@ -60,7 +60,7 @@ store_status store_rules_settle(const sd_db *x, const char *game_name, int level
  * the other run of a linked pair held (after it), and what the pass set,
  * dropped when the write is undone. */
 store_status store_rules_twin_pass(const sd_db *x, store_score *sc);
-store_status store_rules_twin_hold(const sd_db *x, store_write *w);
+store_status store_rules_twin_hold(const sd_db *x, store_write *w, int64_t cause);
 void store_rules_twin_forget(store_write *w);
 /* store_parallel.c: a score's claimed play against the player's other
  * runs (store.h, parallel_overlap_ms), inside its transaction after the

@@ -87,7 +87,7 @@ const sd_sql sd_sql_of[SD_COUNT] = {
     [SD_SCORE_RECORD] = { NULL, 25, 1 },
     /* a twin link back: the earlier run of the pair learns of the later */
     [SD_SCORE_TWIN] = { "UPDATE scores SET twin_of = COALESCE(twin_of, ?1), suspicion = suspicion + ?2,"
-                        " status = 'held', reviewed_at = NULL WHERE seq = ?3", 3, 0 },
+                        " status = 'held', reviewed_at = NULL WHERE seq = ?3 RETURNING nonce", 3, 1 },
     [SD_TWIN_CANDIDATES] = { "SELECT seq, player_id, twin_times FROM scores"
                              " WHERE seed = ?1 AND shape_hash = ?2 AND game = ?3 AND level = ?4"
                              " AND version = ?5 AND player_id <> ?6 AND voided_at IS NULL"

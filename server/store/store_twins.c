@@ -90,7 +90,7 @@ store_status store_rules_twin_pass(const sd_db *x, store_score *sc)
                                       (json_int_t)sc->twin_player, "correlation_permille", sc->twin_permille));
 }
 
-store_status store_rules_twin_hold(const sd_db *x, store_write *w)
+store_status store_rules_twin_hold(const sd_db *x, store_write *w, int64_t cause)
 {
     const store_score *sc = &w->u.score.score;
     if (!sc->twin_of)
@@ -104,7 +104,19 @@ store_status store_rules_twin_hold(const sd_db *x, store_write *w)
     x->d->bind_int(s, sc->seq);
     x->d->bind_int(s, sc->twin_weight);
     x->d->bind_int(s, sc->twin_of);
-    st = sd_run(x, s, SD_SCORE_TWIN);
+    int rc = x->d->step(s);
+    if (rc == SD_FAIL)
+        return sd_failed(x, s, SD_SCORE_TWIN);
+    uint8_t nonce[PLAY_NONCE_BYTES];
+    if (rc == SD_ROW)
+        x->d->col_blob(s, 0, nonce, sizeof nonce);
+    x->d->done(s);
+    if (rc != SD_ROW) { /* the candidate was read in this transaction */
+        store_log_error("score_twin", "the earlier run of a twin pair is gone");
+        return STORE_ERROR;
+    }
+    /* the score log's leaf of the hold: off its board without an operator */
+    st = store_scorelog_action(x, w, LOG_KIND_HOLD, cause, sc->received_at, sc->twin_player, nonce, NULL);
     if (st != STORE_OK)
         return st;
     /* a candidate is on this run's board (same game, level, seed, day) */

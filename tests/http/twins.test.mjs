@@ -8,6 +8,7 @@
 // side by side with both players. A person who plays the same cells in the same order at
 // their own pace (Schulte has one order) is not linked.
 import { test } from 'node:test';
+import { parseCheckpoint, tilesForSize, parseEntryBundle, decodeLeaf } from '../../clients/js/src/log.mjs';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,6 +73,24 @@ test('a re-timed copy and a 1 ms copy of the daily leader are linked as twins an
       // both runs of a pair are held: the leader's too, until an operator decides
       const board = await call(srv, 'GET', `/v1/leaderboards/daily/${DATE}`);
       assert.deepEqual(new Set(board.json.entries.map((e) => e.player_id)), new Set([person.player_id]));
+      // the leader's run left its board without an operator: the score log
+      // has a hold leaf for it, caused by the twin's leaf (docs/LOG.md section 7)
+      const cp = parseCheckpoint((await (await fetch(`${srv.base}/v1/log/checkpoint`)).text()).split('\n\n')[0] + '\n');
+      const leaves = [];
+      for (const t of tilesForSize(cp.size, { entries: true })) {
+        if (t.entries) leaves.push(...parseEntryBundle(new Uint8Array(await (await fetch(`${srv.base}/v1/log/${t.path}`)).arrayBuffer()), { width: t.width }));
+      }
+      const decoded = leaves.map((l) => decodeLeaf(l));
+      const holds = decoded.filter((d) => d.kind === 'hold');
+      assert.equal(holds.length, 2, 'one hold leaf per twin that arrived (the leader held twice)');
+      for (const h of holds) {
+        assert.equal(h.score_id, ra.json.score_id);
+        assert.equal(h.player_id, BigInt(leader.player_id));
+        const cause = decoded[Number(h.action_id)];
+        assert.equal(cause.kind, 'score');
+        assert.ok([rb.json.score_id, rd.json.score_id].includes(cause.score_id), 'caused by a twin\'s own leaf');
+        assert.equal(`v3.${h.action_id}`, cause.score_id === rb.json.score_id ? rb.json.receipt : rd.json.receipt);
+      }
 
       // the record on both scores, the weight on both, the pair side by side
       const [sa, sb, sc] = [await audit(ra.json.score_id), await audit(rb.json.score_id), await audit(rc.json.score_id)];

@@ -118,6 +118,13 @@ static void action_layouts(void)
     v.kind = LOG_KIND_APPROVE;
     CHECK_EQ(log_entry_action(&v, buf, sizeof buf), 41);
     CHECK_EQ(buf[0], 0x07);
+    /* a hold: the void's layout, the cause's leaf index for the action id */
+    v.kind = LOG_KIND_HOLD;
+    v.action_id = 300;
+    n = log_entry_action(&v, buf, sizeof buf);
+    CHECK_EQ(n, 41);
+    hex_of(buf, n, hex);
+    CHECK_HEX(hex, "08000000000000012c000001a24dce5ea0000000000000002a00112233445566778899aabbccddeeff");
     log_action_leaf b = { .kind = LOG_KIND_BAN, .action_id = 10, .at_ms = 1796601700001, .player_id = -3 };
     n = log_entry_action(&b, buf, sizeof buf);
     CHECK_EQ(n, 25);
@@ -139,7 +146,7 @@ static void action_refusals(void)
     uint8_t buf[LOG_ENTRY_MAX];
     log_action_leaf a = { .kind = LOG_KIND_SCORE, .action_id = 1, .at_ms = 1, .player_id = 1 };
     CHECK_EQ(log_entry_action(&a, buf, sizeof buf), 0);
-    a.kind = (log_kind)0x08;
+    a.kind = (log_kind)0x09; /* no such kind */
     CHECK_EQ(log_entry_action(&a, buf, sizeof buf), 0);
     a.kind = LOG_KIND_VOID;
     CHECK_EQ(log_entry_action(&a, buf, 40), 0);

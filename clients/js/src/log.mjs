@@ -19,7 +19,7 @@ const TILE_WIDTH = 256;
 const HASH = 32;
 const MAX_NOTE = 16384;                // section 5: the server's limits
 const MAX_SIGNATURES = 100;
-const KINDS = { 1: 'score', 2: 'void', 3: 'restore', 4: 'ban', 5: 'unban', 6: 'rename', 7: 'approve' };
+const KINDS = { 1: 'score', 2: 'void', 3: 'restore', 4: 'ban', 5: 'unban', 6: 'rename', 7: 'approve', 8: 'hold' };
 
 // ---------------------------------------------------------------- crypto
 
@@ -741,7 +741,7 @@ export function decodeLeaf(bytes) {
     need(25);
     return head;
   }
-  if (kind === 'void' || kind === 'restore' || kind === 'approve') {
+  if (kind === 'void' || kind === 'restore' || kind === 'approve' || kind === 'hold') {
     need(41);
     return { ...head, score_id: toHex(b.subarray(25, 41)) };
   }
