@@ -87,8 +87,10 @@ test('reverify over HTTP: 0 divergences, then a planted one is named', async () 
     assert.equal(done.since, '2099-01-01');
     await srv.stop();
 
-    // A long run: 30,000 copies of one stored row (copies replay like the
-    // original, so none diverges but the altered one's). One run at a time,
+    // A long run: 150,000 copies of one stored row (copies replay like the
+    // original, so none diverges but the altered one's; a v3 receipt is one
+    // leaf read, not a signature check, so it takes this many to outlast
+    // the shutdown's start). One run at a time,
     // and a shutdown cancels the run and waits for its thread.
     // (PostgreSQL: each copy a nonce of its own, scores_nonce is unique)
     const cols = `player_id, game, level, seed, version, daily_date, score, completed,
@@ -96,8 +98,8 @@ test('reverify over HTTP: 0 divergences, then a planted one is named', async () 
     const copy = PG
       ? `INSERT INTO scores (score_id, nonce, ${cols}) SELECT score_id,
           decode(md5(encode(nonce, 'hex') || i::text), 'hex'), ${cols}
-          FROM scores, generate_series(1, 30000) AS i WHERE score_id = '${ids[2]}'`
-      : `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
+          FROM scores, generate_series(1, 150000) AS i WHERE score_id = '${ids[2]}'`
+      : `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 150000)
       INSERT INTO scores (score_id, nonce, ${cols})
       SELECT score_id, nonce, ${cols} FROM scores, n WHERE score_id = '${ids[2]}'`;
     const copied = await dbExec(dir, copy);
@@ -115,11 +117,12 @@ test('reverify over HTTP: 0 divergences, then a planted one is named', async () 
       await sleep(20);
     }
     assert.equal(seen.state, 'running');
-    assert.equal(seen.total, 30003);
+    assert.equal(seen.total, 150003);
     assert.ok(seen.checked > 0 && seen.checked < seen.total, 'progress is reported while it runs');
     const { code } = await srv.stop();
     assert.equal(code, 0, 'a clean shutdown in the middle of a run');
-    assert.match(srv.stderr(), /"event":"reverify_finished","state":"cancelled"/);
+    assert.match(srv.stderr(), /"event":"reverify_finished","state":"cancelled"/,
+      srv.stderr().split('\n').filter((l) => /reverify|error/.test(l)).join('\n'));
     srv = undefined;
   } finally { await srv?.stop(); rmSync(dir, { recursive: true, force: true }); }
 });
