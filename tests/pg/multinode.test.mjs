@@ -7,7 +7,9 @@
 // notification resyncs when its listener reconnects; every session ended
 // by the database, the nodes reconnect; kill -9 of one node under load loses
 // nothing it acknowledged while the others keep serving; restarted, its
-// boards agree.
+// boards agree; through kill -9 cycles of each node in turn under load, the
+// score log has every acknowledged score at its receipt's index, once, and
+// the three nodes serve one checkpoint and the same tiles, which verify.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 // Node 18 has no global crypto; its WebCrypto is node:crypto's webcrypto.
@@ -18,8 +20,11 @@ import { join } from 'node:path';
 import { startServer, call, register, seed, solve, PG, pgDatabase, sleep, ADMIN_TOKEN, BIN } from '../http/harness.mjs';
 import { makeKey, writeJwks, mint, claims } from '../http/idp.mjs';
 import { run, runOk } from '../http/proc.mjs';
+import { logKey, checkpointText, openedCheckpoint, tileGetter, auditLog } from '../http/log_check.mjs';
+import { tilesForSize, toHex } from '../../clients/js/src/log.mjs';
 
 const skip = PG ? false : 'needs REPLAYD_PG (tests/run.sh starts PostgreSQL)';
+process.setMaxListeners(50); // an exit hook per node started (the harness's): the kill cycles restart each node
 // A node learns of another's commit by its notification: no timer would
 // ever bring it otherwise, so any bound proves that path. The bound is far
 // above the delay (a few ms, which the diagnostics print; make bench
@@ -375,9 +380,9 @@ async function client(srv, name, shouldStop, onAck = () => {}) {
   let p;
   try { p = await register(srv, name); } catch { return { acked, died: true }; }
   while (!shouldStop(acked)) {
-    let r;
+    let r, s;
     try {
-      const s = await patient(srv, 'POST', '/v1/seeds', { token: p.token, body: { game: 'schulte', level: 1 } });
+      s = await patient(srv, 'POST', '/v1/seeds', { token: p.token, body: { game: 'schulte', level: 1 } });
       if (s.status !== 201) throw new Error(`seed: ${s.status} ${s.text}`); // not a node gone: fails the test
       const moves = await solve('schulte', 1, s.json.seed);
       r = await patient(srv, 'POST', '/v1/scores', { token: p.token, body: { seed_token: s.json.seed_token, moves } });
@@ -386,12 +391,17 @@ async function client(srv, name, shouldStop, onAck = () => {}) {
       return { acked, died: true }; // the node is gone (kill -9)
     }
     if (r.status === 200) {
-      acked.push({ id: r.json.score_id, score: r.json.score, at: Date.now() });
+      acked.push({ id: r.json.score_id, score: r.json.score, at: Date.now(), answer: r.json, token: s.json });
       onAck();
     } else throw new Error(`${r.status} ${r.text}`);
   }
   return { acked, died: false };
 }
+
+// What the kill test below acknowledged, and the checkpoint the killed node
+// served just before its kill (the log cycles' test checks both).
+let loadAcked = [];
+let loadKept;
 
 test('kill -9 of one node under load: nothing acknowledged lost, the others serve; restarted, boards agree', { skip }, async () => {
   // The load is bounded by counts as well as time (a busy machine fits
@@ -409,11 +419,13 @@ test('kill -9 of one node under load: nothing acknowledged lost, the others serv
   // the kill lands mid-load: after 2 s and a first score from each client (at most until hardAt)
   await sleep(2000);
   while (ackedCount < 6 && Date.now() < hardAt) await sleep(20);
+  loadKept = await openedCheckpoint(nodes[2], await logKey(nodes[2]));
   nodes[2].child.kill('SIGKILL');
   killedAt = Date.now();
   await nodes[2].exited;
   const results = await Promise.all(runs);
   const acked = results.flatMap((r) => r.acked);
+  loadAcked = acked;
   assert.ok(acked.length >= 20, `enough load: ${acked.length} scores acknowledged`);
   // the survivors' clients kept going after the kill; the killed node's ended
   for (const k of [0, 1, 3, 4]) {
@@ -452,6 +464,87 @@ test('the score log on three nodes, through a kill -9 under load: a leaf for eac
   // each recorded score's id is in exactly one score leaf
   assert.equal(Number(await sql(`SELECT COUNT(*) FROM scores s WHERE s.score <> 999999 AND (SELECT COUNT(*)
     FROM log_entries e WHERE get_byte(e.entry, 0) = 1 AND substring(e.entry from 2 for 16) = s.nonce) <> 1`)), 0);
+});
+
+// Kill -9 cycles under load, each node in turn (node 2 was killed above):
+// in each cycle six clients submit on the three nodes, the victim's
+// checkpoint is kept, the victim is killed mid-load, the others serve on,
+// and the victim is restarted on the database. Then, on every node: the
+// latest checkpoint is the same note, byte for byte, opens with the log's
+// key, and verifyLog passes with every tile and entry bundle from that
+// node; every node serves the same bytes for every tile; every score
+// acknowledged (here and in the kill test above) is at its receipt's
+// index, no index or score twice; the checkpoints kept before the kills
+// and those of the log_proofs are prefixes of the latest; every log_proof
+// verifies (tests/http/log_check.mjs).
+const LOG_CYCLES = 3;
+test(`the score log through ${LOG_CYCLES} more kill -9 cycles under load: every acknowledged score at its receipt's index, once; one checkpoint and the same tiles on every node, consistent with those kept before each kill`, { skip }, async (t) => {
+  const key = await logKey(nodes[0]);
+  for (const n of nodes.slice(1)) assert.deepEqual(await logKey(n), key, 'one log and one key on every node');
+  const acked = [...loadAcked];
+  const kept = loadKept ? [loadKept] : [];
+  for (let cycle = 0; cycle < LOG_CYCLES; cycle++) {
+    const victim = cycle % 3;
+    // load until each live node's clients were served after the kill and
+    // 30 scores are in, at least 2.5 s; a hard bound of 30 s
+    const start = Date.now();
+    const hardAt = start + 30000;
+    let killedAt = 0;
+    let count = 0;
+    const enough = (a) => Date.now() > hardAt ||
+      (Date.now() > start + 2500 && count >= 30 && killedAt > 0 && a.some((x) => x.at > killedAt));
+    const on = [0, 1, 2, 0, 1, 2];
+    const runs = on.map((k, i) => client(nodes[k], `cycle${cycle}-${i}`, enough, () => count++));
+    // the kill lands mid-load: after 1 s and a first score from each client
+    await sleep(1000 + 300 * cycle);
+    while (count < 6 && Date.now() < hardAt) await sleep(20);
+    kept.push(await openedCheckpoint(nodes[victim], key));
+    nodes[victim].child.kill('SIGKILL');
+    killedAt = Date.now();
+    await nodes[victim].exited;
+    const results = await Promise.all(runs);
+    for (const [i, k] of on.entries()) {
+      if (k === victim) assert.ok(results[i].died, `cycle ${cycle}: client ${i} lost its node`);
+      else assert.ok(!results[i].died && results[i].acked.some((x) => x.at > killedAt), `cycle ${cycle}: client ${i} was served after the kill`);
+    }
+    const got = results.flatMap((r) => r.acked);
+    acked.push(...got);
+    t.diagnostic(`cycle ${cycle}: node ${victim} killed at log size ${kept.at(-1).size} or later, ${got.length} scores acknowledged in ${Date.now() - start} ms`);
+    nodes[victim] = await startNode(victim);
+  }
+  // one checkpoint on every node (each reads the database's; bounded settling)
+  let texts = [];
+  for (let k = 0; k < 50; k++) { // bounded: 50 polls, 100 ms apart
+    texts = await Promise.all(nodes.map(checkpointText));
+    if (texts.every((x) => x === texts[0])) break;
+    await sleep(100);
+  }
+  for (const [i, x] of texts.entries()) assert.equal(x, texts[0], `node ${i} serves node 0's checkpoint, byte for byte`);
+  const audits = [];
+  for (const [i, n] of nodes.entries()) {
+    const a = await auditLog(n, key, { acked, kept });
+    assert.equal(a.text, texts[0], `node ${i}: the checkpoint it was audited at`);
+    audits.push(a);
+  }
+  const { size, decoded } = audits[0];
+  // the same bytes for every tile and entry bundle on every node
+  const gets = nodes.map(tileGetter);
+  let tiles = 0;
+  for (const tile of tilesForSize(size, { entries: true })) {
+    const bytes = await Promise.all(gets.map((g) => g(tile.path)));
+    for (const [i, b] of bytes.entries()) assert.equal(toHex(b), toHex(bytes[0]), `node ${i}: tile ${tile.path} as node 0 serves it`);
+    tiles++;
+  }
+  // the database: log_head is the checkpoint's size, every leaf stored; each
+  // score recorded (but the rows planted by hand) and each action one leaf
+  assert.equal(BigInt(await sql('SELECT size FROM log_head')), size, 'the checkpoint covers log_head');
+  assert.equal(BigInt(await sql('SELECT COUNT(*) FROM log_entries')), size);
+  const ids = (await sql('SELECT score_id FROM scores WHERE score <> 999999 ORDER BY score_id')).split('\n');
+  assert.deepEqual(decoded.filter((d) => d.kind === 'score').map((d) => d.score_id).sort(), ids, 'one leaf per recorded score');
+  assert.equal(decoded.filter((d) => d.kind !== 'score').length, Number(await sql('SELECT COUNT(*) FROM admin_log')), 'one leaf per action');
+  assert.equal(new Set(acked.map((x) => x.id)).size, acked.length, 'each acknowledged score once');
+  t.diagnostic(`log of ${size} leaves, ${tiles} tiles alike on 3 nodes; ${acked.length} acknowledged scores at their indexes,` +
+    ` ${audits[0].proofs} log_proofs verified; kept checkpoints ${kept.map((c) => c.size).join(', ')} consistent with it`);
 });
 
 test('replayd reverify on the shared database (--set database=...): every score checked, only the rows planted by hand diverge', { skip }, async () => {
