@@ -367,7 +367,10 @@ static void verify(request *r, const store_player *player, submission *s, int64_
                        .reads = a->db, .would_rank = read_would_rank, .approved = read_approved,
                        .twins = read_twins };
     verify_out out;
-    switch (verify_submission(&ctx, player, &s->t, s->moves, (size_t)s->n, r->started_us / 1000, now, &out)) {
+    verify_result v = verify_submission(&ctx, player, &s->t, s->moves, (size_t)s->n, r->started_us / 1000, now, &out);
+    if (out.receipt_signed)
+        metrics_receipt_signed(&a->stats);
+    switch (v) {
     case VERIFIED_SCORE:
         write_score(r, s, &out);
         break;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../core/game.h"
+#include "../store/store.h"
 
 static const int status_codes[METRICS_STATUSES] = { 200, 201, 400, 401, 403, 404, 405, 409,
                                                     413, 415, 422, 429, 500, 503, 0, 0 };
@@ -54,6 +55,11 @@ void metrics_connection_ended(metrics *m, conn_end why)
 {
     if (m && why >= 0 && why < CONN_ENDS)
         atomic_fetch_add(&m->connections_ended[why], 1);
+}
+
+void metrics_receipt_signed(metrics *m)
+{
+    atomic_fetch_add(&m->receipts_signed, 1);
 }
 
 typedef struct text {
@@ -134,6 +140,17 @@ char *metrics_render(metrics *m, size_t *len)
     for (int e = 0; e < CONN_ENDS; e++)
         emit(&t, "replayd_connections_ended_total{reason=\"%s\"} %llu\n", conn_end_names[e],
              (unsigned long long)atomic_load(&m->connections_ended[e]));
+    /* the Ed25519 signatures made for scores: one a checkpoint (v3), one a
+     * score (v2 receipts) */
+    emit(&t, "# HELP replayd_log_checkpoints_total Score log checkpoints signed (one a write batch that"
+             " appended leaves).\n"
+             "# TYPE replayd_log_checkpoints_total counter\n"
+             "replayd_log_checkpoints_total %llu\n",
+         (unsigned long long)store_log_checkpoints_signed());
+    emit(&t, "# HELP replayd_receipts_signed_total Per-score receipt signatures (receipt_version 2).\n"
+             "# TYPE replayd_receipts_signed_total counter\n"
+             "replayd_receipts_signed_total %llu\n",
+         (unsigned long long)atomic_load(&m->receipts_signed));
     *len = t.len;
     return t.p;
 }

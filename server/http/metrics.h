@@ -1,7 +1,9 @@
 /*
  * metrics: request counters by route and status, verification counters by
  * game and outcome, latency histograms, connections the server ended by
- * reason; rendered as Prometheus text.
+ * reason, v2 receipts signed; rendered as Prometheus text, with the score
+ * log's checkpoints signed, which the store counts (store.h,
+ * store_log_checkpoints_signed) and this reads.
  * Lock-free (C11 atomics); one process-wide instance owned by the server.
  */
 #ifndef REPLAYD_SERVER_METRICS_H
@@ -43,6 +45,7 @@ typedef struct metrics {
     atomic_uint_fast64_t latency_sum_us[METRICS_ROUTES];
     atomic_uint_fast64_t verifications[METRICS_GAMES][VERIFY_OUTCOMES];
     atomic_uint_fast64_t connections_ended[CONN_ENDS];
+    atomic_uint_fast64_t receipts_signed; /* v2 receipts (api_scores.c counts them) */
 } metrics;
 
 void metrics_init(metrics *m, const char *const *route_names, int n_routes);
@@ -50,6 +53,8 @@ void metrics_request(metrics *m, int route, int status, int64_t micros);
 void metrics_verification(metrics *m, int game_index, verify_outcome o);
 /* m may be NULL (nothing is counted). */
 void metrics_connection_ended(metrics *m, conn_end why);
+/* One v2 receipt signed (a per-score Ed25519 signature). */
+void metrics_receipt_signed(metrics *m);
 /* Prometheus text exposition; the caller frees the result. */
 char *metrics_render(metrics *m, size_t *len);
 

@@ -469,6 +469,12 @@ store_status store_log_entries(store *s, int64_t from, int max, store_log_entry 
  * once it has checked its keys and log_origin against the database. */
 store_status store_log_seal(store *s);
 
+/* Checkpoints signed since the process started, by every store it opened
+ * (store_logseal.c's counter; /metrics shows it): one a writer transaction
+ * that appended leaves, counted when signed, so one whose transaction then
+ * rolled back counts too. Any thread. */
+uint64_t store_log_checkpoints_signed(void);
+
 /* The score log's leaf of a recorded score (docs/LOG.md section 7), its
  * status at the commit held or not, into out (cap bytes, LOG_ENTRY_MAX
  * always fits); its length, 0 when the score cannot be a leaf. What a v3

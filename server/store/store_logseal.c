@@ -7,7 +7,9 @@
  * replaces the old one with the new frontier beside it. A commit and its
  * checkpoint are one: nothing committed is ever left unsealed but by a
  * store without keys, and the next seal covers what such a store left.
+ * It counts the checkpoints it signs (store_log_checkpoints_signed).
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,6 +22,14 @@
 #include "store_rules.h"
 
 #define SEAL_CHUNK 32 /* leaves read at a time */
+
+/* Checkpoints signed, process-wide (store.h). */
+static atomic_uint_fast64_t checkpoints_signed;
+
+uint64_t store_log_checkpoints_signed(void)
+{
+    return (uint64_t)atomic_load(&checkpoints_signed);
+}
 
 /* log_head's size, the checkpoint's frontier, whether it has a note. */
 static store_status seal_state(const sd_db *x, int64_t *head, merkle_frontier *f, bool *signed_)
@@ -173,6 +183,7 @@ store_status store_logseal(const sd_db *x, const store_log_keys *keys, store_wri
         prover_free(&p);
         return STORE_ERROR;
     }
+    atomic_fetch_add(&checkpoints_signed, 1);
     prove(&p, prover_ok, f.size, note, logged, n);
     prover_free(&p);
     uint8_t blob[FRONTIER_BYTES_MAX];

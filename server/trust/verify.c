@@ -344,8 +344,11 @@ static verify_result build_score(run *r, const game_result *res, int64_t receive
      * (an empty receipt); a v2 one is signed here, one signature a score */
     sc->receipt[0] = '\0';
     receipt_fields f = { &sc->p, sc->score_id, sc->score, sc->completed, sc->received_at, sc->moves_hash };
-    if (r->ctx->cfg->receipt_version == 2 && receipt_sign(r->ctx->keys, &f, sc->receipt, sizeof sc->receipt) != 0)
-        return VERIFY_ERR_PREPARE;
+    if (r->ctx->cfg->receipt_version == 2) {
+        if (receipt_sign(r->ctx->keys, &f, sc->receipt, sizeof sc->receipt) != 0)
+            return VERIFY_ERR_PREPARE;
+        r->out->receipt_signed = true;
+    }
     return VERIFIED_SCORE;
 }
 

@@ -88,6 +88,7 @@ typedef struct verify_out {
     /* VERIFIED_SCORE */
     store_score score;   /* owned */
     json_t *result;      /* owned: the replay's result, for the reply */
+    bool receipt_signed; /* a v2 receipt was signed for it (one Ed25519 signature) */
     verify_book_facts book;
     /* VERIFIED_REJECTION: the outcome's code (static) and the move's index */
     const char *reason;

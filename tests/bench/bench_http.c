@@ -5,7 +5,12 @@
  * to the same POST bodies and beside the Node.js reference server
  * (tests/bench/node_ref: the same work in Node with the JavaScript port and
  * better-sqlite3), at 1, 8 and 64 connections, in one run. BENCH_NODE=0
- * leaves the Node server out.
+ * leaves the Node server out. replayd runs twice, side by side: with its
+ * default v3 receipts (the score log: one signed checkpoint a commit batch)
+ * and with receipt_version = 2 (one Ed25519 receipt signature a score as
+ * well); each timed run reads the signatures it cost from /metrics. Last,
+ * GETs of the log's checkpoint, a full level-0 hash tile and a full entry
+ * bundle are timed at 8 connections on the default server.
  *
  * Setup (untimed): register players, issue seed tokens, compute each
  * level's solution with the game code, build the request bodies. Timed: each
@@ -37,11 +42,15 @@
 #include "../../core/game.h"
 #include "../../server/base/json_game.h"
 #include "http_client.h"
+#include "replayd_metrics.h"
 #include "solutions.h"
 
 /* Submissions per timed run; BENCH_PER_RUN changes it (for profiling). */
 static int per_run = 2400;
 #define MAX_CONNS 64
+/* GETs of each log path, at LOG_GET_CONNS connections */
+#define LOG_GETS 3000
+#define LOG_GET_CONNS 8
 
 /* ---- the work: one prepared submission ---- */
 
@@ -111,7 +120,8 @@ static job *prepare(int port, const game *g, int n_players, int per_player, char
 
 typedef struct run {
     int port;
-    job *jobs;
+    job *jobs;     /* POST /v1/scores each job's body, or */
+    const char *path; /* GET this path n times */
     int n;
     atomic_int next;
     int64_t *lat_ns;
@@ -129,7 +139,8 @@ static void *worker(void *arg)
         if (i >= r->n)
             break;
         int64_t t0 = mono_ns();
-        int st = conn_request(&c, "POST", "/v1/scores", r->jobs[i].bearer, r->jobs[i].body, NULL);
+        int st = r->path ? conn_request(&c, "GET", r->path, NULL, NULL, NULL)
+                         : conn_request(&c, "POST", "/v1/scores", r->jobs[i].bearer, r->jobs[i].body, NULL);
         r->lat_ns[i] = mono_ns() - t0;
         if (st == 200)
             atomic_fetch_add(&r->ok, 1);
@@ -153,9 +164,10 @@ typedef struct figures {
     int ok, bad;
 } figures;
 
-static figures timed(int port, job *jobs, int n, int conns)
+/* n submissions of jobs, or (jobs NULL) n GETs of path, on conns connections */
+static figures timed_run(int port, job *jobs, const char *path, int n, int conns)
 {
-    run r = { .port = port, .jobs = jobs, .n = n, .lat_ns = calloc((size_t)n, sizeof(int64_t)) };
+    run r = { .port = port, .jobs = jobs, .path = path, .n = n, .lat_ns = calloc((size_t)n, sizeof(int64_t)) };
     pthread_t th[MAX_CONNS];
     int64_t t0 = mono_ns();
     for (int i = 0; i < conns; i++)
@@ -168,6 +180,11 @@ static figures timed(int port, job *jobs, int n, int conns)
                   atomic_load(&r.ok), atomic_load(&r.bad) };
     free(r.lat_ns);
     return f;
+}
+
+static figures timed(int port, job *jobs, int n, int conns)
+{
+    return timed_run(port, jobs, NULL, n, conns);
 }
 
 /* ---- the bare handler: reads the body, answers 200 ---- */
@@ -293,11 +310,18 @@ static pid_t start_child(const char *const *argv, int *port)
     return -1;
 }
 
-static pid_t start_replayd(const char *dir, int *port)
+/* A replayd with its data in dir/name; receipt is a setting for its
+ * receipts ("receipt_version=2") or NULL for the default. */
+static pid_t start_replayd(const char *dir, const char *name, const char *receipt, int *port)
 {
+    char data[256];
+    snprintf(data, sizeof data, "%s/%s", dir, name);
+    if (mkdir(data, 0700) != 0)
+        return -1;
     /* BENCH_SET="key=value key=value" adds settings (for experiments) */
-    const char *argv[64] = { "bin/replayd", "serve", "--listen", "127.0.0.1:0", "--data", dir,
+    const char *argv[64] = { "bin/replayd", "serve", "--listen", "127.0.0.1:0", "--data", data,
                              "--set", "log_requests=false", "--set", "drain_grace_s=0",
+                             "--set", "metrics_public=true",
                              "--set", "rate_seeds_per_player=0",
                              "--set", "rate_scores_per_player=0", "--set", "rate_per_ip=0",
                              "--set", "rate_register_per_ip=0", "--set", "max_outstanding_tokens=100000",
@@ -306,6 +330,10 @@ static pid_t start_replayd(const char *dir, int *port)
     int argc = 0;
     while (argv[argc]) /* the settings above */
         argc++;
+    if (receipt) {
+        argv[argc++] = "--set";
+        argv[argc++] = receipt;
+    }
     char *extra = getenv("BENCH_SET") ? strdup(getenv("BENCH_SET")) : NULL;
     for (char *kv = extra ? strtok(extra, " ") : NULL; kv && argc < 62; kv = strtok(NULL, " ")) {
         argv[argc++] = "--set";
@@ -448,6 +476,95 @@ static bool game_wanted(const char *name)
     return !want || strstr(want, name) != NULL;
 }
 
+/* ---- replayd's figures: a timed run's CPU and score signatures ---- */
+
+typedef struct replayd_figures {
+    figures f;
+    double cpu_us; /* the process's CPU time per submission */
+    double sigs;   /* Ed25519 signatures for scores per 1,000 submissions (-1: unknown) */
+} replayd_figures;
+
+static replayd_figures timed_replayd(pid_t pid, int port, job *jobs, int n, int conns)
+{
+    replayd_figures out;
+    long long sig0 = metrics_score_signatures(port);
+    double cpu0 = proc_cpu_us(pid);
+    out.f = timed(port, jobs, n, conns);
+    out.cpu_us = (proc_cpu_us(pid) - cpu0) / n;
+    long long sig1 = metrics_score_signatures(port);
+    out.sigs = sig0 < 0 || sig1 < 0 ? -1 : 1000.0 * (double)(sig1 - sig0) / n;
+    return out;
+}
+
+/* ---- the score log's reads ---- */
+
+/* The tree size of the log's latest checkpoint (its note's second line),
+ * -1 when it cannot be read. */
+static long long log_size(int port)
+{
+    conn c;
+    char *note = NULL;
+    long long size = -1;
+    if (conn_open(&c, port) == 0 && conn_request(&c, "GET", "/v1/log/checkpoint", NULL, NULL, &note) == 200) {
+        const char *line = strchr(note, '\n');
+        size = line ? atoll(line + 1) : -1;
+    }
+    free(note);
+    close(c.fd);
+    return size;
+}
+
+/* GETs per second of the log's checkpoint, its first level-0 hash tile
+ * and its first entry bundle (both full: 256 leaves). */
+static int time_log_reads(pid_t pid, int port)
+{
+    long long size = log_size(port);
+    printf("\n== the score log over HTTP: %d GETs of each path at %d connections (replayd, v3; a log of %lld"
+           " leaves) ==\n", LOG_GETS, LOG_GET_CONNS, size);
+    if (size < 0) {
+        fprintf(stderr, "bench_http: the log's checkpoint cannot be read\n");
+        return -1;
+    }
+    if (size < 256) { /* a small BENCH_PER_RUN */
+        printf("skipped: fewer leaves than a full tile's 256\n");
+        return 0;
+    }
+    static const char *const paths[] = { "/v1/log/checkpoint", "/v1/log/tile/0/000", "/v1/log/tile/entries/000" };
+    printf("%-26s | %7s %7s %7s %6s\n", "path", "GETs/s", "p50 ms", "p99 ms", "cpu us");
+    int bad = 0;
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        double cpu0 = proc_cpu_us(pid);
+        figures f = timed_run(port, NULL, paths[i], LOG_GETS, LOG_GET_CONNS);
+        double cpu = (proc_cpu_us(pid) - cpu0) / LOG_GETS;
+        printf("%-26s | %7.0f %7.2f %7.2f %6.0f%s\n", paths[i], f.per_s, f.p50_ms, f.p99_ms, cpu,
+               f.bad ? "  (errors!)" : "");
+        if (f.bad)
+            fprintf(stderr, "bench_http: %d GETs of %s were not 200\n", f.bad, paths[i]);
+        bad += f.bad;
+    }
+    printf("cpu us = replayd's CPU time per GET; each tile is full (256 hashes of 32 bytes; 256 leaves)\n");
+    fflush(stdout);
+    return bad ? -1 : 0;
+}
+
+static void stop(pid_t pid)
+{
+    if (pid > 0) {
+        kill(pid, SIGTERM);
+        waitpid(pid, NULL, 0);
+    }
+}
+
+static void print_sigs(double sigs)
+{
+    if (sigs < 0)
+        printf(" %6s", "?");
+    else
+        printf(" %6.0f", sigs);
+}
+
+enum { PLAYERS = 48 };
+
 int main(void)
 {
     int conn_counts[3];
@@ -458,10 +575,14 @@ int main(void)
     char dir[] = "/tmp/replayd-bench-XXXXXX";
     if (!mkdtemp(dir))
         return 1;
-    int port;
-    pid_t pid = start_replayd(dir, &port);
-    if (pid < 0) {
+    /* replayd twice: its default (v3 receipts: the log's checkpoint a
+     * batch) and with a per-score receipt signature (v2) */
+    int port = 0, v2_port = 0;
+    pid_t pid = start_replayd(dir, "replayd", NULL, &port);
+    pid_t v2_pid = pid < 0 ? -1 : start_replayd(dir, "replayd-v2", "receipt_version=2", &v2_port);
+    if (pid < 0 || v2_pid < 0) {
         fprintf(stderr, "bench_http: cannot start bin/replayd\n");
+        stop(pid);
         return 1;
     }
     /* The Node.js reference: left out with BENCH_NODE=0; a bench that was
@@ -473,8 +594,8 @@ int main(void)
     if (with_node && (node_pid = start_node(dir, &node_port)) < 0) {
         fprintf(stderr, "bench_http: cannot start the Node.js reference (tests/bench/node_ref: npm ci;"
                         " BENCH_NODE=0 leaves it out)\n");
-        kill(pid, SIGTERM);
-        waitpid(pid, NULL, 0);
+        stop(pid);
+        stop(v2_pid);
         return 1;
     }
     /* libmicrohttpd at its best here: its epoll pool, one thread per core */
@@ -485,10 +606,9 @@ int main(void)
                                                MHD_OPTION_CONNECTION_LIMIT, 1024u, MHD_OPTION_END);
     int bare_port = MHD_get_daemon_info(bare, MHD_DAEMON_INFO_BIND_PORT)->port;
 
-    enum { PLAYERS = 48 };
-    char *bearers[PLAYERS] = { 0 }, *node_bearers[PLAYERS] = { 0 };
+    char *bearers[PLAYERS] = { 0 }, *v2_bearers[PLAYERS] = { 0 }, *node_bearers[PLAYERS] = { 0 };
     int rc = 1;
-    if (register_players(port, PLAYERS, bearers) != 0 ||
+    if (register_players(port, PLAYERS, bearers) != 0 || register_players(v2_port, PLAYERS, v2_bearers) != 0 ||
         (with_node && register_players(node_port, PLAYERS, node_bearers) != 0)) {
         fprintf(stderr, "bench_http: cannot register the players\n");
         goto out;
@@ -496,8 +616,9 @@ int main(void)
 
     printf("\n== HTTP: verified submissions over loopback (level 1, %d per run; the load "
            "generator shares the 2 cores) ==\n", per_run);
-    printf("%-8s %5s | %9s %7s %7s %6s | %9s %7s %7s | %6s", "game", "conns", "replayd/s", "p50 ms", "p99 ms",
-           "cpu us", "bare/s", "p50 ms", "p99 ms", "ratio");
+    printf("%-8s %5s | %9s %7s %7s %6s %6s | %7s %7s %6s %6s | %6s | %9s %7s %7s | %6s", "game", "conns",
+           "replayd/s", "p50 ms", "p99 ms", "cpu us", "sig/1k", "v2/s", "p50 ms", "cpu us", "sig/1k", "v2-v3",
+           "bare/s", "p50 ms", "p99 ms", "ratio");
     if (with_node)
         printf(" | %9s %7s %7s %6s | %6s", "node/s", "p50 ms", "p99 ms", "cpu us", "r/node");
     printf("\n");
@@ -507,15 +628,18 @@ int main(void)
             continue;
         const game *g = game_find(games[gi]);
         if (honesty_check("replayd", port, g, bearers[0]) != 0 ||
+            honesty_check("replayd (v2 receipts)", v2_port, g, v2_bearers[0]) != 0 ||
             (with_node && honesty_check("the Node.js reference", node_port, g, node_bearers[0]) != 0))
             goto out;
         for (int k = 0; k < n_counts; k++) {
             max_claimed_ms = 0;
             int n = PLAYERS * (per_run / PLAYERS);
             job *jobs = prepare(port, g, PLAYERS, per_run / PLAYERS, bearers);
+            job *v2_jobs = prepare(v2_port, g, PLAYERS, per_run / PLAYERS, v2_bearers);
             job *node_jobs = with_node ? prepare(node_port, g, PLAYERS, per_run / PLAYERS, node_bearers) : NULL;
-            if (!jobs || (with_node && !node_jobs)) {
+            if (!jobs || !v2_jobs || (with_node && !node_jobs)) {
                 free_jobs(jobs, n);
+                free_jobs(v2_jobs, n);
                 free_jobs(node_jobs, n);
                 goto out;
             }
@@ -523,38 +647,51 @@ int main(void)
              * no more than the time since its token was issued. */
             struct timespec wait = { (time_t)(max_claimed_ms / 1000 + 1), 0 };
             nanosleep(&wait, NULL);
-            double cpu0 = proc_cpu_us(pid);
-            figures real = timed(port, jobs, n, conn_counts[k]);
-            double real_cpu = (proc_cpu_us(pid) - cpu0) / n;
+            replayd_figures real = timed_replayd(pid, port, jobs, n, conn_counts[k]);
+            replayd_figures v2 = timed_replayd(v2_pid, v2_port, v2_jobs, n, conn_counts[k]);
             figures base = timed(bare_port, jobs, n, conn_counts[k]);
-            printf("%-8s %5d | %9.0f %7.2f %7.2f %6.0f | %9.0f %7.2f %7.2f | %5.1f%%", g->name, conn_counts[k],
-                   real.per_s, real.p50_ms, real.p99_ms, real_cpu, base.per_s, base.p50_ms, base.p99_ms,
-                   100.0 * real.per_s / base.per_s);
+            printf("%-8s %5d | %9.0f %7.2f %7.2f %6.0f", g->name, conn_counts[k], real.f.per_s, real.f.p50_ms,
+                   real.f.p99_ms, real.cpu_us);
+            print_sigs(real.sigs);
+            printf(" | %7.0f %7.2f %6.0f", v2.f.per_s, v2.f.p50_ms, v2.cpu_us);
+            print_sigs(v2.sigs);
+            printf(" | %+6.0f | %9.0f %7.2f %7.2f | %5.1f%%", v2.cpu_us - real.cpu_us, base.per_s, base.p50_ms,
+                   base.p99_ms, 100.0 * real.f.per_s / base.per_s);
             figures node = { 0 };
             if (with_node) {
                 double node_cpu0 = proc_cpu_us(node_pid);
                 node = timed(node_port, node_jobs, n, conn_counts[k]);
                 double node_cpu = (proc_cpu_us(node_pid) - node_cpu0) / n;
                 printf(" | %9.0f %7.2f %7.2f %6.0f | %5.2fx", node.per_s, node.p50_ms, node.p99_ms, node_cpu,
-                       real.per_s / node.per_s);
+                       real.f.per_s / node.per_s);
             }
-            printf("%s\n", real.bad || node.bad ? "  (errors!)" : "");
+            printf("%s\n", real.f.bad || v2.f.bad || node.bad ? "  (errors!)" : "");
             fflush(stdout);
-            if (real.bad)
-                fprintf(stderr, "bench_http: %d submissions to replayd were not 200\n", real.bad);
+            if (real.f.bad)
+                fprintf(stderr, "bench_http: %d submissions to replayd were not 200\n", real.f.bad);
+            if (v2.f.bad)
+                fprintf(stderr, "bench_http: %d submissions to replayd (v2 receipts) were not 200\n", v2.f.bad);
             if (node.bad)
                 fprintf(stderr, "bench_http: %d submissions to the Node.js reference were not 200\n", node.bad);
             free_jobs(jobs, n);
+            free_jobs(v2_jobs, n);
             free_jobs(node_jobs, n);
         }
     }
+    printf("replayd = the default server (v3 receipts: each score a leaf of the score log, one signed"
+           " checkpoint a commit batch); v2 = a second replayd with receipt_version=2 (the log as well, and"
+           " one Ed25519 receipt signature a score), timed right after it on its own submissions\n");
+    printf("sig/1k = Ed25519 signatures for scores per 1,000 submissions in the timed run (/metrics'"
+           " replayd_log_checkpoints_total + replayd_receipts_signed_total, read before and after it)\n");
+    printf("v2-v3 = v2's cpu us minus replayd's: the CPU per submission that the per-score signature costs"
+           " beyond the log's checkpoints (both servers keep the log)\n");
     printf("ratio = replayd's verified-and-committed rate as a share of the bare handler's rate\n");
     printf("cpu us = the server process's CPU time (user + system, all threads) per submission in the timed run:"
            " steadier than the rates, which move with the shared disk's fsync time\n");
     if (with_node)
         printf("r/node = replayd's rate divided by the Node.js reference's (tests/bench/node_ref: the same"
                " checks, replay with the JavaScript port, WAL + synchronous=FULL, group commit per event-loop"
-               " turn); both refused wrong moves and a forged token before being timed\n");
+               " turn); all refused wrong moves and a forged token before being timed\n");
     printf("replayd: peak resident memory %ld MiB, %ld threads (libmicrohttpd's pool, the writer,"
            " the checkpointer, main)\n", proc_status(pid, "VmHWM") / 1024, proc_status(pid, "Threads"));
     if (with_node)
@@ -563,17 +700,18 @@ int main(void)
     double raw1 = raw_sqlite_rate(dir, 1), raw64 = raw_sqlite_rate(dir, 64);
     printf("storage ceiling, raw SQLite inserts with the same durability: %.0f rows/s one per"
            " transaction, %.0f rows/s 64 per transaction\n", raw1, raw64);
+    fflush(stdout);
+    if (time_log_reads(pid, port) != 0)
+        goto out;
     rc = 0;
 out:
     MHD_stop_daemon(bare);
-    kill(pid, SIGTERM);
-    waitpid(pid, NULL, 0);
-    if (node_pid > 0) {
-        kill(node_pid, SIGTERM);
-        waitpid(node_pid, NULL, 0);
-    }
+    stop(pid);
+    stop(v2_pid);
+    stop(node_pid);
     for (int p = 0; p < PLAYERS; p++) {
         free(bearers[p]);
+        free(v2_bearers[p]);
         free(node_bearers[p]);
     }
     char cmd[128];

@@ -115,6 +115,11 @@ test('metrics count requests and verifications', async () => {
   assert.match(m.text, /replayd_verifications_total\{game="schulte",outcome="accepted"\} [1-9]/);
   assert.match(m.text, /replayd_verifications_total\{game="pipes",outcome="retry"\} [1-9]/);
   assert.match(m.text, /replayd_request_duration_seconds_bucket\{route="scores",le="\+Inf"\} \d+/);
+  // this server signs v2 receipts: one a verified score, and a checkpoint a batch
+  const count = (name) => Number((new RegExp(`^${name} (\\d+)$`, 'm').exec(m.text) || [])[1]);
+  const accepted = Number(/replayd_verifications_total\{game="schulte",outcome="accepted"\} (\d+)/.exec(m.text)[1]);
+  assert.ok(count('replayd_receipts_signed_total') >= accepted, m.text);
+  assert.ok(count('replayd_log_checkpoints_total') >= 1, m.text);
 });
 
 test('keep-alive: one connection serves many requests, bodies included', async () => {
