@@ -210,15 +210,26 @@ export interface ScoreLeaf {
   moves_hash: string; game: string; date?: string; board: string;
 }
 export interface ActionLeaf {
-  kind: 'void' | 'restore' | 'ban' | 'unban' | 'rename' | 'approve'; kindByte: 2 | 3 | 4 | 5 | 6 | 7;
+  kind: 'void' | 'restore' | 'ban' | 'unban' | 'rename' | 'approve' | 'hold'; kindByte: 2 | 3 | 4 | 5 | 6 | 7 | 8;
+  /** the admin log's log_id; a hold: the index of the score leaf that caused it */
   action_id: bigint; at_ms: bigint; player_id: bigint;
-  /** void, restore, approve */
+  /** void, restore, approve, hold */
   score_id?: string;
   /** rename */
   name?: string;
 }
 export type Leaf = ScoreLeaf | ActionLeaf;
 export function decodeLeaf(bytes: Bytes): Leaf;
+
+/** An entry of a board folded from the log (docs/LOG.md section 11). */
+export interface FoldedEntry { rank: number; player_id: bigint; score: bigint; score_id: string; index: bigint }
+/**
+ * The boards the log's leaves (every leaf from index 0, in index order,
+ * decoded or as bytes) describe: board name (`daily:YYYY-MM-DD`,
+ * `level:<game>:<level>`) to its entries in board order. Throws RangeError
+ * for a log that cannot be folded (an action on a score no earlier leaf has).
+ */
+export function foldBoards(leaves: Iterable<Leaf | Bytes>): Map<string, FoldedEntry[]>;
 
 export function verifyLog(args: {
   checkpointText: string | Uint8Array;

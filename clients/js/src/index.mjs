@@ -7,5 +7,5 @@ export {
   leafHash, nodeHash, emptyTreeHash, verifyInclusion, verifyConsistency, tilePath, parseTilePath, tilesForSize, tileWidth,
   parseEntryBundle, entryBundle, treeHashFromTiles, hashTileOfEntries, checkAllTiles, TileReader, keyId, parseVerifierKey,
   openNote, parseCheckpoint, decodeLeaf, verifyLog, parseLogProof, scoreLeaf, parseReceiptV3, parseSeedToken, dayOfDate,
-  openCheckpoint, verifyLogProof, verifySubmission, verifyLoggedScore,
+  openCheckpoint, verifyLogProof, verifySubmission, verifyLoggedScore, foldBoards,
 } from './log.mjs';

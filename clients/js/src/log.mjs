@@ -687,7 +687,7 @@ const MAX_DAY = 2932896; // 9999-12-31: the last day a YYYY-MM-DD board can name
 
 /**
  * A leaf's fields (section 7) as a plain object: kind ('score', 'void',
- * 'restore', 'ban', 'unban', 'rename', 'approve') and kindByte; score_id and
+ * 'restore', 'ban', 'unban', 'rename', 'approve', 'hold') and kindByte; score_id and
  * moves_hash as lowercase hex; 64-bit integers (player_id, score,
  * submitted_at_ms, action_id, at_ms) always as BigInt; 32-bit ones as
  * Number. Throws RangeError on a wrong length, an unknown kind or a bad field.
@@ -1104,4 +1104,120 @@ export async function verifyLoggedScore({ score, baseUrl, getCheckpoint, getTile
     }
   }
   return { index: i, size: cp.size, root: cp.root, leaf };
+}
+
+// ---------------------------------------------------------------- section 11
+
+const SCORE_ACTIONS = new Set(['hold', 'approve', 'void', 'restore']);
+
+function byScoreThenIndex(a, b) {
+  if (a.score !== b.score) return a.score > b.score ? -1 : 1;
+  return a.index < b.index ? -1 : a.index > b.index ? 1 : 0;
+}
+
+/** A board's name from a decoded score leaf (its `board`, or from day, game and level). */
+function boardOf(leaf) {
+  if (typeof leaf.board === 'string') return leaf.board;
+  if (typeof leaf.date === 'string') return `daily:${leaf.date}`;
+  const day = Number(leaf.day ?? -1);
+  if (day >= 0) return `daily:${new Date(day * 86400000).toISOString().slice(0, 10)}`;
+  return `level:${leaf.game}:${leaf.level}`;
+}
+
+/**
+ * Folds the log's leaves into the boards they describe (docs/LOG.md section
+ * 11). `leaves`: every leaf from index 0, in index order (an array or any
+ * iterable), each as decodeLeaf answers it or as its bytes. Synchronous;
+ * returns a Map from board name (`daily:YYYY-MM-DD`,
+ * `level:<game>:<level>`) to its entries in board order, [{ rank (Number),
+ * player_id (BigInt), score (BigInt), score_id (hex), index (BigInt: the
+ * score leaf's) }], for every board a score leaf names (in the order the
+ * boards first appear; a board whose scores are all off it maps to []).
+ *
+ * A score is on its board when it is neither held nor voided and its
+ * player is not banned; a daily board lists every score on it, a level
+ * board each player's one best (highest score, the earliest index among
+ * equals); entries are ordered by score, higher first, then index, and a
+ * rank is 1 + the number of entries with a strictly higher score.
+ *
+ * Throws RangeError (naming the leaf's index) for a log that cannot be
+ * folded: a leaf that does not decode, a score id recorded twice, a hold,
+ * approve, void or restore of a score no earlier leaf recorded or of
+ * another player's score, or a hold whose action_id is not the index of an
+ * earlier score leaf.
+ */
+export function foldBoards(leaves) {
+  if (leaves === null || leaves === undefined || typeof leaves[Symbol.iterator] !== 'function') {
+    throw new TypeError('foldBoards: the leaves (an array or iterable, in index order from 0) are required');
+  }
+  const scores = new Map(); // score_id -> { board, level, player, player_id, score, score_id, index, held, voided }
+  const scoreIndexes = new Set(); // indexes of score leaves
+  const boards = new Map(); // board -> its scores, in index order
+  const banned = new Set(); // player ids (decimal strings)
+  let i = 0n;
+  for (const item of leaves) {
+    let leaf;
+    if (item && typeof item === 'object' && typeof item.kind === 'string' && !ArrayBuffer.isView(item)) {
+      leaf = item;
+    } else {
+      try {
+        leaf = decodeLeaf(item);
+      } catch (e) {
+        throw new RangeError(`foldBoards: leaf ${i}: ${e.message}`);
+      }
+    }
+    const player = String(BigInt(leaf.player_id));
+    if (leaf.kind === 'score') {
+      if (scores.has(leaf.score_id)) throw new RangeError(`foldBoards: leaf ${i}: score ${leaf.score_id} was recorded before, at leaf ${scores.get(leaf.score_id).index}`);
+      const board = boardOf(leaf);
+      const held = leaf.status === 'held' || leaf.status === 1;
+      const s = { board, level: board.startsWith('level:'), player, player_id: BigInt(leaf.player_id), score: BigInt(leaf.score), score_id: leaf.score_id, index: i, held, voided: false };
+      scores.set(leaf.score_id, s);
+      scoreIndexes.add(i);
+      if (!boards.has(board)) boards.set(board, []);
+      boards.get(board).push(s);
+    } else if (SCORE_ACTIONS.has(leaf.kind)) {
+      const s = scores.get(leaf.score_id);
+      if (!s) throw new RangeError(`foldBoards: leaf ${i}: ${leaf.kind} of score ${leaf.score_id}, which no earlier leaf recorded`);
+      if (s.player !== player) throw new RangeError(`foldBoards: leaf ${i}: ${leaf.kind} of score ${leaf.score_id} for player ${player}, the score's player is ${s.player}`);
+      if (leaf.kind === 'hold') {
+        const cause = BigInt(leaf.action_id);
+        if (cause >= i || !scoreIndexes.has(cause)) throw new RangeError(`foldBoards: leaf ${i}: a hold caused by leaf ${cause}, which is not an earlier score leaf`);
+        s.held = true;
+      } else if (leaf.kind === 'approve') {
+        s.held = false;
+      } else if (leaf.kind === 'void') {
+        s.voided = true;
+      } else {
+        s.voided = false;
+      }
+    } else if (leaf.kind === 'ban') {
+      banned.add(player);
+    } else if (leaf.kind === 'unban') {
+      banned.delete(player);
+    } else if (leaf.kind !== 'rename') {
+      throw new RangeError(`foldBoards: leaf ${i}: unknown kind ${JSON.stringify(leaf.kind)}`);
+    }
+    i++;
+  }
+  const out = new Map();
+  for (const [board, list] of boards) {
+    let on = list.filter((s) => !s.held && !s.voided && !banned.has(s.player));
+    if (list[0].level) {
+      const best = new Map();
+      for (const s of on) {
+        const b = best.get(s.player);
+        if (!b || byScoreThenIndex(s, b) < 0) best.set(s.player, s);
+      }
+      on = [...best.values()];
+    }
+    on.sort(byScoreThenIndex);
+    const entries = [];
+    for (const [k, s] of on.entries()) {
+      const rank = k > 0 && s.score === on[k - 1].score ? entries[k - 1].rank : k + 1;
+      entries.push({ rank, player_id: s.player_id, score: s.score, score_id: s.score_id, index: s.index });
+    }
+    out.set(board, entries);
+  }
+  return out;
 }

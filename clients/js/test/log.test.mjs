@@ -682,7 +682,7 @@ test('the package exports and declares the log verifier', () => {
   const names = reexport[1].split(',').map((x) => x.trim()).filter(Boolean);
   const dts = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8');
   for (const name of ['leafHash', 'nodeHash', 'verifyInclusion', 'verifyConsistency', 'tilePath', 'parseTilePath', 'tilesForSize',
-    'parseEntryBundle', 'treeHashFromTiles', 'parseVerifierKey', 'openNote', 'parseCheckpoint', 'decodeLeaf', 'verifyLog']) {
+    'parseEntryBundle', 'treeHashFromTiles', 'parseVerifierKey', 'openNote', 'parseCheckpoint', 'decodeLeaf', 'verifyLog', 'foldBoards']) {
     assert.ok(names.includes(name), `index.mjs exports ${name}`);
   }
   for (const name of names) {

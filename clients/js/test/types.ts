@@ -2,7 +2,7 @@
 // declarations of index.d.ts describe how an app uses the package.
 import { loadGames, play, Client, ApiError, verifyReceipt, receiptRecord, movesHash, type Move, type Game,
   verifyLog, verifyInclusion, parseTilePath, decodeLeaf, TileReader, leafHash, type Leaf,
-  verifySubmission, verifyLoggedScore, parseLogProof, scoreLeaf } from 'replayd-client';
+  verifySubmission, verifyLoggedScore, parseLogProof, scoreLeaf, foldBoards, type FoldedEntry } from 'replayd-client';
 
 export async function app(): Promise<number> {
   const games = await loadGames({ backend: 'auto' });
@@ -50,4 +50,14 @@ export async function v3(base: string, seedToken: string): Promise<bigint> {
   const proof = parseLogProof(s.log_proof ?? '');
   const leaf: Uint8Array = scoreLeaf({ ...later.leaf, completed: later.leaf.completed });
   return at.size + later.index + proof.index + BigInt(leaf.length);
+}
+
+// The boards a monitor folds from the log's entries (docs/LOG.md section 11).
+export function boards(entries: Uint8Array[]): number {
+  let n = 0;
+  for (const [name, list] of foldBoards(entries.map((e) => decodeLeaf(e)))) {
+    const top: FoldedEntry | undefined = list[0];
+    n += name.length + (top ? top.rank + Number(top.score + top.index + top.player_id) + top.score_id.length : 0);
+  }
+  return n + foldBoards(entries).size;
 }
