@@ -87,6 +87,18 @@ static void tmp_remove(tmpdb *t)
 /* The newest migration compiled in. */
 #define LATEST_SCHEMA (schema_migrations[schema_migration_count - 1].version)
 
+/* The store of cfg, or NULL after saying why. */
+static store *open_cfg(const store_config *cfg)
+{
+    store *s = NULL;
+    char err[256];
+    if (store_open(cfg, &s, err, sizeof err) != STORE_OK) {
+        printf("store_open: %s\n", err);
+        return NULL;
+    }
+    return s;
+}
+
 static store *open_db_with(const tmpdb *t, int wait_us, int burn_after, int moves_per_token,
                            int moves_per_day)
 {
@@ -94,13 +106,7 @@ static store *open_db_with(const tmpdb *t, int wait_us, int burn_after, int move
                          .group_commit_wait_us = wait_us, .rejections_per_token = burn_after,
                          .rejection_moves_per_token = moves_per_token,
                          .rejection_moves_per_player_day = moves_per_day };
-    store *s = NULL;
-    char err[256];
-    if (store_open(&cfg, &s, err, sizeof err) != STORE_OK) {
-        printf("store_open: %s\n", err);
-        return NULL;
-    }
-    return s;
+    return open_cfg(&cfg);
 }
 
 static store *open_db(const tmpdb *t, int wait_us)
@@ -1828,12 +1834,8 @@ static store *open_db_log(const tmpdb *t, bool keys)
         log_keypair(pk, cfg.log.secret[0]);
         cfg.log.n = 1;
     }
-    store *s = NULL;
-    char err[256];
-    if (store_open(&cfg, &s, err, sizeof err) != STORE_OK) {
-        printf("store_open: %s\n", err);
-        return NULL;
-    }
+    store *s = open_cfg(&cfg);
+    sodium_memzero(&cfg.log, sizeof cfg.log);
     return s;
 }
 
